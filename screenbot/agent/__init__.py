@@ -1,0 +1,1 @@
+"""Expectimax search that chooses the move, and the simulated-game bench."""
