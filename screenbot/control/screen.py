@@ -1,0 +1,225 @@
+"""Where frames come from: the live screen (mss) or saved images, behind one small interface."""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from screenbot.errors import ScreenbotError
+from screenbot.geometry import Rect
+
+
+class ScreenError(ScreenbotError):
+    """The screen could not be captured (no display, Wayland, missing permission, bad region)."""
+
+
+class ImageLoadError(ScreenbotError):
+    """A screenshot file that cannot be opened as an image."""
+
+
+class OutsideFrameError(ScreenbotError):
+    """A region asked of a frame is not wholly inside it."""
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """One captured picture: BGR pixels (H x W x 3, uint8) whose pixel [0, 0] sits at (left, top) on screen."""
+
+    pixels: np.ndarray
+    left: int = 0
+    top: int = 0
+
+    @property
+    def width(self) -> int:
+        return int(self.pixels.shape[1])
+
+    @property
+    def height(self) -> int:
+        return int(self.pixels.shape[0])
+
+    @property
+    def rect(self) -> Rect:
+        """The screen area this frame shows, in absolute pixels."""
+        return Rect(self.left, self.top, self.width, self.height)
+
+    def crop(self, rect: Rect) -> "Frame":
+        """The part of this frame under an absolute rectangle (a view, no copy).
+
+        Raises OutsideFrameError when the rectangle is not wholly inside the frame.
+        """
+        if not self.rect.contains(rect) or rect.w <= 0 or rect.h <= 0:
+            raise OutsideFrameError(
+                f"region {rect.as_list()} is not inside the captured area {self.rect.as_list()}"
+            )
+        x0, y0 = rect.x - self.left, rect.y - self.top
+        return Frame(self.pixels[y0 : y0 + rect.h, x0 : x0 + rect.w], rect.x, rect.y)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the pixels as a PNG (lossless) and return the path."""
+        import cv2
+
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not cv2.imwrite(str(path), self.pixels):
+            raise ScreenbotError(f"could not write {path}: check the folder is writable")
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path, left: int = 0, top: int = 0) -> "Frame":
+        """Read a PNG/JPEG screenshot; pixel [0, 0] is placed at (left, top)."""
+        import cv2
+
+        path = Path(path)
+        if not path.is_file():
+            raise ImageLoadError(f"cannot open image {path}: no such file")
+        pixels = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if pixels is None:
+            raise ImageLoadError(f"cannot open image {path}: not a PNG/JPEG/BMP picture OpenCV can read")
+        return cls(pixels, left, top)
+
+
+class Screen(abc.ABC):
+    """A source of frames with absolute screen coordinates."""
+
+    @abc.abstractmethod
+    def grab(self, region: Rect | None = None) -> Frame:
+        """Capture the region (absolute pixels; None = every monitor together)."""
+
+    @abc.abstractmethod
+    def monitors(self) -> list[Rect]:
+        """Index 0 is all monitors together (the bounding box), 1.. each monitor."""
+
+    def close(self) -> None:
+        """Release whatever the source holds."""
+
+    def __enter__(self) -> "Screen":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _clip_region(region: Rect | None, whole: Rect) -> Rect:
+    if region is None:
+        return whole
+    clipped = whole.intersection(region)
+    if clipped is None:
+        raise ScreenError(f"region {region.as_list()} is outside every monitor {whole.as_list()}")
+    return clipped
+
+
+class MssScreen(Screen):
+    """The live screen through mss (one instance, reused); mss is imported on first use."""
+
+    def __init__(self) -> None:
+        self._sct = None
+
+    def _mss(self):
+        if self._sct is None:
+            try:
+                import mss
+            except ImportError as exc:  # pragma: no cover - mss is a dependency
+                raise ScreenError("mss is not installed: pip install mss") from exc
+            factory = getattr(mss, "MSS", None) or mss.mss
+            try:
+                self._sct = factory()
+            except Exception as exc:  # mss raises ScreenShotError / XError subclasses
+                raise ScreenError(
+                    f"cannot capture the screen ({exc}); on Linux an X11 session with $DISPLAY set is needed"
+                ) from exc
+        return self._sct
+
+    def monitors(self) -> list[Rect]:
+        return [Rect(m["left"], m["top"], m["width"], m["height"]) for m in self._mss().monitors]
+
+    def grab(self, region: Rect | None = None) -> Frame:
+        sct = self._mss()
+        whole = self.monitors()[0]
+        area = _clip_region(region, whole)
+        try:
+            shot = sct.grab({"left": area.x, "top": area.y, "width": area.w, "height": area.h})
+        except Exception as exc:
+            raise ScreenError(f"screen capture of {area.as_list()} failed: {exc}") from exc
+        bgra = np.frombuffer(shot.raw, dtype=np.uint8).reshape(shot.height, shot.width, 4)
+        return Frame(np.ascontiguousarray(bgra[:, :, :3]), int(shot.left), int(shot.top))
+
+    def close(self) -> None:
+        if self._sct is not None:
+            close = getattr(self._sct, "close", None)
+            if close:
+                close()
+            self._sct = None
+
+
+class ImageScreen(Screen):
+    """Serves saved screenshots or frames, as if they were the screen (replay and tests).
+
+    Each grab() returns the current picture and then moves on to the next one when
+    `advance` is true; the last picture repeats once the list is used up.
+    `origin` is the virtual screen position of each picture's pixel [0, 0] (it may be
+    negative, as on a desktop with a monitor left of the primary one); `monitor_rects`
+    optionally describes the monitors inside that composite picture.
+    """
+
+    def __init__(
+        self,
+        sources: str | Path | np.ndarray | Frame | Iterable[str | Path | np.ndarray | Frame],
+        origin: tuple[int, int] = (0, 0),
+        monitor_rects: Sequence[Rect] | None = None,
+        advance: bool = True,
+    ) -> None:
+        if isinstance(sources, (str, Path, np.ndarray, Frame)):
+            sources = [sources]
+        self._sources = list(sources)
+        if not self._sources:
+            raise ValueError("ImageScreen needs at least one picture")
+        self._origin = origin
+        self._monitor_rects = list(monitor_rects) if monitor_rects else None
+        self._advance = advance
+        self._index = 0
+        self._cache: dict[int, Frame] = {}
+
+    def _frame(self, index: int) -> Frame:
+        frame = self._cache.get(index)
+        if frame is None:
+            source = self._sources[index]
+            if isinstance(source, Frame):
+                frame = source
+            elif isinstance(source, np.ndarray):
+                frame = Frame(source, *self._origin)
+            else:
+                frame = Frame.load(source, *self._origin)
+            self._cache = {index: frame}  # keep one decoded picture: replays can be long
+        return frame
+
+    @property
+    def index(self) -> int:
+        """Which picture the next grab() returns."""
+        return self._index
+
+    @property
+    def exhausted(self) -> bool:
+        """True once the last picture has been served."""
+        return self._index >= len(self._sources)
+
+    def __len__(self) -> int:
+        return len(self._sources)
+
+    def monitors(self) -> list[Rect]:
+        whole = self._frame(min(self._index, len(self._sources) - 1)).rect
+        if self._monitor_rects:
+            return [whole, *self._monitor_rects]
+        return [whole, whole]
+
+    def grab(self, region: Rect | None = None) -> Frame:
+        index = min(self._index, len(self._sources) - 1)
+        frame = self._frame(index)
+        if self._advance:
+            self._index += 1
+        if region is None:
+            return frame
+        return frame.crop(_clip_region(region, frame.rect))
