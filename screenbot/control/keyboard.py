@@ -1,0 +1,175 @@
+"""The hands: arrow-key presses and board-confined clicks, behind one small interface (pyautogui lazily)."""
+
+from __future__ import annotations
+
+import abc
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from screenbot.errors import ScreenbotError
+from screenbot.game.rules import Move
+from screenbot.geometry import Point, Rect
+
+# The only keys this program can ever press. `press` takes a Move (4 values) and sends its key.
+ARROW_KEYS = frozenset(m.key for m in Move)
+
+
+class InputError(ScreenbotError):
+    """Keyboard or mouse input could not be sent (no display, missing permission, library missing)."""
+
+
+class UnsafeClickError(ScreenbotError):
+    """A click was asked for outside the area the bot is allowed to click (the board's frame)."""
+
+
+class FailSafeTriggered(ScreenbotError):
+    """The user moved the mouse into a screen corner: pyautogui's fail-safe stops all input."""
+
+    exit_code = 3
+
+
+def arrow_key(move: Move) -> str:
+    """The arrow key for a move; anything that is not a Move is refused."""
+    if not isinstance(move, Move):
+        raise TypeError(f"only moves can be pressed, not {move!r}")
+    key = move.key
+    if key not in ARROW_KEYS:  # pragma: no cover - Move has exactly the four arrows
+        raise TypeError(f"{key!r} is not an arrow key")
+    return key
+
+
+@dataclass(frozen=True)
+class Press:
+    """One key press, as plain data (what a RecordingKeyboard keeps)."""
+
+    move: Move
+
+
+@dataclass(frozen=True)
+class Click:
+    """One left click at a point (mouse points)."""
+
+    x: int
+    y: int
+
+
+class Keyboard(abc.ABC):
+    """Sends arrow keys, and clicks only inside `click_area` (mouse points; None = no clicks at all)."""
+
+    def __init__(self, click_area: Rect | None = None) -> None:
+        self.click_area = click_area
+
+    def confine_clicks(self, area: Rect | None) -> None:
+        """Allow clicks only inside `area` (mouse points), e.g. the board's frame."""
+        self.click_area = area
+
+    def press(self, move: Move) -> None:
+        """Press and release the arrow key of `move`."""
+        self._press_key(arrow_key(move))
+
+    def click(self, x: int, y: int) -> None:
+        """Left click at (x, y) in mouse points; refused outside the allowed area."""
+        point = Point(int(x), int(y))
+        if self.click_area is None or not self.click_area.contains(point):
+            area = self.click_area.as_list() if self.click_area else "nowhere"
+            raise UnsafeClickError(
+                f"refusing to click at ({point.x}, {point.y}): clicks are allowed only inside the board ({area})"
+            )
+        self._click(point.x, point.y)
+
+    @abc.abstractmethod
+    def _press_key(self, key: str) -> None:
+        """Send one arrow key (already checked)."""
+
+    @abc.abstractmethod
+    def _click(self, x: int, y: int) -> None:
+        """Send one left click (already checked)."""
+
+
+class RecordingKeyboard(Keyboard):
+    """Keeps every press and click as data instead of sending it (tests, dry runs)."""
+
+    def __init__(self, click_area: Rect | None = None, on_press=None) -> None:
+        super().__init__(click_area)
+        self.events: list[Press | Click] = []
+        self.on_press = on_press
+
+    @property
+    def moves(self) -> list[Move]:
+        return [e.move for e in self.events if isinstance(e, Press)]
+
+    def _press_key(self, key: str) -> None:
+        move = Move.parse(key)
+        self.events.append(Press(move))
+        if self.on_press is not None:
+            self.on_press(move)
+
+    def _click(self, x: int, y: int) -> None:
+        self.events.append(Click(x, y))
+
+
+def ensure_xauthority() -> None:
+    """On X11, point XAUTHORITY at an (empty) file when none exists.
+
+    python-xlib (under pyautogui) raises XauthError when ~/.Xauthority is missing, even for an
+    X server without access control (FACTS.md). An empty file makes it fall back to no auth.
+    """
+    if os.name != "posix" or not os.environ.get("DISPLAY"):
+        return
+    current = os.environ.get("XAUTHORITY")
+    if current and Path(current).exists():
+        return
+    home_file = Path.home() / ".Xauthority"
+    if not current and home_file.exists():
+        return
+    fd, path = tempfile.mkstemp(prefix="screenbot-xauth-")
+    os.close(fd)
+    os.environ["XAUTHORITY"] = path
+
+
+class PyAutoGuiKeyboard(Keyboard):
+    """Real input through pyautogui, imported on first use; no built-in pause, fail-safe kept on."""
+
+    def __init__(self, click_area: Rect | None = None) -> None:
+        super().__init__(click_area)
+        self._gui = None
+
+    def _pyautogui(self):
+        if self._gui is None:
+            ensure_xauthority()
+            try:
+                import pyautogui
+            except Exception as exc:  # KeyError('DISPLAY'), Xlib errors, missing backends
+                raise InputError(
+                    f"cannot send keys ({type(exc).__name__}: {exc}); a desktop session "
+                    "(X11 with $DISPLAY on Linux) is needed"
+                ) from exc
+            pyautogui.PAUSE = 0
+            pyautogui.FAILSAFE = True
+            self._gui = pyautogui
+        return self._gui
+
+    def _guarded(self, action, *args, **kwargs) -> None:
+        gui = self._pyautogui()
+        try:
+            action(gui, *args, **kwargs)
+        except gui.FailSafeException as exc:
+            raise FailSafeTriggered(
+                "stopped: the mouse is in a screen corner (pyautogui fail-safe); move it away to play"
+            ) from exc
+
+    def _press_key(self, key: str) -> None:
+        self._guarded(lambda gui: gui.press(key, _pause=False))
+
+    def _click(self, x: int, y: int) -> None:
+        self._guarded(lambda gui: gui.click(x, y, _pause=False))
+
+    def mouse_position(self) -> Point:
+        x, y = self._pyautogui().position()
+        return Point(int(x), int(y))
+
+    def screen_size_points(self) -> tuple[int, int]:
+        w, h = self._pyautogui().size()
+        return int(w), int(h)

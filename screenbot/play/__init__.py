@@ -1,0 +1,1 @@
+"""Live play: the loop that ties screen, vision, agent and keys together."""

@@ -1,0 +1,196 @@
+"""The tracker: compares every board seen with the one the rules predict (board + move + one spawn)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+from screenbot.errors import ScreenbotError
+from screenbot.game.rules import SIZE, Grid, Move, apply_move, empty_cells, is_tile, to_grid
+
+# The largest tile the classic palette gives a colour of its own; every tile above it shares one.
+LARGEST_OWN_COLOUR = 2048
+# What a reader may put in a cell it knows holds a tile above 2048 but cannot name.
+BIG_TILE = -1
+
+Cell = tuple[int, int]
+Spawn = tuple[int, int, int]  # row, col, value
+SeenGrid = Sequence[Sequence[Optional[int]]]
+
+
+class TrackingError(ScreenbotError):
+    """The board on screen does not follow from the last one: the bot will not play on it."""
+
+
+class UnknownTileError(TrackingError):
+    """A tile above 2048 whose value nothing (colour, OCR, history) could tell."""
+
+
+def is_big_marker(value: Optional[int]) -> bool:
+    """True for a cell a reader marked as 'a tile above 2048, value unknown'."""
+    return value is None or value == BIG_TILE
+
+
+def cell_agrees(seen: Optional[int], expected: int) -> bool:
+    """A seen cell is consistent with the expected value.
+
+    Above 2048 the classic palette shares one colour, so a reader may name such a tile wrongly
+    (any value above 2048) or not at all (BIG_TILE): the tracked history knows the value.
+    """
+    if seen == expected:
+        return True
+    if expected > LARGEST_OWN_COLOUR:
+        return is_big_marker(seen) or (isinstance(seen, int) and seen > LARGEST_OWN_COLOUR)
+    return False
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """What the board must look like after `move`: `after` plus one 2 or 4 on one of its empty cells."""
+
+    before: Grid
+    move: Move
+    after: Grid
+    gain: int
+
+    @property
+    def spawn_cells(self) -> list[Cell]:
+        return empty_cells(self.after)
+
+    def with_spawn(self, r: int, c: int, value: int) -> Grid:
+        rows = [list(row) for row in self.after]
+        rows[r][c] = value
+        return tuple(tuple(row) for row in rows)
+
+
+@dataclass(frozen=True)
+class Check:
+    """How one seen board compares with a prediction.
+
+    verdict:
+      "match"      the predicted board with exactly one new 2 or 4: `board` is it (big tiles
+                   filled in from the prediction), `spawn` where the new tile is
+      "unchanged"  still the board before the move (the key has not shown yet)
+      "no-spawn"   the slid board without its new tile (the spawn is not visible yet)
+      "mismatch"   anything else: `differences` lists (row, col, seen, expected) against `after`
+    """
+
+    verdict: str
+    board: Grid | None = None
+    spawn: Spawn | None = None
+    differences: tuple[tuple[int, int, object, int], ...] = ()
+
+    @property
+    def matched(self) -> bool:
+        return self.verdict == "match"
+
+
+def _agrees_everywhere(seen: SeenGrid, expected: Grid) -> bool:
+    return all(cell_agrees(seen[r][c], expected[r][c]) for r in range(SIZE) for c in range(SIZE))
+
+
+def compare(seen: SeenGrid, prediction: Prediction) -> Check:
+    """Compare a seen board with the prediction (pure; see Check for the verdicts)."""
+    after = prediction.after
+    differences = []
+    spawns = []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            value, expected = seen[r][c], after[r][c]
+            if cell_agrees(value, expected):
+                continue
+            if expected == 0 and value in (2, 4):
+                spawns.append((r, c, value))
+            else:
+                differences.append((r, c, value, expected))
+    if not differences and len(spawns) == 1:
+        r, c, v = spawns[0]
+        return Check("match", prediction.with_spawn(r, c, v), (r, c, v))
+    if not differences and not spawns:
+        return Check("no-spawn")
+    if _agrees_everywhere(seen, prediction.before):
+        return Check("unchanged")
+    extra = tuple((r, c, v, 0) for r, c, v in spawns) if len(spawns) > 1 else ()
+    return Check("mismatch", differences=tuple(differences) + extra)
+
+
+def fill_from(seen: SeenGrid, believed: Grid) -> Grid:
+    """`seen` with unnamed or shared-colour big tiles replaced by the believed values."""
+    rows = []
+    for r in range(SIZE):
+        rows.append(tuple(
+            believed[r][c] if (believed[r][c] > LARGEST_OWN_COLOUR and cell_agrees(seen[r][c], believed[r][c]))
+            else seen[r][c]
+            for c in range(SIZE)
+        ))
+    return tuple(rows)
+
+
+@dataclass
+class Tracker:
+    """Holds the board the bot believes in and checks each new sight of the screen against the rules.
+
+    `begin(seen)` takes the first board (it must name every tile: a game joined mid-way needs its
+    big tiles read, e.g. by OCR); afterwards `predict(move)` and `check(seen, prediction)` tell
+    whether a board on screen follows, and `accept(check, prediction)` moves the belief on.
+    """
+
+    board: Grid | None = None
+    score: int = 0
+    moves: int = 0
+    misreads: int = 0
+    history: list[Grid] = field(default_factory=list)
+    spawns: list[Spawn] = field(default_factory=list)
+
+    def begin(self, seen: SeenGrid, score: int = 0) -> Grid:
+        cells = [seen[r][c] for r in range(SIZE) for c in range(SIZE)]
+        unknown = [(i // SIZE, i % SIZE) for i, v in enumerate(cells) if is_big_marker(v)]
+        if unknown:
+            r, c = unknown[0]
+            raise UnknownTileError(
+                f"the tile at row {r + 1}, column {c + 1} is above 2048 but its value could not be read; "
+                "start the bot before that tile appears, or make sure tesseract is installed"
+            )
+        if any(not isinstance(v, int) or not is_tile(v) for v in cells):
+            raise TrackingError(f"not a board: {[list(row) for row in seen]}")
+        self.board = to_grid(seen)
+        self.score = score
+        self.history.append(self.board)
+        return self.board
+
+    def predict(self, move: Move) -> Prediction:
+        if self.board is None:
+            raise TrackingError("the tracker has no board yet: call begin() with the first reading")
+        after, gain = apply_move(self.board, move)
+        if after == self.board:
+            raise TrackingError(f"{move.key} does not change the board: the agent chose an illegal move")
+        return Prediction(self.board, Move(move), after, gain)
+
+    def check(self, seen: SeenGrid, prediction: Prediction) -> Check:
+        return compare(seen, prediction)
+
+    def accept(self, check: Check, prediction: Prediction) -> Grid:
+        if not check.matched or check.board is None:
+            raise TrackingError(f"cannot accept a board that does not match ({check.verdict})")
+        if prediction.before != self.board:
+            raise TrackingError("the prediction was made from another board")
+        self.board = check.board
+        self.score += prediction.gain
+        self.moves += 1
+        self.history.append(self.board)
+        if check.spawn is not None:
+            self.spawns.append(check.spawn)
+        return self.board
+
+    def note_misread(self) -> None:
+        """Count one board that disagreed with the prediction and had to be read again."""
+        self.misreads += 1
+
+    def resume(self, seen: SeenGrid) -> Grid:
+        """The same game seen again (e.g. after an overlay): keep big tiles from the belief."""
+        if self.board is None:
+            return self.begin(seen)
+        filled = fill_from(seen, self.board)
+        if not _agrees_everywhere(filled, self.board):
+            raise TrackingError("the board changed while the bot was not playing")
+        return self.board
