@@ -1,0 +1,558 @@
+"""The live rig: Xvfb + a real Chromium window showing the practice board, driven with real X key events."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+
+from screenbot.errors import ScreenbotError
+from screenbot.game.rules import Grid, Move, to_grid
+from screenbot.geometry import Rect
+from screenbot.practice.server import PracticeServer
+
+BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+QUIET_BROWSER_FLAGS = (
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--disable-translate",
+    "--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-gpu",
+    "--password-store=basic",
+    "--hide-crash-restore-bubble",
+    "--noerrdialogs",
+)
+KEY_NAMES = {"up": "Up", "down": "Down", "left": "Left", "right": "Right"}
+
+
+class RigError(ScreenbotError):
+    """The live rig could not start or lost one of its parts."""
+
+
+class ToolMissingError(RigError):
+    """A program the rig needs (Xvfb, Chromium, xdotool) is not installed."""
+
+
+class PageLoadError(RigError):
+    """The browser started but the practice page never reported its state."""
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in screen pixels with fractional edges (the page's layout is fractional)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    def as_list(self, ndigits: int = 2) -> list[float]:
+        return [round(self.x, ndigits), round(self.y, ndigits), round(self.w, ndigits), round(self.h, ndigits)]
+
+    def rect(self) -> Rect:
+        """The whole-pixel rectangle covering the pixels mostly inside this box."""
+        left, top = math.floor(self.x + 0.5), math.floor(self.y + 0.5)
+        right, bottom = math.floor(self.x + self.w + 0.5), math.floor(self.y + self.h + 0.5)
+        return Rect(left, top, right - left, bottom - top)
+
+
+def find_browser() -> str:
+    """The path of a Chromium-family browser, or ToolMissingError naming what to install."""
+    override = os.environ.get("SCREENBOT_BROWSER")
+    if override:
+        path = shutil.which(override)
+        if path:
+            return path
+        raise ToolMissingError(f"SCREENBOT_BROWSER={override} is not an executable; unset it or fix the path")
+    for name in BROWSER_NAMES:
+        path = shutil.which(name)
+        if path:
+            return path
+    raise ToolMissingError(
+        "no Chromium browser found (looked for chromium, chromium-browser, google-chrome): "
+        "install it, e.g. `apt-get install chromium`"
+    )
+
+
+def _need(program: str, package: str) -> str:
+    path = shutil.which(program)
+    if not path:
+        raise ToolMissingError(f"{program} not found: install it, e.g. `apt-get install {package}`")
+    return path
+
+
+def zoom_level(factor: float) -> float:
+    """Chromium's zoom level for a zoom factor (level = log base 1.2 of the factor)."""
+    return math.log(factor) / math.log(1.2)
+
+
+def _session_pids(sid: int) -> list[int]:
+    """Every live process in session `sid` (the rig starts each program in its own session)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read().decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2:].split()
+        # fields[0] = state, [1] = ppid, [2] = pgrp, [3] = session
+        if len(fields) > 3 and int(fields[3]) == sid and fields[0] != "Z":
+            pids.append(int(entry))
+    return pids
+
+
+def _end_session(proc: subprocess.Popen | None, grace_s: float = 3.0) -> None:
+    """End a process started with start_new_session=True and everything else in its session."""
+    if proc is None:
+        return
+    sid = proc.pid
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        pids = _session_pids(sid)
+        if proc.poll() is None and proc.pid not in pids:
+            pids.append(proc.pid)
+        if not pids:
+            break
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + grace_s
+        while time.monotonic() < deadline:
+            proc.poll()
+            if not _session_pids(sid):
+                break
+            time.sleep(0.02)
+    try:
+        proc.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL above
+        pass
+
+
+def _drawn(pixels: np.ndarray) -> bool:
+    """True when a board picture is not one flat colour (the page has painted the board)."""
+    flat = pixels.reshape(-1, 3)
+    return bool((flat != flat[0]).any(axis=1).mean() > 0.2)
+
+
+class Rig:
+    """Xvfb + Chromium showing the practice board; every process it starts is ended by PID in stop().
+
+    Geometry is given in screen pixels (the rig converts to Chromium's DIPs): `screen` (w, h),
+    `window_pos` (x, y), `window_size` (w, h; default: the whole screen from window_pos),
+    `zoom` (page zoom factor, set as the fresh profile's default zoom), `scale` (device scale
+    factor). Page options: `theme`, `size` (board px), `seed`, `board` (start grid), `score`,
+    `keep` (no win overlay), `anim` (duration multiplier, 0 = none), `scroll` (css px).
+    `app=True` shows the page without browser chrome (--app). `export_env=True` also points
+    this process's DISPLAY/XAUTHORITY at the rig's display (for pyautogui/mss users).
+    """
+
+    def __init__(
+        self,
+        *,
+        screen: tuple[int, int] = (1600, 1000),
+        window_pos: tuple[int, int] = (0, 0),
+        window_size: tuple[int, int] | None = None,
+        zoom: float = 1.0,
+        scale: float = 1.0,
+        theme: str = "classic",
+        size: int | None = None,
+        seed: int | None = None,
+        board: Grid | Sequence[Sequence[int]] | None = None,
+        score: int | None = None,
+        keep: bool = False,
+        anim: float | None = None,
+        scroll: int | None = None,
+        app: bool = False,
+        port: int = 0,
+        timeout: float = 30.0,
+        export_env: bool = False,
+    ) -> None:
+        self.screen_size = (int(screen[0]), int(screen[1]))
+        self.window_pos = (int(window_pos[0]), int(window_pos[1]))
+        self.window_size = window_size or (
+            self.screen_size[0] - self.window_pos[0], self.screen_size[1] - self.window_pos[1])
+        self.zoom = float(zoom)
+        self.scale = float(scale)
+        self.page_options: dict[str, Any] = dict(
+            theme=theme, size=size, seed=seed, board=board, score=score, keep=keep or None,
+            anim=anim, scroll=scroll)
+        self.app = app
+        self.port = port
+        self.timeout = timeout
+        self.export_env = export_env
+        self.display: str | None = None
+        self.server: PracticeServer | None = None
+        self.url: str | None = None
+        self._xvfb: subprocess.Popen | None = None
+        self._browser: subprocess.Popen | None = None
+        self._tmp: Path | None = None
+        self._env: dict[str, str] = {}
+        self._saved_env: dict[str, str | None] = {}
+        self._sct = None
+        if self.zoom <= 0 or self.scale <= 0:
+            raise RigError("zoom and scale must be positive")
+
+    # ---- life cycle -------------------------------------------------------------------------
+    def __enter__(self) -> "Rig":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self) -> "Rig":
+        xvfb = _need("Xvfb", "xvfb")
+        _need("xdotool", "xdotool")
+        browser = find_browser()
+        try:
+            self._tmp = Path(tempfile.mkdtemp(prefix="screenbot-rig-"))
+            self._start_xvfb(xvfb)
+            self.server = PracticeServer(self.port).start()
+            self.url = self.server.url(**self.page_options)
+            self._start_browser(browser)
+            self._wait_for_page()
+            self.wait_still()
+            self.focus_page()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        """End Chromium (its whole session), the server and Xvfb; remove the temp profile."""
+        if self._sct is not None:
+            try:
+                self._sct.close()
+            except Exception:  # noqa: BLE001 - the display may already be gone
+                pass
+            self._sct = None
+        _end_session(self._browser)
+        self._browser = None
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+        _end_session(self._xvfb)
+        self._xvfb = None
+        for name, value in self._saved_env.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        self._saved_env = {}
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+    @property
+    def pids(self) -> list[int]:
+        """PIDs of every process the rig has running now (Xvfb, Chromium and its children)."""
+        out: list[int] = []
+        for proc in (self._xvfb, self._browser):
+            if proc is not None:
+                out.extend(_session_pids(proc.pid))
+        return out
+
+    @property
+    def env(self) -> dict[str, str]:
+        """DISPLAY and XAUTHORITY for programs that should talk to the rig's display."""
+        return dict(self._env)
+
+    def _start_xvfb(self, xvfb: str) -> None:
+        assert self._tmp is not None
+        xauth = self._tmp / "Xauthority"
+        xauth.touch()  # python-xlib needs the file to exist; Xvfb runs without access control
+        read_fd, write_fd = os.pipe()
+        log = open(self._tmp / "xvfb.log", "wb")
+        try:
+            w, h = self.screen_size
+            self._xvfb = subprocess.Popen(
+                [xvfb, "-displayfd", str(write_fd), "-screen", "0", f"{w}x{h}x24", "-nolisten", "tcp"],
+                pass_fds=(write_fd,), stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+        finally:
+            os.close(write_fd)
+            log.close()
+        number = b""
+        deadline = time.monotonic() + 10
+        try:
+            while not number.endswith(b"\n"):
+                left = deadline - time.monotonic()
+                ready, _, _ = select.select([read_fd], [], [], max(left, 0))
+                if not ready:
+                    raise RigError("Xvfb did not report a display number within 10 s")
+                chunk = os.read(read_fd, 16)
+                if not chunk:
+                    tail = (self._tmp / "xvfb.log").read_text(errors="replace").strip().splitlines()[-1:]
+                    raise RigError(f"Xvfb exited at start: {tail[0] if tail else 'no message'}")
+                number += chunk
+        finally:
+            os.close(read_fd)
+        self.display = f":{int(number.strip())}"
+        self._env = {"DISPLAY": self.display, "XAUTHORITY": str(xauth)}
+        if self.export_env:
+            for name, value in self._env.items():
+                self._saved_env[name] = os.environ.get(name)
+                os.environ[name] = value
+
+    def _write_profile(self, profile: Path) -> None:
+        prefs: dict[str, Any] = {
+            "browser": {"has_seen_welcome_page": True, "check_default_browser": False},
+            "translate": {"enabled": False},
+            "credentials_enable_service": False,
+        }
+        if abs(self.zoom - 1.0) > 1e-9:
+            prefs["partition"] = {"default_zoom_level": {"x": zoom_level(self.zoom)}}
+        (profile / "Default").mkdir(parents=True)
+        (profile / "Default" / "Preferences").write_text(json.dumps(prefs))
+        (profile / "First Run").touch()
+
+    def _start_browser(self, browser: str) -> None:
+        assert self._tmp is not None and self.url is not None
+        profile = self._tmp / "profile"
+        self._write_profile(profile)
+        dip = lambda v: max(1, round(v / self.scale))  # noqa: E731 - tiny local helper
+        args = [
+            browser,
+            *QUIET_BROWSER_FLAGS,
+            f"--user-data-dir={profile}",
+            f"--window-position={dip(self.window_pos[0])},{dip(self.window_pos[1])}",
+            f"--window-size={dip(self.window_size[0])},{dip(self.window_size[1])}",
+            f"--force-device-scale-factor={self.scale:g}",
+        ]
+        if os.geteuid() == 0:
+            # Root needs --no-sandbox; --test-type hides the infobar that warning would add.
+            args += ["--no-sandbox", "--test-type"]
+        args.append(f"--app={self.url}" if self.app else self.url)
+        env = {**os.environ, **self._env}
+        log = open(self._tmp / "browser.log", "wb")
+        try:
+            self._browser = subprocess.Popen(
+                args, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env, start_new_session=True)
+        finally:
+            log.close()
+
+    def _wait_for_page(self) -> None:
+        assert self.server is not None
+        deadline = time.monotonic() + self.timeout
+        while time.monotonic() < deadline:
+            if self.server.state.wait_for(lambda s: s["ready"] and s["layout"] is not None, 0.1):
+                return
+            if self._browser is not None and self._browser.poll() is not None:
+                raise PageLoadError(f"the browser exited at start (code {self._browser.returncode}): "
+                                    f"{self._log_tail('browser.log')}")
+        raise PageLoadError(f"the practice page at {self.url} did not report within {self.timeout:g} s; "
+                            f"browser says: {self._log_tail('browser.log')}")
+
+    def _log_tail(self, name: str) -> str:
+        if self._tmp is None:
+            return "no log"
+        try:
+            lines = [ln for ln in (self._tmp / name).read_text(errors="replace").splitlines() if ln.strip()]
+        except OSError:
+            return "no log"
+        return lines[-1][:300] if lines else "no message"
+
+    # ---- the page's state ----------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        """The page's last reported state (the server's `GET /state` answer)."""
+        assert self.server is not None, "the rig is not running"
+        return self.server.state.snapshot()
+
+    def grid(self) -> Grid:
+        return to_grid(self.state()["board"])
+
+    def wait_for(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5.0,
+                 what: str = "the page") -> dict[str, Any]:
+        assert self.server is not None, "the rig is not running"
+        snap = self.server.state.wait_for(predicate, timeout)
+        if snap is None:
+            raise RigError(f"timed out after {timeout:g} s waiting for {what}")
+        return snap
+
+    def wait_for_moves(self, n: int, timeout: float = 5.0) -> dict[str, Any]:
+        """Wait until the current game has `n` moves (by the page's count)."""
+        return self.wait_for(lambda s: s["ready"] and s["moves"] >= n, timeout, f"{n} moves")
+
+    def wait_for_keys(self, n: int, timeout: float = 5.0) -> dict[str, Any]:
+        """Wait until the page has received `n` move keys since it loaded (moves, no-ops, ignored)."""
+        return self.wait_for(lambda s: s["ready"] and s["keys"] >= n, timeout, f"{n} keys")
+
+    def load(self, timeout: float | None = None, **page_options: Any) -> dict[str, Any]:
+        """Reload the page with new page options (same browser window); wait for its first report."""
+        assert self.server is not None, "the rig is not running"
+        self.page_options.update(page_options)
+        old_page = self.state()["page"]
+        self.url = self.server.url(**self.page_options)
+        query = self.url.split("?", 1)[1] if "?" in self.url else ""
+        self.server.state.command({"navigate": "?" + query})
+        snap = self.wait_for(lambda s: s["ready"] and s["page"] != old_page and s["layout"] is not None,
+                             timeout or self.timeout, "the reloaded page")
+        return snap
+
+    # ---- input -----------------------------------------------------------------------------------
+    def _xdotool(self, *args: str) -> None:
+        result = subprocess.run(["xdotool", *args], env={**os.environ, **self._env},
+                                capture_output=True, text=True, timeout=10)
+        if result.returncode != 0:
+            raise RigError(f"xdotool {' '.join(args)} failed: {result.stderr.strip() or result.returncode}")
+
+    def press(self, key: Move | str) -> float:
+        """Press and release one key with a real X event (xdotool) to the focused window.
+
+        `key` is a Move, a move name ("left") or any xdotool key name. Returns time.time() just
+        before the key was sent.
+        """
+        if isinstance(key, Move):
+            name = KEY_NAMES[key.key]
+        else:
+            name = KEY_NAMES.get(key.lower(), key)
+        t = time.time()
+        self._xdotool("key", "--clearmodifiers", name)
+        return t
+
+    def press_many(self, keys: Iterable[Move | str], delay_ms: int = 0) -> float:
+        """Press several keys in one xdotool call (`delay_ms` between them)."""
+        names = [KEY_NAMES[k.key] if isinstance(k, Move) else KEY_NAMES.get(k.lower(), k) for k in keys]
+        t = time.time()
+        self._xdotool("key", "--delay", str(delay_ms), *names)
+        return t
+
+    def click(self, x: float, y: float) -> None:
+        """Move the pointer to screen pixel (x, y) and click the left button there."""
+        self._xdotool("mousemove", "--sync", str(round(x)), str(round(y)), "click", "1")
+
+    def focus_page(self) -> None:
+        """Click the page's empty background (top-left of the viewport) so keys reach the game."""
+        ox, oy = self.viewport_origin()
+        self.click(ox + 6 * self.scale, oy + 6 * self.scale)
+
+    def click_button(self, which: str) -> None:
+        """Click an overlay button ("keep-going" or "try-again") or "new-game", by its place on the page."""
+        # The buttons' rects are not reported; they sit at known places relative to the board.
+        board = self.board_box()
+        u = board.w / 500.0
+        if which == "keep-going":
+            self.click(board.x + board.w / 2 - 60 * u, board.y + 367 * u)
+        elif which == "try-again":
+            st = self.state()
+            dx = 60 * u if (st["won"] and not st["keep_going"]) else 0
+            self.click(board.x + board.w / 2 + dx, board.y + 367 * u)
+        else:
+            raise RigError(f"unknown button {which!r}")
+
+    # ---- geometry (screen pixels) ------------------------------------------------------------------
+    def css_to_screen(self) -> float:
+        """Screen pixels per CSS pixel (device scale x page zoom)."""
+        layout = self.state()["layout"]
+        return float(layout["device_pixel_ratio"])
+
+    def viewport_origin(self) -> tuple[float, float]:
+        """The screen pixel where the page's viewport (CSS 0,0) sits.
+
+        From the page's report: window.screenX/Y are the window's top-left in DIPs, and the
+        browser chrome's height is the outer height minus the viewport's height (no bottom
+        or side frame without a window manager).
+        """
+        layout = self.state()["layout"]
+        dpr = float(layout["device_pixel_ratio"])
+        sx, sy = layout["screen_xy"]
+        outer_w, outer_h = layout["outer"]
+        vv = layout.get("viewport")
+        view_h = (vv[3] * vv[4]) if vv else layout["inner"][1]
+        view_w = (vv[2] * vv[4]) if vv else layout["inner"][0]
+        chrome_top = outer_h * self.scale - view_h * dpr
+        side = max(0.0, (outer_w * self.scale - view_w * dpr) / 2)
+        # A vertical scrollbar makes the viewport narrower on the right only.
+        if layout["inner"][0] * dpr > view_w * dpr + 1:
+            side = 0.0
+        return sx * self.scale + side, sy * self.scale + chrome_top
+
+    def _to_screen(self, css_rect: Sequence[float]) -> Box:
+        dpr = self.css_to_screen()
+        ox, oy = self.viewport_origin()
+        x, y, w, h = css_rect
+        return Box(ox + x * dpr, oy + y * dpr, w * dpr, h * dpr)
+
+    def board_box(self) -> Box:
+        """The board's true rectangle on screen (fractional screen pixels)."""
+        return self._to_screen(self.state()["layout"]["board"])
+
+    def board_rect(self) -> Rect:
+        """The board's rectangle on screen, in whole pixels."""
+        return self.board_box().rect()
+
+    def cell_boxes(self) -> list[Box]:
+        """The 16 cells' rectangles on screen, row-major."""
+        return [self._to_screen(c) for c in self.state()["layout"]["cells"]]
+
+    def score_box(self) -> Box:
+        return self._to_screen(self.state()["layout"]["score_box"])
+
+    def window_rect(self) -> Rect:
+        """The browser window's rectangle on screen (from the page's report)."""
+        layout = self.state()["layout"]
+        sx, sy = layout["screen_xy"]
+        ow, oh = layout["outer"]
+        return Rect(round(sx * self.scale), round(sy * self.scale), round(ow * self.scale), round(oh * self.scale))
+
+    # ---- pictures ----------------------------------------------------------------------------------
+    def screenshot(self) -> np.ndarray:
+        """The whole screen now, as BGR pixels (H x W x 3, uint8)."""
+        if self._sct is None:
+            import mss
+
+            factory = getattr(mss, "MSS", None) or mss.mss
+            self._sct = factory(display=self.display)
+        shot = self._sct.grab(self._sct.monitors[0])
+        bgra = np.frombuffer(shot.raw, dtype=np.uint8).reshape(shot.height, shot.width, 4)
+        return np.ascontiguousarray(bgra[:, :, :3])
+
+    def wait_still(self, still_ms: float = 200.0, timeout: float = 10.0) -> float:
+        """Wait until the board (with a margin for glows) has drawn and looks the same for `still_ms`.
+
+        Returns the seconds waited. Raises RigError when it keeps changing or never draws.
+        """
+        start = time.monotonic()
+        screen = Rect(0, 0, *self.screen_size)
+        last = None
+        last_change = start
+        while True:
+            now = time.monotonic()
+            region = self.board_box().rect().inset(-8).intersection(screen)
+            if region is None:
+                raise RigError("the board is not on the screen")
+            pixels = self.grab(region)
+            if last is None or last.shape != pixels.shape or not np.array_equal(last, pixels):
+                last = pixels
+                last_change = now
+            elif (now - last_change) * 1000 >= still_ms and _drawn(pixels):
+                return now - start
+            if now - start > timeout:
+                raise RigError(f"the board did not settle within {timeout:g} s")
+            time.sleep(0.01)
+
+    def grab(self, box: Rect) -> np.ndarray:
+        """One region of the screen as BGR pixels."""
+        if self._sct is None:
+            self.screenshot()
+        shot = self._sct.grab({"left": box.x, "top": box.y, "width": box.w, "height": box.h})
+        bgra = np.frombuffer(shot.raw, dtype=np.uint8).reshape(shot.height, shot.width, 4)
+        return np.ascontiguousarray(bgra[:, :, :3])

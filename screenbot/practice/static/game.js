@@ -1,0 +1,461 @@
+/* The practice board: classic 2048 rules and animations, seeded like screenbot.game.rules.Game,
+   reporting its true state to the server after every key.
+
+   URL options: theme=classic|dark, size=<board px, default 500>, seed=<uint32>,
+   board=<16 comma-separated values, row-major>, score=<start score>, keep=1 (no win overlay),
+   anim=<duration multiplier: 1 classic, 0.5 twice as fast, 0 none>, scroll=<css px>,
+   report=0 (do not talk to the server). */
+"use strict";
+
+(function () {
+  const SIZE = 4;
+  const KEY_MOVES = {
+    ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right",
+    w: "up", s: "down", a: "left", d: "right", W: "up", S: "down", A: "left", D: "right",
+    k: "up", j: "down", h: "left", l: "right",
+  };
+
+  // ---- options -------------------------------------------------------------------------
+  const params = new URLSearchParams(window.location.search);
+
+  function numberOption(name, fallback, lo, hi) {
+    if (!params.has(name)) return fallback;
+    const v = Number(params.get(name));
+    if (!Number.isFinite(v)) return fallback;
+    return Math.min(hi, Math.max(lo, v));
+  }
+
+  function parseBoardOption(text) {
+    if (!text) return null;
+    const values = text.split(/[,\s/;]+/).filter((t) => t !== "").map((t) => (t === "." ? 0 : Number(t)));
+    const ok = values.length === SIZE * SIZE &&
+      values.every((v) => Number.isInteger(v) && (v === 0 || (v >= 2 && v <= 131072 && (v & (v - 1)) === 0)));
+    return ok ? values : null;
+  }
+
+  function randomSeed() {
+    const a = new Uint32Array(1);
+    window.crypto.getRandomValues(a);
+    return a[0];
+  }
+
+  const options = {
+    theme: params.get("theme") === "dark" ? "dark" : "classic",
+    size: numberOption("size", 500, 150, 3000),
+    seed: params.has("seed") && params.get("seed") !== "" ? (Number(params.get("seed")) >>> 0) : randomSeed(),
+    board: parseBoardOption(params.get("board")),
+    score: Math.round(numberOption("score", 0, 0, 1e9)),
+    keep: params.get("keep") === "1",
+    anim: numberOption("anim", 1, 0, 20),
+    scroll: numberOption("scroll", 0, 0, 100000),
+    report: params.get("report") !== "0",
+  };
+
+  // ---- mulberry32, the same numbers as screenbot.game.rules.Rng --------------------------
+  class Rng {
+    constructor(seed) { this.state = seed >>> 0; }
+    nextU32() {
+      this.state = (this.state + 0x6d2b79f5) >>> 0;
+      let t = this.state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return (t ^ (t >>> 14)) >>> 0;
+    }
+    nextFloat() { return this.nextU32() / 4294967296; }
+  }
+
+  // ---- the game --------------------------------------------------------------------------
+  // A tile: {id, value, pos (cell index, row-major), prev (cell index before the last move or
+  // null for a new tile), mergedFrom ([a, b] or null)}.
+  let nextTileId = 1;
+  function makeTile(value, pos) {
+    return { id: nextTileId++, value, pos, prev: null, mergedFrom: null };
+  }
+
+  // The cell indices of each line, ordered from the wall the tiles slide toward.
+  function linesToward(move) {
+    const lines = [];
+    for (let i = 0; i < SIZE; i++) {
+      const line = [];
+      for (let j = 0; j < SIZE; j++) {
+        if (move === "up") line.push(j * SIZE + i);
+        else if (move === "down") line.push((SIZE - 1 - j) * SIZE + i);
+        else if (move === "left") line.push(i * SIZE + j);
+        else line.push(i * SIZE + (SIZE - 1 - j));
+      }
+      lines.push(line);
+    }
+    return lines;
+  }
+
+  const game = {
+    cells: new Array(SIZE * SIZE).fill(null),
+    score: 0,
+    won: false,
+    over: false,
+    keepGoing: false,
+    moves: 0,
+    keys: 0,
+    number: 0, // games started since the page loaded
+    seed: 0,
+    rng: null,
+    lastGain: 0,
+  };
+
+  function grid() {
+    const rows = [];
+    for (let r = 0; r < SIZE; r++) {
+      const row = [];
+      for (let c = 0; c < SIZE; c++) {
+        const t = game.cells[r * SIZE + c];
+        row.push(t ? t.value : 0);
+      }
+      rows.push(row);
+    }
+    return rows;
+  }
+
+  function spawnTile() {
+    const empty = [];
+    for (let i = 0; i < SIZE * SIZE; i++) if (!game.cells[i]) empty.push(i);
+    if (empty.length === 0) return;
+    const pos = empty[Math.floor(game.rng.nextFloat() * empty.length)];
+    const value = game.rng.nextFloat() < 0.9 ? 2 : 4;
+    game.cells[pos] = makeTile(value, pos);
+  }
+
+  function slide(cells, move) {
+    const next = new Array(SIZE * SIZE).fill(null);
+    let gain = 0;
+    let changed = false;
+    let made2048 = false;
+    for (const line of linesToward(move)) {
+      let filled = 0;
+      let open = null; // the last tile placed on this line that may still merge
+      for (const idx of line) {
+        const t = cells[idx];
+        if (!t) continue;
+        if (open && open.value === t.value) {
+          const dest = open.pos;
+          const merged = makeTile(t.value * 2, dest);
+          merged.mergedFrom = [open, t];
+          t.pos = dest;
+          next[dest] = merged;
+          gain += merged.value;
+          if (merged.value === 2048) made2048 = true;
+          changed = true;
+          open = null;
+        } else {
+          const dest = line[filled++];
+          if (dest !== idx) changed = true;
+          t.pos = dest;
+          next[dest] = t;
+          open = t;
+        }
+      }
+    }
+    return { next, gain, changed, made2048 };
+  }
+
+  function movesAvailable() {
+    for (let i = 0; i < SIZE * SIZE; i++) {
+      const t = game.cells[i];
+      if (!t) return true;
+      const r = Math.floor(i / SIZE), c = i % SIZE;
+      if (c + 1 < SIZE && game.cells[i + 1] && game.cells[i + 1].value === t.value) return true;
+      if (r + 1 < SIZE && game.cells[i + SIZE] && game.cells[i + SIZE].value === t.value) return true;
+    }
+    return false;
+  }
+
+  function terminated() {
+    return game.over || (game.won && !game.keepGoing);
+  }
+
+  function newGame(startValues, startScore, keep) {
+    game.seed = (options.seed + game.number) >>> 0;
+    game.number += 1;
+    game.rng = new Rng(game.seed);
+    game.cells = new Array(SIZE * SIZE).fill(null);
+    game.score = startScore;
+    game.won = false;
+    game.over = false;
+    game.keepGoing = keep;
+    game.moves = 0;
+    game.lastGain = 0;
+    if (startValues) {
+      startValues.forEach((v, i) => { if (v) game.cells[i] = makeTile(v, i); });
+    } else {
+      spawnTile();
+      spawnTile();
+    }
+    game.over = !movesAvailable();
+  }
+
+  function play(move, tKey) {
+    game.keys += 1;
+    if (terminated()) {
+      report("ignored", move, tKey);
+      return;
+    }
+    for (const t of game.cells) {
+      if (t) { t.prev = t.pos; t.mergedFrom = null; }
+    }
+    const before = game.cells.slice();
+    const { next, gain, changed, made2048 } = slide(game.cells, move);
+    if (!changed) {
+      for (const t of before) if (t) t.pos = t.prev;
+      report("noop", move, tKey);
+      return;
+    }
+    game.cells = next;
+    game.score += gain;
+    game.lastGain = gain;
+    game.moves += 1;
+    if (made2048 && !game.keepGoing) game.won = true;
+    spawnTile();
+    if (!movesAvailable()) game.over = true;
+    report("move", move, tKey);
+    draw();
+  }
+
+  // ---- drawing ---------------------------------------------------------------------------
+  const root = document.documentElement;
+  const boardEl = document.querySelector(".game-container");
+  const gridEl = document.querySelector(".grid-container");
+  const tilesEl = document.querySelector(".tile-container");
+  const scoreEl = document.querySelector(".score-container");
+  const scoreValueEl = document.querySelector(".score-value");
+  const bestValueEl = document.querySelector(".best-value");
+  const messageEl = document.querySelector(".game-message");
+  const messageTextEl = messageEl.querySelector("p");
+  const unit = options.size / 500;
+  const step = unit * (106.25 + 15);
+  let best = 0;
+  let shownScore = null;
+
+  function translate(pos) {
+    const x = (pos % SIZE) * step;
+    const y = Math.floor(pos / SIZE) * step;
+    return `translate(${x}px, ${y}px)`;
+  }
+
+  function buildGrid() {
+    for (let i = 0; i < SIZE * SIZE; i++) {
+      const cell = document.createElement("div");
+      cell.className = "grid-cell";
+      cell.style.transform = translate(i);
+      gridEl.appendChild(cell);
+    }
+  }
+
+  function addTileElement(tile) {
+    const el = document.createElement("div");
+    const inner = document.createElement("div");
+    const classes = ["tile", tile.value > 2048 ? "tile-super" : `tile-${tile.value}`];
+    inner.className = "tile-inner";
+    inner.textContent = String(tile.value);
+    const dest = tile.pos;
+    if (tile.prev !== null && tile.prev !== undefined) {
+      el.style.transform = translate(tile.prev);
+      if (tile.prev !== dest) {
+        window.requestAnimationFrame(() => { el.style.transform = translate(dest); });
+      }
+    } else if (tile.mergedFrom) {
+      el.style.transform = translate(dest);
+      classes.push("tile-merged");
+      for (const source of tile.mergedFrom) addTileElement(source);
+    } else {
+      el.style.transform = translate(dest);
+      classes.push("tile-new");
+    }
+    el.className = classes.join(" ");
+    el.appendChild(inner);
+    tilesEl.appendChild(el);
+  }
+
+  function drawScore() {
+    if (shownScore !== null && game.score > shownScore && game.lastGain > 0) {
+      const addition = document.createElement("div");
+      addition.className = "score-addition";
+      addition.textContent = `+${game.score - shownScore}`;
+      scoreEl.appendChild(addition);
+    }
+    for (const old of scoreEl.querySelectorAll(".score-addition")) {
+      if (old.getAnimations().every((a) => a.playState === "finished")) old.remove();
+    }
+    scoreValueEl.textContent = String(game.score);
+    shownScore = game.score;
+    best = Math.max(best, game.score);
+    bestValueEl.textContent = String(best);
+  }
+
+  function drawMessage() {
+    messageEl.classList.remove("game-won", "game-over");
+    if (game.over) {
+      messageTextEl.textContent = "Game over!";
+      messageEl.classList.add("game-over");
+    } else if (game.won && !game.keepGoing) {
+      messageTextEl.textContent = "You win!";
+      messageEl.classList.add("game-won");
+    }
+  }
+
+  let drawPending = false;
+  function draw() {
+    if (drawPending) return;
+    drawPending = true;
+    window.requestAnimationFrame(() => {
+      drawPending = false;
+      tilesEl.textContent = "";
+      for (const t of game.cells) if (t) addTileElement(t);
+      drawScore();
+      drawMessage();
+      reportLayoutIfMoved();
+    });
+  }
+
+  // ---- reporting to the server -----------------------------------------------------------
+  const pageId = `${Date.now().toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`;
+  let seq = 0;
+  let sending = Promise.resolve();
+  let lastLayoutKey = "";
+
+  function rectOf(el) {
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height];
+  }
+
+  function layout() {
+    const vv = window.visualViewport;
+    return {
+      board: rectOf(boardEl),
+      cells: Array.from(gridEl.children, rectOf),
+      score_box: rectOf(scoreEl),
+      device_pixel_ratio: window.devicePixelRatio,
+      inner: [window.innerWidth, window.innerHeight],
+      outer: [window.outerWidth, window.outerHeight],
+      screen_xy: [window.screenX, window.screenY],
+      viewport: vv ? [vv.offsetLeft, vv.offsetTop, vv.width, vv.height, vv.scale] : null,
+      scroll: [window.scrollX, window.scrollY],
+    };
+  }
+
+  function now() {
+    return performance.timeOrigin + performance.now();
+  }
+
+  function send(payload) {
+    if (!options.report) return;
+    const body = JSON.stringify(payload);
+    // One request at a time, in order: the server sees the reports in the order they happened.
+    sending = sending.then(() => fetch("/report", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body,
+    })).catch(() => {});
+  }
+
+  function report(event, move, tKey) {
+    const lay = layout();
+    lastLayoutKey = JSON.stringify(lay);
+    send({
+      page: pageId,
+      seq: ++seq,
+      event,
+      game: game.number,
+      seed: game.seed,
+      board: grid(),
+      score: game.score,
+      won: game.won,
+      over: game.over,
+      keep_going: game.keepGoing,
+      moves: game.moves,
+      keys: game.keys,
+      move: move || null,
+      t_key: tKey === undefined ? null : tKey,
+      t_report: now(),
+      anim: options.anim,
+      theme: options.theme,
+      size: options.size,
+      layout: lay,
+    });
+  }
+
+  function reportLayoutIfMoved() {
+    const lay = layout();
+    const key = JSON.stringify(lay);
+    if (key === lastLayoutKey) return;
+    lastLayoutKey = key;
+    send({ page: pageId, seq: ++seq, event: "layout", game: game.number, t_report: now(), layout: lay });
+  }
+
+  // Commands from the server (the test rig): a long poll that waits for the next one.
+  async function followCommands() {
+    for (;;) {
+      try {
+        const response = await fetch(`/control?page=${encodeURIComponent(pageId)}`, { cache: "no-store" });
+        if (response.status === 200) {
+          const command = await response.json();
+          if (command.navigate !== undefined) {
+            window.location.search = command.navigate;
+            return;
+          }
+          if (command.restart) startNewGame();
+          if (command.report) report("state");
+        } else if (response.status !== 204) {
+          await new Promise((res) => setTimeout(res, 1000));
+        }
+      } catch (err) {
+        await new Promise((res) => setTimeout(res, 2000));
+      }
+    }
+  }
+
+  // ---- input -----------------------------------------------------------------------------
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const move = KEY_MOVES[event.key];
+    if (!move) return;
+    event.preventDefault();
+    play(move, performance.timeOrigin + event.timeStamp);
+  });
+
+  function startNewGame() {
+    newGame(null, 0, false);
+    shownScore = null;
+    report("start");
+    draw();
+  }
+
+  function onButton(selector, action) {
+    const el = document.querySelector(selector);
+    el.addEventListener("click", (event) => { event.preventDefault(); action(); });
+  }
+
+  onButton(".restart-button", startNewGame);
+  onButton(".retry-button", startNewGame);
+  onButton(".keep-playing-button", () => {
+    if (!game.won || game.keepGoing) return;
+    game.keepGoing = true;
+    report("keep-going");
+    draw();
+  });
+
+  window.addEventListener("resize", reportLayoutIfMoved);
+  window.addEventListener("scroll", reportLayoutIfMoved);
+
+  // ---- start -----------------------------------------------------------------------------
+  root.classList.add(`theme-${options.theme}`);
+  if (options.anim === 0) root.classList.add("no-anim");
+  root.style.setProperty("--u", String(unit));
+  root.style.setProperty("--anim", String(options.anim));
+  buildGrid();
+  newGame(options.board, options.score, options.keep);
+  window.requestAnimationFrame(() => {
+    if (options.scroll) window.scrollTo(0, options.scroll);
+    report("start");
+    draw();
+    if (options.report) followCommands();
+  });
+})();
