@@ -1,0 +1,216 @@
+"""Turns a frame into a Profile: find the board by structure, measure it, name its theme, draw a preview."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
+from screenbot.calibration.lattice import SIZE, Lattice, Search, _dominant_share, find_lattices
+from screenbot.calibration.profile import Profile
+from screenbot.control.screen import Frame
+from screenbot.geometry import Rect
+from screenbot.vision.palette import THEMES, Theme, blend
+
+COLOUR_TOL = 8
+
+
+def board_rect(lattice: Lattice, frame: Frame) -> Rect:
+    x, y, w, h = lattice.board
+    return Rect(int(round(x)) + frame.left, int(round(y)) + frame.top, int(round(w)), int(round(h)))
+
+
+def cell_rects(lattice: Lattice, frame: Frame) -> tuple[Rect, ...]:
+    out = []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            x, y, w, h = lattice.cell(r, c)
+            out.append(Rect(int(round(x)) + frame.left, int(round(y)) + frame.top, int(round(w)), int(round(h))))
+    return tuple(out)
+
+
+def gap_samples(pixels: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """Pixels along the middle of every gap line and the frame (N x 3)."""
+    h, w = pixels.shape[:2]
+    out = []
+    bx, by, bw, bh = lattice.board
+    xs = [lattice.x0 - lattice.margin_x / 2] + [lattice.x0 + k * lattice.pitch_x - lattice.gap_x / 2 for k in range(1, SIZE)]
+    xs.append(lattice.x0 + 3 * lattice.pitch_x + lattice.cell_w + lattice.margin_x / 2)
+    ys = [lattice.y0 - lattice.margin_y / 2] + [lattice.y0 + k * lattice.pitch_y - lattice.gap_y / 2 for k in range(1, SIZE)]
+    ys.append(lattice.y0 + 3 * lattice.pitch_y + lattice.cell_h + lattice.margin_y / 2)
+    y_a, y_b = int(max(ys[0], 0)), int(min(ys[-1], h))
+    x_a, x_b = int(max(xs[0], 0)), int(min(xs[-1], w))
+    for gx in xs:
+        if 0 <= int(gx) < w:
+            out.append(pixels[y_a:y_b, int(gx)])
+    for gy in ys:
+        if 0 <= int(gy) < h:
+            out.append(pixels[int(gy), x_a:x_b])
+    return np.concatenate(out) if out else np.zeros((0, 3), np.uint8)
+
+
+def _cell_interior(pixels: np.ndarray, lattice: Lattice, r: int, c: int, n: int = 16) -> np.ndarray:
+    h, w = pixels.shape[:2]
+    x, y, cw, ch = lattice.cell(r, c)
+    ys = np.linspace(y + 0.12 * ch, y + 0.88 * ch, n).astype(int).clip(0, h - 1)
+    xs = np.linspace(x + 0.12 * cw, x + 0.88 * cw, n).astype(int).clip(0, w - 1)
+    return pixels[np.ix_(ys, xs)].reshape(-1, 3)
+
+
+def _close(a, b, tol: float = COLOUR_TOL) -> bool:
+    return max(abs(int(x) - int(y)) for x, y in zip(a, b)) <= tol
+
+
+def identify_theme(gap: tuple[int, int, int], empty: tuple[int, int, int] | None) -> tuple[Theme | None, str | None]:
+    """The built-in theme these colours belong to, and the overlay they are seen through (if any)."""
+    for theme in THEMES.values():
+        if _close(gap, theme.gap) and (empty is None or _close(empty, theme.empty)):
+            return theme, None
+    for theme in THEMES.values():
+        for overlay in theme.overlays:
+            for alpha in np.arange(0.1, overlay.alpha + 0.051, 0.05):
+                if _close(gap, blend(theme.gap, overlay.colour, alpha), 6) and (
+                    empty is None or _close(empty, blend(theme.empty, overlay.colour, alpha), 10)
+                ):
+                    return theme, overlay.state
+    return None, None
+
+
+def measure_colours(pixels: np.ndarray, lattice: Lattice) -> tuple[tuple[int, int, int], tuple[int, int, int] | None]:
+    """The gap colour and the empty-cell colour (None when no cell is empty)."""
+    gap, _ = _dominant_share(gap_samples(pixels, lattice), tol=4)
+    flat = []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            colour, share = _dominant_share(_cell_interior(pixels, lattice, r, c), tol=6)
+            if share >= 0.97 and not _close(colour, gap, 4):
+                flat.append(tuple(int(round(v)) for v in colour))
+    empty = None
+    if flat:
+        # the colour most flat cells agree on
+        best = max(flat, key=lambda col: sum(_close(col, o, 6) for o in flat))
+        empty = best
+    return tuple(int(round(v)) for v in gap), empty  # type: ignore[return-value]
+
+
+def monitor_of(board: Rect, monitors: Sequence[Rect] | None) -> int:
+    """The index of the monitor holding the board's centre (0 when unknown or spanning)."""
+    if not monitors:
+        return 0
+    centre = board.center
+    for i, m in enumerate(monitors):
+        if i > 0 and m.contains(centre):
+            return i
+    return 0
+
+
+def describe(search: Search, frame: Frame) -> str:
+    """What the search saw, for messages: candidates and look-alikes."""
+    parts = []
+    for i, lat in enumerate(search.boards, 1):
+        parts.append(f"#{i} at {board_rect(lat, frame).as_list()}")
+    return ", ".join(parts)
+
+
+def calibrate(
+    frame: Frame,
+    pick: int | None = None,
+    monitors: Sequence[Rect] | None = None,
+    scale: float = 1.0,
+    source: str = "",
+    search: Search | None = None,
+) -> Profile:
+    """Find the one board in the frame (or candidate number `pick`, 1-based) and measure it.
+
+    Raises NoBoardError (BoardOffScreenError when a grid runs off the edge) and
+    ManyBoardsError (several boards and no pick).
+    """
+    search = search if search is not None else find_lattices(frame.pixels)
+    if not search.boards:
+        if search.cut_off:
+            x, y, w, h = search.cut_off[0]
+            raise BoardOffScreenError(
+                f"a board at about {[int(x) + frame.left, int(y) + frame.top, int(w), int(h)]} runs off the edge of "
+                "the screen: move the game window fully onto one screen and calibrate again"
+            )
+        why = ""
+        if search.rejected:
+            why = f" (saw {search.rejected[0].reason})"
+        raise NoBoardError(
+            f"no 2048 board found on the screen{why}: show the whole game (no menu or window over it) and try again"
+        )
+    if len(search.boards) > 1 and pick is None:
+        raise ManyBoardsError(
+            f"{len(search.boards)} boards found ({describe(search, frame)}): pick one with --pick N "
+            "(numbered in the preview)",
+            candidates=[board_rect(l, frame) for l in search.boards],
+        )
+    if pick is not None and not 1 <= pick <= len(search.boards):
+        raise NoBoardError(f"--pick {pick}: there are only {len(search.boards)} boards (numbered in the preview)")
+    lattice = search.boards[(pick or 1) - 1]
+    gap, empty = measure_colours(frame.pixels, lattice)
+    theme, overlay = identify_theme(gap, empty)
+    board = board_rect(lattice, frame)
+    if theme is not None:
+        gap, empty = theme.gap, theme.empty
+    return Profile.from_cells(
+        board,
+        cell_rects(lattice, frame),
+        monitor=monitor_of(board, monitors),
+        scale=float(scale),
+        theme=theme.name if theme else "learned",
+        gap_colour=gap,
+        empty_colour=empty,
+        overlay_at_calibration=overlay,
+        source=source,
+    )
+
+
+def hidpi_scale(screen_width: int) -> float:
+    """Captured pixels per mouse point on the live screen (imports pyautogui: live sessions only)."""
+    try:
+        import pyautogui  # noqa: PLC0415 - connects to the display at import time
+        points = pyautogui.size().width
+    except Exception as exc:  # no display, Xauthority, permissions: fall back and say so
+        print(f"screenbot: warning: cannot ask the mouse for its screen size ({exc}); assuming scale 1.0", file=sys.stderr)
+        return 1.0
+    return float(screen_width) / float(points) if points else 1.0
+
+
+# Preview -------------------------------------------------------------------------------------
+def draw_preview(frame: Frame, search: Search, chosen: int | None = None, profile: Profile | None = None) -> np.ndarray:
+    """The frame with every candidate board numbered, the chosen one's cells and sample patches drawn."""
+    img = frame.pixels.copy()
+    thick = max(2, int(round(max(img.shape[:2]) / 800)))
+    font = max(0.6, max(img.shape[:2]) / 1600)
+    for box in search.cut_off:
+        x, y, w, h = (int(round(v)) for v in box)
+        cv2.rectangle(img, (x, y), (x + w, y + h), (0, 140, 255), thick)
+        cv2.putText(img, "cut off by the screen edge", (x, max(15, y - 6)), cv2.FONT_HERSHEY_SIMPLEX, font * 0.6, (0, 140, 255), thick)
+    for rej in search.rejected:
+        x, y, w, h = (int(round(v)) for v in rej.box)
+        cv2.rectangle(img, (x, y), (x + w, y + h), (0, 0, 255), thick)
+        cv2.putText(img, "not a board", (x, max(15, y - 6)), cv2.FONT_HERSHEY_SIMPLEX, font * 0.6, (0, 0, 255), thick)
+    for i, lat in enumerate(search.boards, 1):
+        x, y, w, h = (int(round(v)) for v in lat.board)
+        colour = (0, 200, 0) if chosen == i else (255, 120, 0)
+        cv2.rectangle(img, (x, y), (x + w, y + h), colour, thick)
+        cv2.putText(img, f"#{i}", (x + 4, max(20, y - 8)), cv2.FONT_HERSHEY_SIMPLEX, font, colour, thick + 1)
+    if profile is not None:
+        for cell, patches in zip(profile.cells, profile.patches):
+            c = cell.translated(-frame.left, -frame.top)
+            cv2.rectangle(img, (c.x, c.y), (c.right - 1, c.bottom - 1), (0, 200, 0), max(1, thick // 2))
+            for p in patches:
+                p = p.translated(-frame.left, -frame.top)
+                cv2.rectangle(img, (p.x, p.y), (p.right - 1, p.bottom - 1), (255, 0, 255), 1)
+    return img
+
+
+def save_preview(path: Path, frame: Frame, search: Search, chosen: int | None = None, profile: Profile | None = None) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), draw_preview(frame, search, chosen, profile))
+    return path

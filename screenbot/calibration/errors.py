@@ -1,0 +1,25 @@
+"""What can go wrong while finding the board or loading a saved profile."""
+
+from __future__ import annotations
+
+from screenbot.errors import ScreenbotError
+
+
+class ProfileError(ScreenbotError):
+    """A profile file that is missing, unreadable or not a screenbot profile."""
+
+
+class NoBoardError(ScreenbotError):
+    """No 4x4 board was found in the picture."""
+
+
+class BoardOffScreenError(NoBoardError):
+    """A board-like grid runs off the edge of the captured area."""
+
+
+class ManyBoardsError(ScreenbotError):
+    """More than one board was found; the user has to pick one."""
+
+    def __init__(self, message: str, candidates: list) -> None:
+        super().__init__(message)
+        self.candidates = candidates

@@ -1,0 +1,321 @@
+"""Finds 4x4 boards in a picture by structure: 16 equal squares on an even lattice with uniform gaps.
+
+No palette is assumed. Edges split the picture into regions; near-square regions of one
+size that sit on a regular lattice with a gap between them are a board candidate, which
+is then measured precisely (cell size from the edge profile, the outer frame) and
+checked against look-alikes (a checkerboard has no gaps, a calendar has more than four
+columns, a grid of photos has no flat cells).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+SIZE = 4
+MIN_CELL_PX = 12  # a 150 px board has ~32 px cells; below this there is nothing to read
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """A 4x4 board found in one picture, in that picture's pixel coordinates (floats)."""
+
+    x0: float  # left edge of the top-left cell
+    y0: float  # top edge of the top-left cell
+    pitch_x: float  # distance between the left edges of neighbouring cells
+    pitch_y: float
+    cell_w: float
+    cell_h: float
+    margin_x: float  # frame width left/right of the cells (board edge to first cell)
+    margin_y: float
+    matched: int  # how many of the 16 cells were seen as separate squares
+
+    @property
+    def gap_x(self) -> float:
+        return self.pitch_x - self.cell_w
+
+    @property
+    def gap_y(self) -> float:
+        return self.pitch_y - self.cell_h
+
+    def cell(self, row: int, col: int) -> tuple[float, float, float, float]:
+        return (self.x0 + col * self.pitch_x, self.y0 + row * self.pitch_y, self.cell_w, self.cell_h)
+
+    @property
+    def board(self) -> tuple[float, float, float, float]:
+        """The whole board (cells, gaps and the frame around them): x, y, w, h."""
+        w = 3 * self.pitch_x + self.cell_w + 2 * self.margin_x
+        h = 3 * self.pitch_y + self.cell_h + 2 * self.margin_y
+        return (self.x0 - self.margin_x, self.y0 - self.margin_y, w, h)
+
+    def translated(self, dx: float, dy: float) -> "Lattice":
+        return Lattice(
+            self.x0 + dx, self.y0 + dy, self.pitch_x, self.pitch_y, self.cell_w, self.cell_h,
+            self.margin_x, self.margin_y, self.matched,
+        )
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A grid-like structure that is not a 2048 board, and why (shown to the user)."""
+
+    box: tuple[float, float, float, float]
+    reason: str
+
+
+@dataclass
+class Search:
+    """Everything one search found: boards, boards cut off by the picture's edge, look-alikes."""
+
+    boards: list[Lattice] = field(default_factory=list)
+    cut_off: list[tuple[float, float, float, float]] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+
+
+def _squares(pixels: np.ndarray) -> np.ndarray:
+    """Near-square regions bounded by edges: rows of (cx, cy, size, x, y, w, h)."""
+    edges = cv2.Canny(pixels, 20, 40)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(edges), connectivity=4)
+    x, y, w, h, area = (stats[:, i].astype(np.float64) for i in range(5))
+    height, width = pixels.shape[:2]
+    big = np.maximum(w, h)
+    keep = (
+        (w >= MIN_CELL_PX)
+        & (h >= MIN_CELL_PX)
+        & (np.abs(w - h) <= 0.12 * big)
+        & (area >= 0.5 * w * h)
+        & (big <= min(width, height) / 3)
+        & (x > 0)
+        & (y > 0)
+        & (x + w < width)
+        & (y + h < height)
+    )
+    idx = np.nonzero(keep)[0]
+    return np.stack(
+        [x[idx] + w[idx] / 2, y[idx] + h[idx] / 2, (w[idx] + h[idx]) / 2, x[idx], y[idx], w[idx], h[idx]], axis=1
+    ) if len(idx) else np.zeros((0, 7))
+
+
+def _pitch(sq: np.ndarray, a: int, axis: int) -> float | None:
+    """Distance from square a to its nearest same-size neighbour along axis (0 = x, 1 = y)."""
+    size = sq[a, 2]
+    other = 1 - axis
+    d_along = sq[:, axis] - sq[a, axis]
+    ok = (
+        (np.abs(sq[:, 2] - size) <= 0.12 * size)
+        & (np.abs(sq[:, other] - sq[a, other]) <= 0.15 * size)
+        & (d_along >= 1.02 * size)
+        & (d_along <= 2.0 * size)
+    )
+    if not ok.any():
+        return None
+    return float(d_along[ok].min())
+
+
+def _edge_profile(pixels: np.ndarray, axis: int, lo: np.ndarray, hi: np.ndarray, span: tuple[int, int]) -> np.ndarray:
+    """Summed colour steps between neighbouring pixels along axis, inside the bands [lo, hi) across it.
+
+    Returns D where D[k] is the step between pixel span[0]+k-1 and span[0]+k, i.e. at the
+    continuous position span[0]+k.
+    """
+    img = pixels if axis == 0 else pixels.transpose(1, 0, 2)
+    a, b = span
+    a = max(a, 1)
+    b = min(b, img.shape[1])
+    rows = np.concatenate([np.arange(max(int(l), 0), min(int(h), img.shape[0])) for l, h in zip(lo, hi)])
+    strip = img[rows, a - 1 : b].astype(np.int16)
+    steps = np.abs(np.diff(strip, axis=1)).max(axis=2).sum(axis=0).astype(np.float64)
+    out = np.zeros(span[1] - span[0])
+    out[a - span[0] : a - span[0] + len(steps)] = steps
+    return out
+
+
+def _interp(profile: np.ndarray, start: int, pos: np.ndarray) -> np.ndarray:
+    k = pos - start
+    return np.interp(k, np.arange(len(profile)), profile, left=0.0, right=0.0)
+
+
+def _refine_axis(pixels: np.ndarray, axis: int, centres: np.ndarray, pitch: float, across: np.ndarray, across_half: float):
+    """Cell size and frame width along one axis from the edge profile; returns (half, margin)."""
+    lo = across - across_half
+    hi = across + across_half
+    start = int(np.floor(centres[0] - 2 * pitch))
+    stop = int(np.ceil(centres[-1] + 2 * pitch))
+    prof = _edge_profile(pixels, axis, lo, hi, (start, stop))
+    halves = np.arange(0.30 * pitch, 0.499 * pitch, 0.25)
+    scores = np.array([(_interp(prof, start, centres - h) + _interp(prof, start, centres + h)).sum() for h in halves])
+    half = float(halves[int(scores.argmax())])
+    gap = pitch - 2 * half
+    # The frame: the strongest edge within three gaps outside the outer cells, on both sides.
+    margins = []
+    for side in (-1, 1):
+        edge = centres[0] - half if side < 0 else centres[-1] + half
+        offs = np.arange(max(0.25 * gap, 1.0), 3.0 * gap + 2, 0.5)
+        vals = _interp(prof, start, edge + side * offs)
+        if vals.size and vals.max() > 0.25 * scores.max() / (2 * len(centres)):
+            margins.append(float(offs[int(vals.argmax())]))
+    margin = float(np.mean(margins)) if len(margins) == 2 and abs(margins[0] - margins[1]) <= max(2.0, 0.25 * gap) else gap
+    return half, margin
+
+
+def _dominant_share(samples: np.ndarray, tol: int = 12) -> tuple[np.ndarray, float]:
+    """The most common colour among samples (N x 3) and the share of samples within tol of it."""
+    if len(samples) == 0:
+        return np.zeros(3), 0.0
+    q = (samples >> 3).astype(np.int32)
+    codes = (q[:, 0] << 10) | (q[:, 1] << 5) | q[:, 2]
+    top = np.bincount(codes).argmax()
+    colour = samples[codes == top].mean(axis=0)
+    share = float((np.abs(samples.astype(np.int16) - colour).max(axis=1) <= tol).mean())
+    return colour, share
+
+
+def _check_look(pixels: np.ndarray, lat: Lattice) -> str | None:
+    """None when the lattice looks like a 2048 board; else why it does not."""
+    gap = min(lat.gap_x, lat.gap_y)
+    if gap < max(1.0, 0.03 * lat.cell_w):
+        return "squares touch (no gaps between them): a checkerboard or table, not a 2048 board"
+    if gap > 0.7 * lat.cell_w:
+        return "squares too far apart for a 2048 board"
+    h, w = pixels.shape[:2]
+    # Gap lines between cells: one colour (glow from big tiles may tint part of them).
+    gap_samples = []
+    for k in range(1, SIZE):
+        gx = int(round(lat.x0 + k * lat.pitch_x - lat.gap_x / 2))
+        gy = int(round(lat.y0 + k * lat.pitch_y - lat.gap_y / 2))
+        y_a, y_b = int(lat.y0), int(lat.y0 + 3 * lat.pitch_y + lat.cell_h)
+        x_a, x_b = int(lat.x0), int(lat.x0 + 3 * lat.pitch_x + lat.cell_w)
+        if 0 <= gx < w:
+            gap_samples.append(pixels[max(y_a, 0) : min(y_b, h), gx])
+        if 0 <= gy < h:
+            gap_samples.append(pixels[gy, max(x_a, 0) : min(x_b, w)])
+    gap_colour, gap_share = _dominant_share(np.concatenate(gap_samples) if gap_samples else np.zeros((0, 3), np.uint8))
+    if gap_share < 0.35:
+        return "the lines between the squares are not one colour"
+    flat_cells = distinct_cells = 0
+    for r in range(SIZE):
+        for c in range(SIZE):
+            x, y, cw, ch = lat.cell(r, c)
+            ys = np.linspace(y + 0.1 * ch, y + 0.9 * ch, 12).astype(int).clip(0, h - 1)
+            xs = np.linspace(x + 0.1 * cw, x + 0.9 * cw, 12).astype(int).clip(0, w - 1)
+            samples = pixels[np.ix_(ys, xs)].reshape(-1, 3)
+            colour, share = _dominant_share(samples)
+            flat_cells += share >= 0.45
+            distinct_cells += np.abs(colour - gap_colour).max() > 8
+    if flat_cells < 12:
+        return "the squares are not flat-coloured tiles (a picture, not a game board)"
+    if distinct_cells < 12:
+        return "the squares are the colour of the lines between them"
+    return None
+
+
+def find_lattices(pixels: np.ndarray) -> Search:
+    """Every 4x4 board in a BGR picture, plus grids cut off by the edge and rejected look-alikes."""
+    result = Search()
+    sq = _squares(pixels)
+    if len(sq) == 0:
+        return result
+    h, w = pixels.shape[:2]
+    used = np.zeros(len(sq), bool)
+    order = np.argsort(-sq[:, 2])  # big squares first: a board's cells beat the digits inside them
+    for a in order:
+        if used[a]:
+            continue
+        px, py = _pitch(sq, a, 0), _pitch(sq, a, 1)
+        if px is None and py is None:
+            continue
+        pitch = px if px is not None else py
+        size = sq[a, 2]
+        same = np.abs(sq[:, 2] - size) <= 0.12 * size
+        fi = (sq[:, 0] - sq[a, 0]) / pitch
+        fj = (sq[:, 1] - sq[a, 1]) / pitch
+        ii, jj = np.round(fi), np.round(fj)
+        on = same & (np.abs(fi - ii) <= 0.12) & (np.abs(fj - jj) <= 0.12) & (np.abs(ii) <= 12) & (np.abs(jj) <= 12)
+        members = np.nonzero(on)[0]
+        used[members] = True
+        cols, rows = ii[members].astype(int), jj[members].astype(int)
+        span_c = cols.max() - cols.min() + 1
+        span_r = rows.max() - rows.min() + 1
+        box = (
+            float(sq[members, 3].min()), float(sq[members, 4].min()),
+            float((sq[members, 3] + sq[members, 5]).max() - sq[members, 3].min()),
+            float((sq[members, 4] + sq[members, 6]).max() - sq[members, 4].min()),
+        )
+        if len(members) < 3:
+            continue
+        if span_c > SIZE or span_r > SIZE:
+            if len(members) >= 8:
+                result.rejected.append(Rejected(box, f"a grid of {span_c}x{span_r} squares, not 4x4: not a 2048 board"))
+            continue
+        if span_c < SIZE or span_r < SIZE:
+            # A board whose missing rows/columns would lie outside the picture is cut off.
+            missing_c, missing_r = SIZE - span_c, SIZE - span_r
+            left_room = box[0] - missing_c * pitch
+            right_room = box[0] + box[2] + missing_c * pitch
+            top_room = box[1] - missing_r * pitch
+            bottom_room = box[1] + box[3] + missing_r * pitch
+            cut = (missing_c and (left_room < 0 or right_room > w)) or (missing_r and (top_room < 0 or bottom_room > h))
+            if cut and len(members) >= 4 and min(span_c, span_r) >= 1 and max(span_c, span_r) >= 2:
+                if min(box[0], box[1]) < pitch or box[0] + box[2] > w - pitch or box[1] + box[3] > h - pitch:
+                    result.cut_off.append(box)
+            continue
+        if len(members) < 8 or len(set(cols)) < SIZE or len(set(rows)) < SIZE:
+            continue
+        lattice = _fit(pixels, sq[members], cols - cols.min(), rows - rows.min(), len(members))
+        if lattice is None:
+            continue
+        reason = _check_look(pixels, lattice)
+        if reason:
+            result.rejected.append(Rejected(lattice.board, reason))
+            continue
+        result.boards.append(lattice)
+    result.boards = _dedupe(result.boards)
+    return result
+
+
+def _fit(pixels: np.ndarray, members: np.ndarray, cols: np.ndarray, rows: np.ndarray, matched: int) -> Lattice | None:
+    """Least-squares lattice through the member squares' centres, then exact edges from the picture."""
+    ax, px = _line_fit(cols, members[:, 0])
+    ay, py = _line_fit(rows, members[:, 1])
+    if px <= 0 or py <= 0 or abs(px - py) > 0.04 * max(px, py):
+        return None
+    resid = np.abs(members[:, 0] - (ax + px * cols)).max(), np.abs(members[:, 1] - (ay + py * rows)).max()
+    if max(resid) > 0.08 * px:
+        return None
+    cx = ax + px * np.arange(SIZE)
+    cy = ay + py * np.arange(SIZE)
+    half_w, margin_x = _refine_axis(pixels, 0, cx, px, cy, 0.3 * py)
+    half_h, margin_y = _refine_axis(pixels, 1, cy, py, cx, 0.3 * px)
+    return Lattice(
+        x0=float(cx[0] - half_w), y0=float(cy[0] - half_h), pitch_x=float(px), pitch_y=float(py),
+        cell_w=float(2 * half_w), cell_h=float(2 * half_h), margin_x=margin_x, margin_y=margin_y, matched=matched,
+    )
+
+
+def _line_fit(idx: np.ndarray, pos: np.ndarray) -> tuple[float, float]:
+    if len(set(idx.tolist())) < 2:
+        return float(pos.mean()), 0.0
+    slope, intercept = np.polyfit(idx.astype(float), pos, 1)
+    return float(intercept), float(slope)
+
+
+def _dedupe(boards: list[Lattice]) -> list[Lattice]:
+    out: list[Lattice] = []
+    for b in sorted(boards, key=lambda l: -l.matched):
+        bx, by, bw, bh = b.board
+        if any(_overlap((bx, by, bw, bh), o.board) > 0.3 for o in out):
+            continue
+        out.append(b)
+    return sorted(out, key=lambda l: (round(l.board[1] / 50), l.board[0]))
+
+
+def _overlap(a, b) -> float:
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    iw = max(0.0, min(ax + aw, bx + bw) - max(ax, bx))
+    ih = max(0.0, min(ay + ah, by + bh) - max(ay, by))
+    inter = iw * ih
+    return inter / max(1e-9, min(aw * ah, bw * bh))

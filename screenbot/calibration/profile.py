@@ -1,0 +1,196 @@
+"""The calibration profile: where the board is, where to sample each cell, and learned colours (JSON)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from screenbot.calibration.errors import ProfileError
+from screenbot.geometry import Rect
+
+PROFILE_VERSION = 1
+SIZE = 4
+
+# Where inside a cell to sample its colour, as fractions of the cell (x, y, w, h): four thin
+# strips between the digits and the cell's edge (digits sit in the middle band; the glow of
+# big neighbours fades within ~a fifth of a cell), and a small centre square that catches a
+# tile growing in from nothing.
+PATCH_FRACTIONS: tuple[tuple[float, float, float, float], ...] = (
+    (0.28, 0.16, 0.44, 0.09),  # top strip
+    (0.28, 0.75, 0.44, 0.09),  # bottom strip
+    (0.16, 0.28, 0.09, 0.44),  # left strip
+    (0.75, 0.28, 0.09, 0.44),  # right strip
+    (0.42, 0.42, 0.16, 0.16),  # centre
+)
+PATCH_NAMES = ("top", "bottom", "left", "right", "centre")
+STRIPS = 4  # the first four patches are strips; the last is the centre
+
+
+def default_profile_path() -> Path:
+    """platformdirs' user config dir for screenbot, e.g. ~/.config/screenbot/profile.json."""
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("screenbot")) / "profile.json"
+
+
+def cell_patches(cell: Rect) -> tuple[Rect, ...]:
+    """The sample patches of one cell, each at least 1 px wide and high, inside the cell."""
+    out = []
+    for fx, fy, fw, fh in PATCH_FRACTIONS:
+        x = cell.x + int(round(fx * cell.w))
+        y = cell.y + int(round(fy * cell.h))
+        w = max(1, int(round(fw * cell.w)))
+        h = max(1, int(round(fh * cell.h)))
+        out.append(Rect(x, y, w, h))
+    return tuple(out)
+
+
+def _hex(colour) -> str | None:
+    if colour is None:
+        return None
+    b, g, r = (int(v) for v in colour)
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _bgr(text) -> tuple[int, int, int] | None:
+    if text is None:
+        return None
+    t = str(text).lstrip("#")
+    if len(t) != 6:
+        raise ValueError(f"not a colour: {text!r}")
+    return (int(t[4:6], 16), int(t[2:4], 16), int(t[0:2], 16))
+
+
+@dataclass
+class LearnedColour:
+    """A tile colour learned by reading its digits: value None means several values share it."""
+
+    colour: tuple[int, int, int]  # BGR
+    value: int | None
+
+
+@dataclass
+class Profile:
+    """Everything the reader and the keyboard need to know about one board on one screen."""
+
+    board: Rect  # the whole board, absolute screen pixels
+    cells: tuple[Rect, ...]  # 16 cells, row by row
+    patches: tuple[tuple[Rect, ...], ...]  # per cell: top, bottom, left, right strips and centre
+    monitor: int = 0  # mss monitor index holding the board (0 = the picture as a whole)
+    scale: float = 1.0  # captured pixels per mouse point (HiDPI factor)
+    theme: str = "learned"  # a built-in theme name, or "learned"
+    gap_colour: tuple[int, int, int] = (0, 0, 0)  # BGR
+    empty_colour: tuple[int, int, int] | None = None  # BGR
+    learned: list[LearnedColour] = field(default_factory=list)
+    glyphs: dict[str, int] = field(default_factory=dict)  # digit-shape key -> value, read once by OCR
+    overlay_at_calibration: str | None = None
+    source: str = ""
+    changed: bool = field(default=False, compare=False)  # learned something since load/save
+
+    def __post_init__(self) -> None:
+        if len(self.cells) != SIZE * SIZE or len(self.patches) != SIZE * SIZE:
+            raise ProfileError("a profile needs 16 cells and 16 patch sets: run `screenbot calibrate` again")
+
+    @classmethod
+    def from_cells(cls, board: Rect, cells: tuple[Rect, ...], **kw) -> "Profile":
+        return cls(board=board, cells=tuple(cells), patches=tuple(cell_patches(c) for c in cells), **kw)
+
+    def cell(self, row: int, col: int) -> Rect:
+        return self.cells[row * SIZE + col]
+
+    @property
+    def cell_size(self) -> float:
+        return sum(c.w for c in self.cells) / len(self.cells)
+
+    def learn(self, colour, value: int | None) -> None:
+        """Remember a tile colour (value None: a colour shared by several values)."""
+        colour = tuple(int(v) for v in colour)
+        for entry in self.learned:
+            if max(abs(a - b) for a, b in zip(entry.colour, colour)) <= 6:
+                if entry.value != value and entry.value is not None:
+                    entry.value = None  # two values on one colour: digits decide from now on
+                    self.changed = True
+                return
+        self.learned.append(LearnedColour(colour, value))  # type: ignore[arg-type]
+        self.changed = True
+
+    def remember_glyph(self, key: str, value: int) -> None:
+        if self.glyphs.get(key) != value:
+            self.glyphs[key] = value
+            self.changed = True
+
+    # JSON ---------------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        return {
+            "version": PROFILE_VERSION,
+            "board": self.board.as_list(),
+            "cells": [c.as_list() for c in self.cells],
+            "patches": [[p.as_list() for p in ps] for ps in self.patches],
+            "patch_names": list(PATCH_NAMES),
+            "monitor": self.monitor,
+            "scale": self.scale,
+            "theme": self.theme,
+            "gap_colour": _hex(self.gap_colour),
+            "empty_colour": _hex(self.empty_colour),
+            "learned_colours": [{"colour": _hex(e.colour), "value": e.value} for e in self.learned],
+            "glyphs": dict(self.glyphs),
+            "overlay_at_calibration": self.overlay_at_calibration,
+            "source": self.source,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Profile":
+        if not isinstance(data, dict) or data.get("version") != PROFILE_VERSION:
+            raise ValueError(f"not a version-{PROFILE_VERSION} screenbot profile")
+        cells = tuple(Rect.from_list(c) for c in data["cells"])
+        patches = tuple(tuple(Rect.from_list(p) for p in ps) for ps in data["patches"])
+        if any(len(ps) != len(PATCH_FRACTIONS) for ps in patches):
+            raise ValueError("each cell needs 5 sample patches")
+        return cls(
+            board=Rect.from_list(data["board"]),
+            cells=cells,
+            patches=patches,
+            monitor=int(data.get("monitor", 0)),
+            scale=float(data.get("scale", 1.0)),
+            theme=str(data.get("theme", "learned")),
+            gap_colour=_bgr(data["gap_colour"]),  # type: ignore[arg-type]
+            empty_colour=_bgr(data.get("empty_colour")),
+            learned=[LearnedColour(_bgr(e["colour"]), None if e["value"] is None else int(e["value"]))  # type: ignore[arg-type]
+                     for e in data.get("learned_colours", [])],
+            glyphs={str(k): int(v) for k, v in data.get("glyphs", {}).items()},
+            overlay_at_calibration=data.get("overlay_at_calibration"),
+            source=str(data.get("source", "")),
+        )
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Write the profile as JSON (atomically) and return the path."""
+        path = Path(path) if path else default_profile_path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".profile-", suffix=".json", dir=path.parent)
+            with os.fdopen(fd, "w") as fh:
+                json.dump(self.to_json(), fh, indent=1)
+                fh.write("\n")
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise ProfileError(f"cannot write the profile {path}: {exc.strerror or exc}; pass --profile PATH somewhere writable") from exc
+        self.changed = False
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> "Profile":
+        """Read a profile; a missing or corrupt file raises ProfileError saying what to do."""
+        path = Path(path) if path else default_profile_path()
+        if not path.is_file():
+            raise ProfileError(f"no profile at {path}: run `screenbot calibrate` first (or pass --profile PATH)")
+        try:
+            data = json.loads(path.read_text())
+            profile = cls.from_json(data)
+        except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
+            raise ProfileError(
+                f"the profile {path} is corrupt ({exc}): run `screenbot calibrate` again to rewrite it"
+            ) from exc
+        return profile

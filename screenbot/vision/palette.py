@@ -1,0 +1,80 @@
+"""Built-in colour themes of 2048 boards (gap, empty cell, tiles, glow, overlays), colours as BGR."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BGR = tuple[int, int, int]
+
+
+def hex_bgr(text: str) -> BGR:
+    """'#eee4da' -> (218, 228, 238): OpenCV pixel order."""
+    t = text.lstrip("#")
+    r, g, b = int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16)
+    return (b, g, r)
+
+
+def blend(under: BGR, over: BGR, alpha: float) -> BGR:
+    """`over` painted with opacity alpha on `under`."""
+    return tuple(int(round((1 - alpha) * u + alpha * o)) for u, o in zip(under, over))  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """A translucent layer over the whole board: the state it means, its colour and full opacity."""
+
+    state: str  # "won" or "over"
+    colour: BGR
+    alpha: float
+
+
+@dataclass(frozen=True)
+class Theme:
+    """The colours of one look of the game."""
+
+    name: str
+    gap: BGR  # the board behind the cells
+    empty: BGR  # an empty cell
+    tiles: tuple[tuple[int, BGR], ...]  # (value, background); one colour listed for several values = shared
+    glow: BGR | None = None  # the halo big tiles cast over their neighbours
+    overlays: tuple[Overlay, ...] = ()
+
+    def shared_colours(self) -> set[BGR]:
+        seen: dict[BGR, int] = {}
+        for _, colour in self.tiles:
+            seen[colour] = seen.get(colour, 0) + 1
+        return {c for c, n in seen.items() if n > 1}
+
+
+# gabrielecirulli/2048 style/main.scss (see ../shared/FACTS.md); checked against real screenshots:
+# the empty cell renders as #ccc0b4 (rgba(238,228,218,.35) over #bbada0).
+CLASSIC = Theme(
+    name="classic",
+    gap=hex_bgr("#bbada0"),
+    empty=hex_bgr("#ccc0b4"),
+    tiles=(
+        (2, hex_bgr("#eee4da")),
+        (4, hex_bgr("#ede0c8")),
+        (8, hex_bgr("#f2b179")),
+        (16, hex_bgr("#f59563")),
+        (32, hex_bgr("#f67c5f")),
+        (64, hex_bgr("#f65e3b")),
+        (128, hex_bgr("#edcf72")),
+        (256, hex_bgr("#edcc61")),
+        (512, hex_bgr("#edc850")),
+        (1024, hex_bgr("#edc53f")),
+        (2048, hex_bgr("#edc22e")),
+        *((2**k, hex_bgr("#3c3a32")) for k in range(12, 18)),
+    ),
+    glow=hex_bgr("#f3d774"),
+    overlays=(
+        Overlay("won", hex_bgr("#edc22e"), 0.5),
+        Overlay("over", hex_bgr("#eee4da"), 0.5),
+    ),
+)
+
+THEMES: dict[str, Theme] = {CLASSIC.name: CLASSIC}
+
+
+def register(theme: Theme) -> None:
+    THEMES[theme.name] = theme
