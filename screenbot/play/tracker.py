@@ -44,6 +44,31 @@ def cell_agrees(seen: Optional[int], expected: int) -> bool:
     return False
 
 
+def merged_cells(grid: Grid, move: Move) -> list[Cell]:
+    """Where the tiles made by merges land when `move` is played on `grid`, row-major."""
+    found = []
+    for line in range(SIZE):
+        # the cells of this line, from the wall the tiles move toward
+        if move == Move.LEFT:
+            cells = [(line, i) for i in range(SIZE)]
+        elif move == Move.RIGHT:
+            cells = [(line, SIZE - 1 - i) for i in range(SIZE)]
+        elif move == Move.UP:
+            cells = [(i, line) for i in range(SIZE)]
+        else:
+            cells = [(SIZE - 1 - i, line) for i in range(SIZE)]
+        tiles = [grid[r][c] for r, c in cells if grid[r][c]]
+        out = i = 0
+        while i < len(tiles):
+            if i + 1 < len(tiles) and tiles[i] == tiles[i + 1]:
+                found.append(cells[out])
+                i += 2
+            else:
+                i += 1
+            out += 1
+    return sorted(found)
+
+
 @dataclass(frozen=True)
 class Prediction:
     """What the board must look like after `move`: `after` plus one 2 or 4 on one of its empty cells."""
@@ -56,6 +81,11 @@ class Prediction:
     @property
     def spawn_cells(self) -> list[Cell]:
         return empty_cells(self.after)
+
+    @property
+    def merged_cells(self) -> list[Cell]:
+        """Cells of `after` holding a tile made by a merge (drawn with a 'pop' that overshoots the cell)."""
+        return merged_cells(self.before, self.move)
 
     def with_spawn(self, r: int, c: int, value: int) -> Grid:
         rows = [list(row) for row in self.after]

@@ -127,3 +127,31 @@ def test_a_wrong_cell_is_never_accepted(seed, cell, delta):
         assert check.matched and check.board[r][c] == 4
     else:
         assert check.verdict == "mismatch"
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 40), st.sampled_from(list(Move)))
+def test_merged_cells_are_where_the_rules_put_merged_tiles(seed, steps, move):
+    from screenbot.play.tracker import merged_cells
+
+    game = Game(seed=seed)
+    game.reset()
+    for i in range(steps):
+        legal = legal_moves(game.grid)
+        if not legal:
+            break
+        game.step(legal[i % len(legal)])
+    after, gain = apply_move(game.grid, move)
+    cells = merged_cells(game.grid, move)
+    # every merge adds its tile's value to the score, and removes one tile from the board
+    assert sum(after[r][c] for r, c in cells) == gain
+    count = lambda g: sum(1 for row in g for v in row if v)
+    assert count(game.grid) - count(after) == len(cells)
+
+
+def test_merged_cells_example():
+    from screenbot.play.tracker import merged_cells
+
+    grid = board("2 2 2 2 / 4 4 8 . / . . . . / 2 . 2 4")
+    assert merged_cells(grid, Move.LEFT) == [(0, 0), (0, 1), (1, 0), (3, 0)]
+    assert merged_cells(grid, Move.RIGHT) == [(0, 2), (0, 3), (1, 2), (3, 2)]

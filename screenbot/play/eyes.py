@@ -1,0 +1,99 @@
+"""The bot's eyes during play: grab the board's region and read it (vision + the calibration profile)."""
+
+from __future__ import annotations
+
+import abc
+import time
+from dataclasses import dataclass
+from typing import Callable, Optional, Sequence
+
+from screenbot.control.screen import Frame, Screen
+from screenbot.geometry import Rect
+
+SeenGrid = Sequence[Sequence[Optional[int]]]
+
+
+@dataclass(frozen=True, eq=False)
+class Sight:
+    """One look at the board: what was read (grid may be None), the state, the frame, when and how long."""
+
+    grid: SeenGrid | None
+    state: str  # playing | won | over | unsettled | no-board
+    frame: Frame
+    t: float  # clock time of the grab
+    ms: float  # grab + read, milliseconds
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where the board is: its frame and 16 cells (absolute captured pixels), and pixels per mouse point."""
+
+    board: Rect
+    cells: tuple[Rect, ...]
+    scale: float = 1.0
+
+    def to_points(self, x: int, y: int) -> tuple[int, int]:
+        """Captured pixels -> mouse points (HiDPI screens capture more pixels than points)."""
+        return round(x / self.scale), round(y / self.scale)
+
+    @property
+    def board_in_points(self) -> Rect:
+        return self.board.scaled(1.0 / self.scale)
+
+
+def _rect(value) -> Rect:
+    if isinstance(value, Rect):
+        return value
+    return Rect.from_list(value)
+
+
+def geometry_of(profile) -> BoardGeometry:
+    """The board geometry held by a calibration Profile."""
+    board = _rect(getattr(profile, "board", None) or getattr(profile, "board_rect"))
+    cells = getattr(profile, "cells", None) or getattr(profile, "cell_rects")
+    scale = float(getattr(profile, "scale", 1.0) or 1.0)
+    return BoardGeometry(board, tuple(_rect(c) for c in cells), scale)
+
+
+class Eyes(abc.ABC):
+    """Looks at the board region and says what is on it."""
+
+    geometry: BoardGeometry
+
+    @abc.abstractmethod
+    def look(self) -> Sight:
+        """Grab the board's region now and read it."""
+
+    def close(self) -> None:
+        pass
+
+
+class ScreenEyes(Eyes):
+    """Grabs the board's frame from a Screen and reads it with screenbot.vision.read_board."""
+
+    def __init__(
+        self,
+        screen: Screen,
+        profile,
+        read: Callable | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        if read is None:
+            from screenbot.vision import read_board as read
+        self.screen = screen
+        self.profile = profile
+        self.geometry = geometry_of(profile)
+        self._read = read
+        self._clock = clock
+
+    def read_frame(self, frame: Frame, t: float | None = None) -> Sight:
+        start = self._clock()
+        reading = self._read(frame, self.profile)
+        t = start if t is None else t
+        return Sight(reading.grid, reading.state, frame, t, (self._clock() - start) * 1000)
+
+    def look(self) -> Sight:
+        start = self._clock()
+        frame = self.screen.grab(self.geometry.board)
+        reading = self._read(frame, self.profile)
+        return Sight(reading.grid, reading.state, frame, start, (self._clock() - start) * 1000)

@@ -1,0 +1,464 @@
+"""The play loop: look at the board, choose a move, press its key, watch the board follow, repeat."""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from screenbot.control.keyboard import FailSafeTriggered, Keyboard
+from screenbot.errors import ScreenbotError
+from screenbot.game.rules import Grid, Move, format_board, is_over, max_tile
+from screenbot.play.eyes import Eyes, Sight
+from screenbot.play.overlay import find_keep_going
+from screenbot.play.record import FrameRecorder, MoveLog
+from screenbot.play.safety import BoardLook, Safety
+from screenbot.play.tracker import Check, Prediction, Tracker, TrackingError, compare
+
+
+class StopPlaying(ScreenbotError):
+    """Play stopped before the game ended, for a reason the user should know (the message says it)."""
+
+
+@dataclass
+class PlaySettings:
+    """How long to wait for what. The timings of the classic game (FACTS.md, and measured on the rig
+    by benchmarks/live.py): a key shows 40-75 ms later, the board is still ~300 ms after the key,
+    the win/over overlay fades in 1.2-2.0 s after the last move."""
+
+    max_moves: int | None = None
+    budget_ms: float | None = None
+    dry_run: bool = False
+    # a new board is believed once it has been read the same this many times in a row
+    confirmations: int = 2
+    # a board that disagrees with the prediction this long after the key is a misread (it is read again)
+    misread_after_s: float = 0.45
+    # after this long without the predicted board, stop
+    settle_timeout_s: float = 2.0
+    # the win overlay: wait this long for it after the first 2048
+    overlay_wait_s: float = 3.5
+    # the board covered, moved or without focus: re-check this long before stopping
+    safety_wait_s: float = 5.0
+    # pause between two grabs while watching (0 = as fast as grab + read allow)
+    poll_gap_s: float = 0.0
+
+
+@dataclass
+class MoveTiming:
+    read_ms: float
+    think_ms: float
+    wait_ms: float
+
+
+@dataclass
+class Summary:
+    moves: int = 0
+    score: int = 0
+    max_tile: int = 0
+    duration_s: float = 0.0
+    misreads: int = 0
+    reason: str = ""
+    ok: bool = True
+    board: list | None = None
+    moves_per_s: float = 0.0
+    read_ms_median: float = 0.0
+    think_ms_median: float = 0.0
+    wait_ms_median: float = 0.0
+    move_ms_median: float = 0.0
+    diagnostics: str | None = None
+    advice: dict | None = None
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    def text(self) -> str:
+        lines = [
+            f"stopped: {self.reason}",
+            f"moves {self.moves}  score {self.score}  max tile {self.max_tile}  "
+            f"{self.duration_s:.1f} s  {self.moves_per_s:.1f} moves/s  misreads re-read {self.misreads}",
+        ]
+        if self.moves:
+            lines.append(
+                f"per move (median): read {self.read_ms_median:.1f} ms, think {self.think_ms_median:.1f} ms, "
+                f"wait {self.wait_ms_median:.1f} ms, key to key {self.move_ms_median:.1f} ms"
+            )
+        if self.diagnostics:
+            lines.append(f"diagnostic frames: {self.diagnostics}")
+        return "\n".join(lines)
+
+
+def default_agent(grid: Grid, budget_ms: float | None):
+    from screenbot.agent import choose_move
+
+    return choose_move(grid, budget_ms=budget_ms)
+
+
+def focus_point(eyes: Eyes) -> tuple[int, int]:
+    """Where to click to give the game focus: the board's own background, in the frame's top edge
+    between the two middle columns (never a tile, never a button). Captured pixels."""
+    g = eyes.geometry
+    left, right = g.cells[1], g.cells[2]
+    x = (left.right + right.x) // 2
+    y = (g.board.y + min(left.y, right.y)) // 2
+    return x, y
+
+
+class Player:
+    """Plays one game on the screen: `play()` returns the Summary (it never leaves keys pressed)."""
+
+    def __init__(
+        self,
+        eyes: Eyes,
+        keyboard: Keyboard,
+        settings: PlaySettings | None = None,
+        agent: Callable | None = None,
+        focus_watch=None,
+        log: MoveLog | None = None,
+        recorder: FrameRecorder | None = None,
+        status: Callable[["Player"], None] | None = None,
+        diagnostics_dir: str | Path | None = None,
+        on_frame: Callable[[Sight], None] | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.eyes = eyes
+        self.keyboard = keyboard
+        self.settings = settings or PlaySettings()
+        self.agent = agent or default_agent
+        self.focus_watch = focus_watch
+        self.log = log
+        self.recorder = recorder
+        self.status = status
+        self.diagnostics_dir = Path(diagnostics_dir) if diagnostics_dir else None
+        self.on_frame = on_frame
+        self.clock = clock
+        self.sleep = sleep
+        self.tracker = Tracker()
+        self.safety: Safety | None = None
+        self.timings: list[MoveTiming] = []
+        self.key_times: list[float] = []
+        self.last_sight: Sight | None = None
+        self.last_decision = None
+        self.last_prediction: Prediction | None = None
+        self.won_handled = False
+        self.started = 0.0
+        self._read_ms = 0.0
+
+    # ----------------------------------------------------------------- the loop
+    def play(self) -> Summary:
+        self.started = self.clock()
+        reason, ok, diagnostics = "", True, None
+        try:
+            board = self.first_board()
+            if not self.settings.dry_run:
+                self.focus()
+            while True:
+                if self.settings.max_moves is not None and self.tracker.moves >= self.settings.max_moves:
+                    reason = f"played --max-moves {self.settings.max_moves}"
+                    break
+                if is_over(board):
+                    reason = "game over"
+                    break
+                move, think_ms = self.think(board)
+                if self.settings.dry_run:
+                    reason = f"dry run: the move is {move.key}"
+                    break
+                self.ensure_safe(self.last_prediction.merged_cells if self.last_prediction else ())
+                prediction = self.last_prediction = self.tracker.predict(move)
+                self.press(move, board, think_ms)
+                board = self.watch(prediction, think_ms)
+                if max_tile(board) >= 2048 and not self.won_handled:
+                    self.after_first_2048()
+        except KeyboardInterrupt:
+            reason = "interrupted (Ctrl-C)"
+        except FailSafeTriggered as exc:
+            reason, ok = str(exc), False
+        except StopPlaying as exc:
+            reason, ok = str(exc), False
+            diagnostics = getattr(exc, "diagnostics", None)
+        except TrackingError as exc:
+            reason, ok = str(exc), False
+        summary = self.summary(reason, ok, diagnostics)
+        if self.log is not None:
+            self.log.write({"summary": summary.as_dict()})
+        return summary
+
+    # ----------------------------------------------------------------- steps
+    def first_board(self) -> Grid:
+        """Read until the board is still (the same twice, state playing), then believe it."""
+        deadline = self.clock() + self.settings.settle_timeout_s + self.settings.overlay_wait_s
+        previous = None
+        while True:
+            sight = self.look()
+            if sight.state == "won" and not self.settings.dry_run:
+                self.keep_going(sight)
+                previous = None
+                continue
+            if sight.state == "over":
+                raise StopPlaying("the game on screen is already over: start a new game first")
+            if sight.state == "playing" and sight.grid is not None:
+                grid = tuple(tuple(row) for row in sight.grid)
+                if grid == previous:
+                    board = self.tracker.begin(grid)
+                    self._read_ms = sight.ms
+                    self.learn_look(sight)
+                    self.won_handled = max_tile(board) >= 2048
+                    return board
+                previous = grid
+            if self.clock() > deadline:
+                if sight.state == "no-board":
+                    raise StopPlaying(
+                        "no board where the profile says: run `screenbot calibrate` with the game visible"
+                    )
+                raise StopPlaying(f"the board did not settle (last state: {sight.state})")
+            self.sleep(0.02)
+
+    def learn_look(self, sight: Sight) -> None:
+        g = self.eyes.geometry
+        self.safety = Safety(BoardLook.learn(sight.frame, g.board, g.cells), self.focus_watch)
+
+    def focus(self) -> None:
+        """One click on the board's background so the keys go to the game, then remember the focus."""
+        g = self.eyes.geometry
+        self.keyboard.confine_clicks(g.board_in_points)
+        x, y = g.to_points(*focus_point(self.eyes))
+        self.keyboard.click(x, y)
+        self.sleep(0.05)  # let the window manager hand over focus before it is remembered
+        if self.safety is not None:
+            self.safety.remember_focus()
+
+    def think(self, board: Grid) -> tuple[Move, float]:
+        start = self.clock()
+        decision = self.agent(board, self.settings.budget_ms)
+        think_ms = (self.clock() - start) * 1000
+        self.last_decision = decision
+        if decision.move is None:
+            raise StopPlaying("the agent found no legal move")
+        return Move(decision.move), think_ms
+
+    def ensure_safe(self, skip=()) -> None:
+        """Press nothing unless the board is where it was, looks like a board, and has focus.
+
+        A problem is re-checked for a while (a window passing over the board); if it stays, stop.
+        """
+        if self.safety is None or self.last_sight is None:
+            return
+        problem = self.safety.problem(self.last_sight.frame, skip)
+        if problem is None:
+            return
+        deadline = self.clock() + self.settings.safety_wait_s
+        while self.clock() < deadline:
+            self.sleep(0.1)
+            sight = self.look()
+            if self.safety.problem(sight.frame) is None and sight.grid is not None and sight.state == "playing":
+                try:
+                    self.tracker.resume(sight.grid)
+                except TrackingError:
+                    break
+                return
+        raise StopPlaying(f"paused, then stopped: {problem}; no key was pressed")
+
+    def press(self, move: Move, board: Grid, think_ms: float) -> None:
+        t = self.clock() - self.started
+        self.key_times.append(t)
+        self.keyboard.press(move)
+        if self.log is not None:
+            entry = {
+                "i": self.tracker.moves,
+                "board": [list(row) for row in board],
+                "move": move.key,
+                "t": round(t, 4),
+                "read_ms": round(self._read_ms, 2),
+                "think_ms": round(think_ms, 2),
+            }
+            if self.recorder is not None and self.last_sight is not None:
+                entry["frame"] = self.recorder.save(f"{self.tracker.moves:06d}", self.last_sight.frame)
+                entry["origin"] = [self.last_sight.frame.left, self.last_sight.frame.top]
+            self.log.write(entry)
+
+    def watch(self, prediction: Prediction, think_ms: float) -> Grid:
+        """Poll the board after a key until it shows the predicted board with its new tile
+        (read the same `confirmations` times); re-read what disagrees; stop if it keeps disagreeing."""
+        s = self.settings
+        key_t = self.clock()
+        read_ms = 0.0
+        candidate, seen_times = None, 0
+        misread = False
+        check: Check | None = None
+        overlay_cleared_t: float | None = None
+        repressed = False
+        while True:
+            sight = self.look()
+            read_ms += sight.ms
+            if sight.state == "won":
+                # "You win!" came up (moves are ignored until "Keep going"): dismiss it and watch on
+                self.keep_going(sight, resume=False)
+                overlay_cleared_t = self.clock()
+                continue
+            if (
+                overlay_cleared_t is not None and not repressed and check is not None
+                and check.verdict == "unchanged" and self.clock() - overlay_cleared_t > s.misread_after_s
+            ):
+                # the key met the overlay and was ignored: press it again, once
+                self.keyboard.press(prediction.move)
+                repressed, key_t = True, self.clock()
+            if sight.grid is not None and sight.state in ("playing", "over"):
+                check = compare(sight.grid, prediction)
+                if check.matched:
+                    if check.board == candidate:
+                        seen_times += 1
+                    else:
+                        candidate, seen_times = check.board, 1
+                    if seen_times >= s.confirmations:
+                        board = self.tracker.accept(check, prediction)
+                        wait_ms = (self.clock() - key_t) * 1000 - read_ms
+                        self.timings.append(MoveTiming(read_ms, think_ms, max(wait_ms, 0.0)))
+                        self._read_ms = read_ms
+                        if self.status is not None:
+                            self.status(self)
+                        return board
+                else:
+                    candidate, seen_times = None, 0
+                    if check.verdict == "mismatch" and not misread and self.clock() - key_t > s.misread_after_s:
+                        misread = True
+                        self.tracker.note_misread()
+            elapsed = self.clock() - key_t
+            if elapsed > s.settle_timeout_s:
+                raise self.desync(prediction, check, sight)
+            if s.poll_gap_s:
+                self.sleep(s.poll_gap_s)
+
+    def after_first_2048(self) -> None:
+        """The classic game shows "You win!" after the first 2048 and ignores keys until "Keep going"
+        is clicked: wait for the overlay (bounded), click the button, and check the board is back."""
+        self.won_handled = True
+        deadline = self.clock() + self.settings.overlay_wait_s
+        while self.clock() < deadline:
+            sight = self.look()
+            if sight.state == "won":
+                self.keep_going(sight)
+                return
+            self.sleep(0.05)
+        # no overlay (a clone without one, or a game already continued): play on
+
+    def keep_going(self, sight: Sight, resume: bool = True) -> None:
+        """Click "Keep going" on the win overlay, then wait until the board shows again
+        (as believed, when `resume`)."""
+        g = self.eyes.geometry
+        # the overlay fades in: wait until two looks agree it is there, then find the button
+        button = None
+        deadline = self.clock() + self.settings.overlay_wait_s
+        while self.clock() < deadline:
+            button = find_keep_going(sight.frame, g.board)
+            if button is not None and sight.state == "won":
+                break
+            self.sleep(0.1)
+            sight = self.look()
+        if button is None:
+            raise StopPlaying("the win overlay is up but its 'Keep going' button was not found")
+        self.sleep(0.05)
+        sight = self.look()  # the overlay may have moved on: look once more before clicking
+        button = find_keep_going(sight.frame, g.board)
+        if button is None or sight.state != "won":
+            raise StopPlaying("the win overlay changed before 'Keep going' could be clicked")
+        self.keyboard.confine_clicks(g.board_in_points)
+        self.keyboard.click(*g.to_points(button.center.x, button.center.y))
+        self.won_handled = True
+        deadline = self.clock() + self.settings.settle_timeout_s
+        while self.clock() < deadline:
+            sight = self.look()
+            if sight.state == "playing" and sight.grid is not None:
+                if self.tracker.board is None or not resume:
+                    return
+                try:
+                    self.tracker.resume(sight.grid)
+                    if self.safety is not None:
+                        self.safety.remember_focus()
+                    return
+                except TrackingError:
+                    pass
+            self.sleep(0.03)
+        raise StopPlaying("clicked 'Keep going' but the board did not come back")
+
+    # ----------------------------------------------------------------- helpers
+    def look(self) -> Sight:
+        sight = self.eyes.look()
+        self.last_sight = sight
+        if self.on_frame is not None:
+            self.on_frame(sight)
+        return sight
+
+    def desync(self, prediction: Prediction, check: Check | None, sight: Sight) -> StopPlaying:
+        if check is None:
+            what = f"the board could not be read (state {sight.state})"
+        elif check.verdict == "unchanged":
+            what = "the key did not reach the game (the board did not move; did the window lose focus?)"
+        elif check.verdict == "no-spawn":
+            what = "the board moved but no new tile appeared"
+        else:
+            cells = ", ".join(
+                f"row {r + 1} col {c + 1} shows {v if v is not None else '?'} (expected {e or 'empty'})"
+                for r, c, v, e in check.differences[:4]
+            )
+            what = f"the board on screen does not follow from the last move: {cells}"
+        folder = self.save_diagnostics(prediction, sight, what)
+        exc = StopPlaying(f"{what}; frames saved in {folder}")
+        exc.diagnostics = str(folder)  # type: ignore[attr-defined]
+        return exc
+
+    def save_diagnostics(self, prediction: Prediction, sight: Sight, what: str) -> Path:
+        folder = self.diagnostics_dir or Path(tempfile.mkdtemp(prefix="screenbot-stop-"))
+        folder.mkdir(parents=True, exist_ok=True)
+        sight.frame.save(folder / "seen.png")
+        lines = [
+            what,
+            f"move: {prediction.move.key}",
+            "board before the move:",
+            format_board(prediction.before),
+            "expected (before the new tile):",
+            format_board(prediction.after),
+            f"seen (state {sight.state}):",
+            format_board(sight.grid) if sight.grid is not None else "(nothing read)",
+        ]
+        (folder / "diagnostic.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return folder
+
+    @property
+    def moves_per_s(self) -> float:
+        if len(self.key_times) < 2:
+            return 0.0
+        span = self.key_times[-1] - self.key_times[0]
+        return (len(self.key_times) - 1) / span if span > 0 else 0.0
+
+    def summary(self, reason: str, ok: bool, diagnostics: str | None) -> Summary:
+        board = self.tracker.board
+        timings = self.timings
+        med = lambda xs: round(statistics.median(xs), 2) if xs else 0.0  # noqa: E731
+        gaps = [b - a for a, b in zip(self.key_times, self.key_times[1:])]
+        advice = None
+        if self.settings.dry_run and self.last_decision is not None:
+            d = self.last_decision
+            advice = {
+                "move": Move(d.move).key if d.move is not None else None,
+                "values": {Move(m).key: float(v) for m, v in getattr(d, "values", {}).items()},
+            }
+        return Summary(
+            moves=self.tracker.moves,
+            score=self.tracker.score,
+            max_tile=max_tile(board) if board else 0,
+            duration_s=round(self.clock() - self.started, 3),
+            misreads=self.tracker.misreads,
+            reason=reason,
+            ok=ok,
+            board=[list(r) for r in board] if board else None,
+            moves_per_s=round(self.moves_per_s, 2),
+            read_ms_median=med([t.read_ms for t in timings]),
+            think_ms_median=med([t.think_ms for t in timings]),
+            wait_ms_median=med([t.wait_ms for t in timings]),
+            move_ms_median=med([g * 1000 for g in gaps]),
+            diagnostics=diagnostics,
+            advice=advice,
+        )

@@ -1,0 +1,119 @@
+"""Safety before every key: the board is still where the profile says, looks like a board, and has focus."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from screenbot.control.screen import Frame, OutsideFrameError
+from screenbot.geometry import Point, Rect
+
+# A gap sample counts as "board" within this distance (max over B, G, R) of the board's colour.
+# The glow of tiles from 128 up tints the gaps by up to ~30 levels (FACTS.md: alpha <= 0.56, blurred).
+GAP_TOLERANCE = 48
+# This share of the gap samples must look like the board.
+GAP_SHARE = 0.7
+
+
+def gap_points(board: Rect, cells: Sequence[Rect]) -> list[tuple[Point, tuple[tuple[int, int], ...]]]:
+    """Points in the middle of the gaps (between neighbouring cells, and between the edge cells and
+    the frame), each with the cells beside it.
+
+    `cells` are the 16 cell rectangles, row-major. These pixels show the board's own colour whatever
+    the tiles are (a resting tile never covers a gap), so they tell a board from whatever covers it.
+    """
+    if len(cells) != 16:
+        raise ValueError("a 4x4 board has 16 cells")
+    grid = [list(cells[r * 4:(r + 1) * 4]) for r in range(4)]
+    points: list[tuple[Point, tuple[tuple[int, int], ...]]] = []
+    for r in range(4):
+        for c in range(4):
+            cell = grid[r][c]
+            cy, cx = cell.y + cell.h // 2, cell.x + cell.w // 2
+            right_end = grid[r][c + 1].x if c < 3 else board.right
+            points.append((Point((cell.right + right_end) // 2, cy), ((r, c), (r, c + 1)) if c < 3 else ((r, c),)))
+            below_end = grid[r + 1][c].y if r < 3 else board.bottom
+            points.append((Point(cx, (cell.bottom + below_end) // 2), ((r, c), (r + 1, c)) if r < 3 else ((r, c),)))
+            if c == 0:
+                points.append((Point((board.x + cell.x) // 2, cy), ((r, c),)))
+            if r == 0:
+                points.append((Point(cx, (board.y + cell.y) // 2), ((r, c),)))
+    return points
+
+
+def sample(frame: Frame, points: Sequence[Point]) -> np.ndarray:
+    """BGR colours (N x 3, int) of the frame at absolute points; raises OutsideFrameError if one is outside."""
+    xs = np.array([p.x - frame.left for p in points])
+    ys = np.array([p.y - frame.top for p in points])
+    if xs.min() < 0 or ys.min() < 0 or xs.max() >= frame.width or ys.max() >= frame.height:
+        raise OutsideFrameError("the board's gaps are not inside the captured area")
+    return frame.pixels[ys, xs].astype(np.int16)
+
+
+@dataclass(frozen=True)
+class BoardLook:
+    """The board's gap colour as seen at the start, and where its gaps are."""
+
+    board: Rect
+    points: tuple[Point, ...]
+    neighbours: tuple[tuple[tuple[int, int], ...], ...]
+    colour: tuple[int, int, int]  # BGR
+
+    @classmethod
+    def learn(cls, frame: Frame, board: Rect, cells: Sequence[Rect]) -> "BoardLook":
+        found = gap_points(board, cells)
+        points = tuple(p for p, _ in found)
+        colours = sample(frame, points)
+        colour = tuple(int(v) for v in np.median(colours, axis=0))
+        return cls(board, points, tuple(n for _, n in found), colour)  # type: ignore[arg-type]
+
+    def share_like_board(self, frame: Frame, skip: Iterable[tuple[int, int]] = ()) -> float:
+        """Share of the gap samples whose colour is the board's (0..1).
+
+        `skip`: cells whose gaps may be covered for a moment (a merged tile 'pops' to 1.2x its size).
+        """
+        skip = set(skip)
+        keep = [i for i, cells in enumerate(self.neighbours) if not skip.intersection(cells)]
+        keep = keep or list(range(len(self.points)))
+        try:
+            colours = sample(frame, [self.points[i] for i in keep])
+        except OutsideFrameError:
+            return 0.0
+        distance = np.abs(colours - np.array(self.colour, dtype=np.int16)).max(axis=1)
+        return float((distance <= GAP_TOLERANCE).mean())
+
+    def problem(self, frame: Frame, skip: Iterable[tuple[int, int]] = ()) -> str | None:
+        """None when the frame shows the board where it was; else what is wrong, in words."""
+        share = self.share_like_board(frame, skip)
+        if share >= GAP_SHARE:
+            return None
+        return (
+            f"the board is not where it was ({share:.0%} of its gaps look like the board): "
+            "covered, moved or scrolled"
+        )
+
+
+class Safety:
+    """Everything checked before a key is pressed: the board's pixels, and (X11) focus and stacking."""
+
+    def __init__(self, look: BoardLook, focus_watch=None) -> None:
+        self.look = look
+        self.focus_watch = focus_watch
+
+    def remember_focus(self) -> None:
+        if self.focus_watch is not None:
+            self.focus_watch.remember()
+
+    def problem(self, frame: Frame, skip: Iterable[tuple[int, int]] = ()) -> str | None:
+        problem = self.look.problem(frame, skip)
+        if problem:
+            return problem
+        if self.focus_watch is not None:
+            return self.focus_watch.problem()
+        return None
+
+    def close(self) -> None:
+        if self.focus_watch is not None:
+            self.focus_watch.close()

@@ -1,0 +1,116 @@
+"""Fakes for the play loop's unit tests: a simulated game behind scripted eyes, and a virtual clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from screenbot.control.keyboard import RecordingKeyboard
+from screenbot.control.screen import Frame
+from screenbot.game.rules import Game, Move, apply_move, legal_moves
+from screenbot.geometry import Rect
+from screenbot.play.eyes import BoardGeometry, Eyes, Sight
+
+BOARD_BGR = (160, 173, 187)  # #bbada0
+CELL = 20
+GAP = 4
+
+
+def geometry() -> BoardGeometry:
+    cells = tuple(
+        Rect(GAP + c * (CELL + GAP), GAP + r * (CELL + GAP), CELL, CELL) for r in range(4) for c in range(4)
+    )
+    return BoardGeometry(Rect(0, 0, 4 * CELL + 5 * GAP, 4 * CELL + 5 * GAP), cells, 1.0)
+
+
+def board_pixels(colour=BOARD_BGR) -> np.ndarray:
+    g = geometry()
+    pixels = np.zeros((g.board.h, g.board.w, 3), dtype=np.uint8)
+    pixels[:] = colour
+    for cell in g.cells:
+        pixels[cell.y:cell.bottom, cell.x:cell.right] = (180, 193, 205)
+    return pixels
+
+
+class VirtualClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass
+class Decision:
+    move: Move | None
+    values: dict
+    depth: int = 1
+    ms: float = 0.0
+
+
+def first_legal_agent(order=(Move.LEFT, Move.DOWN, Move.RIGHT, Move.UP)):
+    def agent(grid, budget_ms=None):
+        legal = legal_moves(grid)
+        for m in order:
+            if m in legal:
+                return Decision(m, {x: 0.0 for x in legal})
+        return Decision(None, {})
+
+    return agent
+
+
+class SimulatedScreen(Eyes):
+    """A seeded game that the keyboard drives; looks show it as the real page would over time:
+    the old board for `lag` looks after a key, then the slid board without its new tile for
+    `no_spawn` looks, then the new board. Tests change `misread`, `covered`, `state` to script trouble.
+    """
+
+    def __init__(self, clock: VirtualClock, seed=1, start=None, lag=2, no_spawn=2, look_ms=5.0, max_tile_win=None):
+        self.clock = clock
+        self.geometry = geometry()
+        self.game = Game(seed=seed)
+        self.game.reset(start=start)
+        self.shown = self.game.grid
+        self.pending: list[tuple[int, object]] = []
+        self.lag, self.no_spawn, self.look_ms = lag, no_spawn, look_ms
+        self.keyboard = RecordingKeyboard(on_press=self.on_key)
+        self.misread = None  # callable(grid) -> grid, applied to every look while set
+        self.covered = False
+        self.state = "playing"
+        self.won_overlay = False
+        self.keys_ignored = False
+        self.looks = 0
+        self.keep_going_clicks = 0
+        self.win_pending = False
+        self.win_delay_looks = lag + no_spawn + 4
+
+    def on_key(self, move: Move) -> None:
+        if self.keys_ignored or self.won_overlay:
+            return
+        before = self.game.grid
+        after, _ = apply_move(before, move)
+        grid, _, changed = self.game.step(move)
+        if changed:
+            self.pending = [(self.lag, before), (self.lag + self.no_spawn, after), (0, grid)]
+            self.looks = 0
+
+    def look(self) -> Sight:
+        self.clock.now += self.look_ms / 1000
+        self.looks += 1
+        shown = self.game.grid
+        for limit, grid in self.pending:
+            if self.looks <= limit:
+                shown = grid
+                break
+        if self.win_pending and not self.won_overlay and self.looks > self.win_delay_looks:
+            self.won_overlay, self.win_pending = True, False
+        pixels = board_pixels((20, 200, 20) if self.covered else BOARD_BGR)
+        state = "won" if self.won_overlay else self.state
+        grid = None if state == "won" else shown
+        if grid is not None and self.misread is not None:
+            grid = self.misread(grid)
+        return Sight(grid, state, Frame(pixels, 0, 0), self.clock.now, self.look_ms)

@@ -1,0 +1,192 @@
+"""The play loop against a simulated game: it presses only what it believes, and stops when it should."""
+
+import json
+
+import pytest
+
+from screenbot.control.keyboard import Click, Press
+from screenbot.game.rules import Game, Move, parse_board
+from screenbot.play.loop import PlaySettings, Player, focus_point
+from screenbot.play.record import MoveLog, read_log
+
+from play_fakes import VirtualClock, SimulatedScreen, first_legal_agent
+
+
+def make_player(screen, clock, diag=None, **settings):
+    return Player(
+        screen, screen.keyboard, PlaySettings(**settings), agent=first_legal_agent(),
+        clock=clock, sleep=clock.sleep, diagnostics_dir=diag,
+    )
+
+
+def test_plays_the_game_it_sees_and_believes_every_board():
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, seed=7)
+    player = make_player(screen, clock, max_moves=40)
+    summary = player.play()
+    assert summary.ok and summary.moves == 40 and "max-moves" in summary.reason
+    assert player.tracker.board == screen.game.grid
+    assert player.tracker.score == screen.game.score == summary.score
+    assert summary.misreads == 0
+    # the first event is the focusing click, inside the board, then only arrow keys
+    assert isinstance(screen.keyboard.events[0], Click)
+    assert all(isinstance(e, Press) for e in screen.keyboard.events[1:])
+    assert len(screen.keyboard.moves) == 40
+
+
+def test_focus_click_lands_on_the_board_background_not_a_cell():
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock)
+    x, y = focus_point(screen)
+    g = screen.geometry
+    assert g.board.contains(__import__("screenbot.geometry", fromlist=["Point"]).Point(x, y))
+    assert not any(cell.contains(__import__("screenbot.geometry", fromlist=["Point"]).Point(x, y)) for cell in g.cells)
+
+
+def test_stops_at_game_over():
+    clock = VirtualClock()
+    start = parse_board("2 4 8 16 / 32 64 128 256 / 512 1024 4 8 / 16 32 . 2")
+    screen = SimulatedScreen(clock, start=start)
+    summary = make_player(screen, clock).play()
+    assert summary.reason == "game over" and summary.ok
+    assert summary.moves >= 1
+
+
+def test_a_persistent_misread_stops_play_with_frames_and_presses_nothing_more(tmp_path):
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, seed=3)
+    player = make_player(screen, clock, max_moves=50, diag=tmp_path / "diag")
+    calls = {"n": 0}
+
+    def keyboard_hook(move):
+        calls["n"] += 1
+        if calls["n"] == 5:  # from the 5th move on, one cell is always read wrong
+            screen.misread = lambda g: tuple(
+                tuple((v * 2 if (r, c) == (3, 3) and v else (8 if (r, c) == (3, 3) else v)) for c, v in enumerate(row))
+                for r, row in enumerate(g)
+            )
+
+    original = screen.keyboard.on_press
+    screen.keyboard.on_press = lambda m: (original(m), keyboard_hook(m))
+    summary = player.play()
+    assert not summary.ok
+    assert "does not follow" in summary.reason
+    assert summary.misreads == 1
+    assert len(screen.keyboard.moves) == 5  # nothing pressed after the board stopped making sense
+    assert (tmp_path / "diag" / "seen.png").is_file()
+    assert "expected" in (tmp_path / "diag" / "diagnostic.txt").read_text()
+
+
+def test_a_key_that_never_arrives_stops_play():
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, seed=4)
+    screen.keys_ignored = True
+    summary = make_player(screen, clock).play()
+    assert not summary.ok and "did not reach the game" in summary.reason
+    assert len(screen.keyboard.moves) == 1
+
+
+def test_a_covered_board_pauses_then_stops_without_pressing():
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, seed=5)
+    pressed = []
+
+    def cover_after_three(move):
+        pressed.append(move)
+        if len(pressed) == 3:
+            screen.covered = True
+
+    original = screen.keyboard.on_press
+    screen.keyboard.on_press = lambda m: (original(m), cover_after_three(m))
+    summary = make_player(screen, clock, safety_wait_s=1.0).play()
+    assert not summary.ok and "no key was pressed" in summary.reason
+    assert len(screen.keyboard.moves) == 3
+
+
+def test_a_board_uncovered_in_time_is_played_on():
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, seed=5)
+    state = {"n": 0}
+
+    def cover_briefly(move):
+        state["n"] += 1
+        if state["n"] == 3:
+            screen.covered = True
+            state["uncover_at"] = clock.now + 0.5
+
+    original_look = screen.look
+
+    def look():
+        if screen.covered and clock.now >= state.get("uncover_at", 1e9):
+            screen.covered = False
+        return original_look()
+
+    screen.look = look
+    original = screen.keyboard.on_press
+    screen.keyboard.on_press = lambda m: (original(m), cover_briefly(m))
+    summary = make_player(screen, clock, max_moves=10, safety_wait_s=2.0).play()
+    assert summary.ok and summary.moves == 10
+
+
+@pytest.mark.parametrize("overlay_after_looks", [0, 8])
+def test_the_win_overlay_is_dismissed_with_keep_going_and_play_goes_on(monkeypatch, overlay_after_looks):
+    from screenbot.play import loop
+    from screenbot.play.overlay import Button
+    from screenbot.geometry import Rect
+
+    clock = VirtualClock()
+    start = parse_board("1024 1024 . . / . . . . / . . . . / . . . 2")
+    screen = SimulatedScreen(clock, start=start)
+    screen.win_delay_looks = overlay_after_looks
+    button = Button(Rect(10, 60, 30, 10))
+    monkeypatch.setattr(loop, "find_keep_going", lambda frame, board: button if screen.won_overlay else None)
+
+    def on_key(move, original=screen.keyboard.on_press):
+        original(move)
+        if max(max(r) for r in screen.game.grid) >= 2048 and not screen.keep_going_clicks:
+            screen.win_pending = True  # the overlay comes up a while after the move
+
+    screen.keyboard.on_press = on_key
+    original_click = screen.keyboard._click
+
+    def click(x, y):
+        original_click(x, y)
+        if screen.won_overlay:
+            screen.won_overlay = False
+            screen.keep_going_clicks += 1
+            screen.win_pending = False
+
+    screen.keyboard._click = click
+    summary = make_player(screen, clock, max_moves=6).play()
+    assert summary.ok and summary.moves == 6, summary.reason
+    assert screen.keep_going_clicks == 1
+    clicks = [e for e in screen.keyboard.events if isinstance(e, Click)]
+    assert clicks[-1] == Click(25, 65)  # the button's centre
+
+
+def test_dry_run_reads_and_advises_without_touching_anything():
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, seed=2)
+    summary = make_player(screen, clock, dry_run=True).play()
+    assert summary.ok and summary.advice["move"] in ("left", "down", "right", "up")
+    assert screen.keyboard.events == []
+
+
+def test_log_has_one_line_per_move_then_the_summary(tmp_path):
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, seed=9)
+    log = MoveLog(tmp_path / "game.jsonl")
+    player = Player(screen, screen.keyboard, PlaySettings(max_moves=12), agent=first_legal_agent(),
+                    log=log, clock=clock, sleep=clock.sleep)
+    player.play()
+    log.close()
+    moves, summary = read_log(tmp_path / "game.jsonl")
+    assert [m["i"] for m in moves] == list(range(12))
+    assert set(moves[0]) >= {"i", "board", "move", "t", "read_ms", "think_ms"}
+    assert summary["moves"] == 12
+    # each logged board is the one the move was played from: replaying the moves gives the same boards
+    game = Game(seed=9)
+    game.reset()
+    for entry in moves:
+        assert entry["board"] == [list(r) for r in game.grid]
+        game.step(Move.parse(entry["move"]))
