@@ -409,8 +409,11 @@ class Rig:
 
     # ---- input -----------------------------------------------------------------------------------
     def _xdotool(self, *args: str) -> None:
-        result = subprocess.run(["xdotool", *args], env={**os.environ, **self._env},
-                                capture_output=True, text=True, timeout=10)
+        try:
+            result = subprocess.run(["xdotool", *args], env={**os.environ, **self._env},
+                                    capture_output=True, text=True, timeout=10)
+        except subprocess.TimeoutExpired:
+            raise RigError(f"xdotool {' '.join(args)} did not finish within 10 s") from None
         if result.returncode != 0:
             raise RigError(f"xdotool {' '.join(args)} failed: {result.stderr.strip() or result.returncode}")
 
@@ -437,7 +440,8 @@ class Rig:
 
     def click(self, x: float, y: float) -> None:
         """Move the pointer to screen pixel (x, y) and click the left button there."""
-        self._xdotool("mousemove", "--sync", str(round(x)), str(round(y)), "click", "1")
+        # (no --sync: it waits forever when the pointer is already there)
+        self._xdotool("mousemove", str(round(x)), str(round(y)), "click", "1")
 
     def focus_page(self) -> None:
         """Click the page's empty background (top-left of the viewport) so keys reach the game."""

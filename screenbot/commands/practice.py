@@ -1,0 +1,58 @@
+"""`screenbot practice`: serve the built-in 2048 practice board on 127.0.0.1 and open it in the browser."""
+
+from __future__ import annotations
+
+import argparse
+import threading
+import webbrowser
+
+from screenbot.errors import UsageError
+from screenbot.practice.server import PracticeServer
+
+THEMES = ("classic", "dark")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "practice",
+        help="serve the practice 2048 board (127.0.0.1 only) and open it in your browser",
+        description="Serve the built-in 2048 practice board on 127.0.0.1, print its URL and open it in "
+                    "your browser. The page reports every move; GET /state on the same server shows it.",
+    )
+    p.add_argument("--theme", choices=THEMES, default="classic", help="look of the board (default: classic)")
+    p.add_argument("--seed", type=int, help="seed for the tiles (same games as screenbot's engine)")
+    p.add_argument("--size", type=int, help="board size in CSS px (default 500)")
+    p.add_argument("--anim", type=float, help="animation duration multiplier (1 = classic, 0 = none)")
+    p.add_argument("--port", type=int, default=0, help="port to serve on (default: a free one)")
+    p.add_argument("--no-open", action="store_true", help="do not open the browser; just serve")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
+    """Serve until Ctrl-C (or until `stop` is set, for tests)."""
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be 0..65535, got {args.port}")
+    if args.seed is not None and not 0 <= args.seed < 2**32:
+        raise UsageError(f"--seed must be 0..4294967295, got {args.seed}")
+    if args.size is not None and not 150 <= args.size <= 3000:
+        raise UsageError(f"--size must be 150..3000 px, got {args.size}")
+    if args.anim is not None and not 0 <= args.anim <= 20:
+        raise UsageError(f"--anim must be 0..20, got {args.anim}")
+    server = PracticeServer(args.port)
+    server.start()
+    try:
+        url = server.url(theme=args.theme if args.theme != "classic" else None, seed=args.seed,
+                         size=args.size, anim=args.anim)
+        print(f"practice board: {url}", flush=True)
+        print(f"its state:      http://127.0.0.1:{server.port}/state   (Ctrl-C to stop)", flush=True)
+        if not args.no_open:
+            webbrowser.open(url)
+        stop = stop or threading.Event()
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    print("practice board stopped", flush=True)
+    return 0
