@@ -72,13 +72,10 @@ def check_desktop() -> None:
     if problem:
         raise DesktopError(problem)
     if sys.platform.startswith("linux"):
-        from screenbot.control.keyboard import ensure_xauthority
+        from screenbot.control.keyboard import open_x_display
 
-        ensure_xauthority()
         try:
-            from Xlib import display as xdisplay
-
-            conn = xdisplay.Display()
+            conn = open_x_display()
             conn.close()
         except Exception as exc:
             raise DesktopError(
@@ -113,12 +110,9 @@ class FocusWatch:
         self.snapshot: WindowSnapshot | None = None
         if sys.platform.startswith("linux") and os.environ.get("DISPLAY"):
             try:
-                from Xlib import display as xdisplay
+                from screenbot.control.keyboard import open_x_display
 
-                from screenbot.control.keyboard import ensure_xauthority
-
-                ensure_xauthority()
-                self._display = xdisplay.Display()
+                self._display = open_x_display()
                 self._root = self._display.screen().root
             except Exception:
                 self._display = None

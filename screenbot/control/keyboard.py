@@ -87,6 +87,9 @@ class Keyboard(abc.ABC):
     def _click(self, x: int, y: int) -> None:
         """Send one left click (already checked)."""
 
+    def close(self) -> None:
+        """Release whatever the keyboard holds."""
+
 
 class RecordingKeyboard(Keyboard):
     """Keeps every press and click as data instead of sending it (tests, dry runs)."""
@@ -108,6 +111,18 @@ class RecordingKeyboard(Keyboard):
 
     def _click(self, x: int, y: int) -> None:
         self.events.append(Click(x, y))
+
+
+def open_x_display(name: str | None = None):
+    """A python-xlib Display; its chatter about an empty Xauthority file (printed to stdout) is dropped."""
+    import contextlib
+    import io
+
+    ensure_xauthority()
+    from Xlib import display as xdisplay
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return xdisplay.Display(name)
 
 
 def ensure_xauthority() -> None:
@@ -173,3 +188,74 @@ class PyAutoGuiKeyboard(Keyboard):
     def screen_size_points(self) -> tuple[int, int]:
         w, h = self._pyautogui().size()
         return int(w), int(h)
+
+
+class XTestKeyboard(Keyboard):
+    """Real input on X11 through the XTEST extension (python-xlib), bound to one display.
+
+    What pyautogui does on Linux, but with its own display connection (so one process can drive
+    several displays, e.g. test rigs one after another) and the same fail-safe: nothing is sent
+    while the pointer rests in a screen corner.
+    """
+
+    KEYSYMS = {"up": "Up", "down": "Down", "left": "Left", "right": "Right"}
+
+    def __init__(self, click_area: Rect | None = None, display: str | None = None) -> None:
+        super().__init__(click_area)
+        try:
+            from Xlib import XK
+
+            self._display = open_x_display(display)
+        except Exception as exc:
+            raise InputError(f"cannot open the X display for input ({type(exc).__name__}: {exc})") from exc
+        if not self._display.has_extension("XTEST"):
+            self._display.close()
+            raise InputError("the X server has no XTEST extension: keys cannot be sent")
+        self._root = self._display.screen().root
+        self._codes = {
+            key: self._display.keysym_to_keycode(XK.string_to_keysym(name)) for key, name in self.KEYSYMS.items()
+        }
+
+    def _fail_safe(self) -> None:
+        pointer = self._root.query_pointer()
+        screen = self._display.screen()
+        x, y = pointer.root_x, pointer.root_y
+        if x in (0, screen.width_in_pixels - 1) and y in (0, screen.height_in_pixels - 1):
+            raise FailSafeTriggered(
+                "stopped: the mouse is in a screen corner (fail-safe); move it away to play"
+            )
+
+    def _press_key(self, key: str) -> None:
+        from Xlib import X
+        from Xlib.ext import xtest
+
+        self._fail_safe()
+        code = self._codes[key]
+        xtest.fake_input(self._display, X.KeyPress, code)
+        xtest.fake_input(self._display, X.KeyRelease, code)
+        self._display.sync()
+
+    def _click(self, x: int, y: int) -> None:
+        from Xlib import X
+        from Xlib.ext import xtest
+
+        self._fail_safe()
+        xtest.fake_input(self._display, X.MotionNotify, x=x, y=y)
+        self._display.sync()
+        xtest.fake_input(self._display, X.ButtonPress, 1)
+        xtest.fake_input(self._display, X.ButtonRelease, 1)
+        self._display.sync()
+
+    def close(self) -> None:
+        if self._display is not None:
+            self._display.close()
+            self._display = None
+
+
+def live_keyboard(click_area: Rect | None = None) -> Keyboard:
+    """The keyboard for this desktop: XTEST on X11 (Linux), pyautogui elsewhere."""
+    import sys
+
+    if sys.platform.startswith("linux") and os.environ.get("DISPLAY"):
+        return XTestKeyboard(click_area)
+    return PyAutoGuiKeyboard(click_area)

@@ -1,0 +1,82 @@
+"""`screenbot play`: plays the game on the screen until it is over (or --max-moves, Ctrl-C, the fail-safe)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from screenbot.errors import UsageError
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "play",
+        help="play the 2048 game on the screen",
+        description="Focus the game with one click on the board, then look, think and press arrow keys "
+        "until the game is over. Move the mouse into a screen corner or press Ctrl-C to stop.",
+    )
+    p.add_argument("--profile", metavar="PATH", help="calibration profile (default: the saved one, or calibrate now)")
+    p.add_argument("--max-moves", type=int, metavar="N", help="stop after N moves")
+    p.add_argument("--budget-ms", type=float, metavar="B", help="thinking time per move (the agent's default if unset)")
+    p.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per move, then a summary line")
+    p.add_argument("--record", metavar="DIR", help="keep the board frames, the log and the profile in DIR (for replay)")
+    p.add_argument("--dry-run", action="store_true", help="read the board and say the move, press nothing")
+    p.set_defaults(func=run)
+
+
+def check_args(args) -> None:
+    if args.max_moves is not None and args.max_moves < 0:
+        raise UsageError("--max-moves must be 0 or more")
+    if args.budget_ms is not None and not 0 < args.budget_ms <= 60000:
+        raise UsageError("--budget-ms must be between 0 and 60000")
+
+
+def run(args) -> int:
+    check_args(args)
+    from screenbot.play.loop import PlaySettings, Player
+    from screenbot.play.record import LOG_NAME, PROFILE_NAME, FrameRecorder, MoveLog
+    from screenbot.play.session import StatusLine, open_live
+
+    parts = open_live(args.profile, dry_run=args.dry_run)
+    log = recorder = None
+    try:
+        record_dir = Path(args.record) if args.record else None
+        if record_dir is not None and not args.dry_run:
+            recorder = FrameRecorder(record_dir)
+            parts.profile.save(record_dir / PROFILE_NAME)
+        log_path = args.log or (record_dir / LOG_NAME if record_dir is not None else None)
+        if log_path is not None and not args.dry_run:
+            log = MoveLog(log_path)
+        status = StatusLine()
+        settings = PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms, dry_run=args.dry_run)
+        player = Player(parts.eyes, parts.keyboard, settings, focus_watch=parts.focus_watch, log=log,
+                        recorder=recorder, status=status,
+                        diagnostics_dir=(record_dir / "stop") if record_dir is not None else None)
+        summary = player.play()
+        status.end()
+    finally:
+        if log is not None:
+            log.close()
+        if recorder is not None:
+            recorder.close()
+        parts.close()
+    if args.dry_run and summary.ok and summary.advice:
+        from screenbot.game.rules import format_board
+
+        print(format_board(player.tracker.board))
+        values = ", ".join(f"{k} {v:.4g}" for k, v in summary.advice["values"].items())
+        print(f"move: {summary.advice['move']}" + (f"   ({values})" if values else ""))
+        return 0
+    print(summary.text())
+    if log_path is not None:
+        print(f"log: {log_path}")
+    if record_dir is not None:
+        print(f"recording: {record_dir} (screenbot replay {record_dir})")
+    if getattr(parts.profile, "changed", False):
+        try:
+            parts.profile.save(args.profile)
+        except Exception as exc:  # the game is played: a profile that cannot be updated is only a warning
+            print(f"screenbot: warning: {exc}", file=sys.stderr)
+    return 0 if summary.ok else 1

@@ -1,0 +1,27 @@
+"""`screenbot replay DIR`: runs vision and tracking again over a recording and reports disagreements."""
+
+from __future__ import annotations
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "replay",
+        help="re-read a recorded game and report where it disagrees with the log",
+        description="Reads every frame of a recording made with `screenbot play --record DIR` again, "
+        "checks each logged board follows from the one before, and lists the disagreements.",
+    )
+    p.add_argument("folder", metavar="DIR", help="the folder given to `screenbot play --record`")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from screenbot.play.replay import replay
+
+    report = replay(args.folder)
+    for d in report.disagreements:
+        print(f"move {d.i}: {d.what}")
+    print(
+        f"{report.moves} moves, {report.frames_read} frames read again, "
+        f"{len(report.disagreements)} disagreement{'s' if len(report.disagreements) != 1 else ''}"
+    )
+    return 0 if report.ok else 1

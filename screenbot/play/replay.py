@@ -1,0 +1,78 @@
+"""Replays a recording: reads its frames again and re-tracks the game, listing where it disagrees with the log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from screenbot.control.screen import Frame
+from screenbot.game.rules import Move, to_grid
+from screenbot.play.record import LOG_NAME, PROFILE_NAME, RecordError, read_log
+from screenbot.play.tracker import Prediction, compare, fill_from, cell_agrees
+from screenbot.game.rules import apply_move
+
+
+@dataclass
+class Disagreement:
+    i: int
+    what: str
+
+
+@dataclass
+class ReplayReport:
+    moves: int = 0
+    frames_read: int = 0
+    disagreements: list[Disagreement] = field(default_factory=list)
+    summary: dict | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.disagreements
+
+
+def _agrees(seen, logged) -> bool:
+    return all(cell_agrees(seen[r][c], logged[r][c]) for r in range(4) for c in range(4))
+
+
+def replay(folder: str | Path, read: Callable | None = None, profile=None) -> ReplayReport:
+    """Read every recorded frame again (vision + the recorded profile) and check it against the logged
+    board, and check each logged board follows from the one before by the rules (one move, one spawn)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise RecordError(f"no recording at {folder}: pass the folder given to `screenbot play --record`")
+    moves, summary = read_log(folder / LOG_NAME)
+    if profile is None:
+        from screenbot.calibration import Profile
+
+        profile = Profile.load(folder / PROFILE_NAME)
+    if read is None:
+        from screenbot.vision import read_board as read
+    report = ReplayReport(moves=len(moves), summary=summary)
+    previous = None
+    for entry in moves:
+        i = entry.get("i")
+        board = to_grid(entry["board"])
+        if previous is not None:
+            before, move = previous
+            after, gain = apply_move(before, move)
+            check = compare(board, Prediction(before, move, after, gain))
+            if not check.matched:
+                report.disagreements.append(Disagreement(i, f"the logged board does not follow from move {i - 1} ({move.key}): {check.verdict}"))
+        frame_name = entry.get("frame")
+        if frame_name:
+            origin = entry.get("origin") or [0, 0]
+            frame = Frame.load(folder / frame_name, int(origin[0]), int(origin[1]))
+            reading = read(frame, profile)
+            report.frames_read += 1
+            if reading.grid is None or reading.state != "playing":
+                report.disagreements.append(Disagreement(i, f"vision now says {reading.state!r} (logged a board)"))
+            elif not _agrees(reading.grid, board):
+                seen = fill_from(reading.grid, board)
+                cells = [
+                    f"row {r + 1} col {c + 1}: read {seen[r][c]}, logged {board[r][c]}"
+                    for r in range(4) for c in range(4) if not cell_agrees(reading.grid[r][c], board[r][c])
+                ]
+                report.disagreements.append(Disagreement(i, "vision now reads " + "; ".join(cells)))
+        previous = (board, Move.parse(entry["move"]))
+    return report
