@@ -1,0 +1,108 @@
+"""Reads the number on one tile with tesseract (the fallback when colour cannot tell), and digit-shape keys."""
+
+from __future__ import annotations
+
+import shutil
+
+import cv2
+import numpy as np
+
+from screenbot.errors import ScreenbotError
+from screenbot.game.rules import is_tile
+
+GLYPH_W, GLYPH_H = 32, 12  # digit-shape key resolution (columns x rows)
+DIGIT_HEIGHT = 28  # px: tesseract reads digits best at about this height (FACTS.md)
+MARGIN = 12  # white border around the digits
+_CONFIGS = (
+    "--psm 7 -c tessedit_char_whitelist=0123456789",
+    "--psm 8 -c tessedit_char_whitelist=0123456789",
+    "--psm 7",
+)
+
+
+class OcrUnavailableError(ScreenbotError):
+    """tesseract is not installed, so tiles that share a colour cannot be told apart."""
+
+
+def digit_mask(cell: np.ndarray, background) -> np.ndarray:
+    """True where a cell's pixel belongs to the digits: far from the tile's background colour.
+
+    The outer sixth of the cell is left out (rounded corners, the neighbours' glow).
+    """
+    h, w = cell.shape[:2]
+    inner = cell[int(0.12 * h) : int(0.88 * h), int(0.06 * w) : int(0.94 * w)]
+    d = cv2.absdiff(inner, np.full_like(inner, np.asarray(background, np.uint8)))
+    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > 48
+
+
+def glyph_bits(mask: np.ndarray) -> np.ndarray | None:
+    """The digits' shape, cropped to their bounding box and shrunk to GLYPH_H x GLYPH_W booleans."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 4:
+        return None
+    crop = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32)
+    small = cv2.resize(crop, (GLYPH_W, GLYPH_H), interpolation=cv2.INTER_AREA)
+    return small >= 0.5
+
+
+def glyph_key(colour, bits: np.ndarray) -> str:
+    """A text key for (tile colour, digit shape): 'rrggbb:hex bits'."""
+    b, g, r = (int(v) for v in colour)
+    return f"{r:02x}{g:02x}{b:02x}:{np.packbits(bits.ravel()).tobytes().hex()}"
+
+
+def key_bits(key: str) -> tuple[tuple[int, int, int], np.ndarray]:
+    colour_hex, bits_hex = key.split(":")
+    r, g, b = int(colour_hex[0:2], 16), int(colour_hex[2:4], 16), int(colour_hex[4:6], 16)
+    bits = np.unpackbits(np.frombuffer(bytes.fromhex(bits_hex), np.uint8))[: GLYPH_W * GLYPH_H]
+    return (b, g, r), bits.reshape(GLYPH_H, GLYPH_W).astype(bool)
+
+
+def tesseract_available() -> bool:
+    return shutil.which("tesseract") is not None
+
+
+def prepare(cell: np.ndarray, background) -> np.ndarray | None:
+    """Dark digits on white, cropped to the digits with a margin, digit height ~DIGIT_HEIGHT px."""
+    mask = digit_mask(cell, background)
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 4:
+        return None
+    h, w = cell.shape[:2]
+    y0, x0 = int(0.12 * h), int(0.06 * w)
+    pad = 2
+    crop = cell[
+        max(0, y0 + ys.min() - pad) : y0 + ys.max() + 1 + pad,
+        max(0, x0 + xs.min() - pad) : x0 + xs.max() + 1 + pad,
+    ]
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    otsu_t, binary = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bg_grey = float(cv2.cvtColor(np.uint8([[background]]), cv2.COLOR_BGR2GRAY)[0, 0])
+    if bg_grey <= otsu_t:  # light digits on a darker tile: make the tile white, the digits black
+        binary = 255 - binary
+    scale = DIGIT_HEIGHT / max(1, ys.max() - ys.min() + 1)
+    if abs(scale - 1) > 0.05:
+        binary = cv2.resize(binary, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+        _, binary = cv2.threshold(binary, 127, 255, cv2.THRESH_BINARY)
+    return cv2.copyMakeBorder(binary, MARGIN, MARGIN, MARGIN, MARGIN, cv2.BORDER_CONSTANT, value=255)
+
+
+def read_number(cell: np.ndarray, background) -> int | None:
+    """The tile value written on a cell (BGR pixels), or None when tesseract gives no power of two."""
+    if not tesseract_available():
+        raise OcrUnavailableError(
+            "tesseract is not installed, needed to read tiles that share a colour: install tesseract-ocr"
+        )
+    import pytesseract
+
+    image = prepare(cell, background)
+    if image is None:
+        return None
+    for config in _CONFIGS:
+        text = pytesseract.image_to_string(image, config=config)
+        digits = "".join(ch for ch in text if ch.isdigit())
+        if digits and len(digits) <= 6:
+            value = int(digits)
+            if value >= 2 and is_tile(value):
+                return value
+    return None
