@@ -73,7 +73,33 @@ CLASSIC = Theme(
     ),
 )
 
-THEMES: dict[str, Theme] = {CLASSIC.name: CLASSIC}
+# The practice board's dark theme (screenbot/practice/static/style.css, html.theme-dark).
+DARK = Theme(
+    name="dark",
+    gap=hex_bgr("#2f333d"),
+    empty=hex_bgr("#3d424e"),
+    tiles=(
+        (2, hex_bgr("#e4e8ee")),
+        (4, hex_bgr("#c9d3e0")),
+        (8, hex_bgr("#2a9d8f")),
+        (16, hex_bgr("#268bd2")),
+        (32, hex_bgr("#6c71c4")),
+        (64, hex_bgr("#d33682")),
+        (128, hex_bgr("#b58900")),
+        (256, hex_bgr("#cb4b16")),
+        (512, hex_bgr("#dc322f")),
+        (1024, hex_bgr("#859900")),
+        (2048, hex_bgr("#e9c46a")),
+        *((2**k, hex_bgr("#f4f1de")) for k in range(12, 18)),
+    ),
+    glow=hex_bgr("#78c8ff"),
+    overlays=(
+        Overlay("won", hex_bgr("#2a9d8f"), 0.55),
+        Overlay("over", hex_bgr("#14161c"), 0.6),
+    ),
+)
+
+THEMES: dict[str, Theme] = {CLASSIC.name: CLASSIC, DARK.name: DARK}
 
 
 def register(theme: Theme) -> None:

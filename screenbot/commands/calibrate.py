@@ -1,0 +1,78 @@
+"""`screenbot calibrate`: find the 2048 board on screen (or in a screenshot), save a profile and a preview."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, hidpi_scale, save_preview
+from screenbot.calibration.profile import default_profile_path
+from screenbot.control.screen import Frame, MssScreen
+from screenbot.errors import UsageError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "calibrate",
+        help="find the 2048 board on screen and save a profile (+ a preview picture)",
+        description="Find the 4x4 board on the live screen (every monitor) or in a screenshot by its "
+                    "structure, save where it is and how to read it as a profile, and draw the found "
+                    "grid over the screenshot as a preview PNG.",
+    )
+    p.add_argument("--image", metavar="PNG", help="calibrate on a saved screenshot instead of the live screen")
+    p.add_argument("--monitor", type=int, metavar="N", help="look only at monitor N (1, 2, ...; 0 = all)")
+    p.add_argument("--profile", metavar="PATH", help=f"where to save the profile (default: {default_profile_path()})")
+    p.add_argument("--pick", type=int, metavar="N", help="when several boards are found, use number N (see the preview)")
+    p.add_argument("--scale", type=float, metavar="F",
+                   help="captured pixels per mouse point (default: measured on the live screen, 1.0 for --image)")
+    p.add_argument("--preview", metavar="PNG", help="where to write the preview (default: beside the profile)")
+    p.set_defaults(func=run)
+
+
+def preview_path_for(profile_path: Path) -> Path:
+    return profile_path.with_name(profile_path.stem + "-preview.png")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.pick is not None and args.pick < 1:
+        raise UsageError(f"--pick counts from 1, got {args.pick}")
+    if args.scale is not None and not 0.25 <= args.scale <= 8:
+        raise UsageError(f"--scale must be between 0.25 and 8, got {args.scale}")
+    profile_path = Path(args.profile) if args.profile else default_profile_path()
+    preview = Path(args.preview) if args.preview else preview_path_for(profile_path)
+    if args.image:
+        if args.monitor not in (None, 0):
+            raise UsageError("--monitor applies to the live screen, not to --image")
+        frame = Frame.load(args.image)
+        monitors = [frame.rect]
+        scale = args.scale or 1.0
+        source = f"image {args.image}"
+    else:
+        screen = MssScreen()
+        try:
+            monitors = screen.monitors()
+            index = 0 if args.monitor is None else args.monitor
+            if not 0 <= index < len(monitors):
+                raise UsageError(f"--monitor {index}: this screen has monitors 1..{len(monitors) - 1} (0 = all)")
+            frame = screen.grab(monitors[index])
+        finally:
+            screen.close()
+        scale = args.scale or hidpi_scale(monitors[0].w if sys.platform.startswith("linux") else monitors[min(1, len(monitors) - 1)].w)
+        source = f"screen monitor {args.monitor or 0}"
+    search = find_lattices(frame.pixels)
+    try:
+        profile: Profile = calibrate(frame, pick=args.pick, monitors=monitors, scale=scale, source=source, search=search)
+    except (NoBoardError, ManyBoardsError) as exc:
+        save_preview(preview, frame, search)
+        raise type(exc)(f"{exc} (preview: {preview})", *( [exc.candidates] if isinstance(exc, ManyBoardsError) else [])) from None
+    saved = profile.save(profile_path)
+    save_preview(preview, frame, search, chosen=args.pick or 1, profile=profile)
+    b = profile.board
+    print(f"board: {b.w}x{b.h} px at ({b.x}, {b.y}) on monitor {profile.monitor}, theme {profile.theme}, "
+          f"scale {profile.scale:g} px/pt")
+    if profile.overlay_at_calibration:
+        print(f"note: the board was under the '{profile.overlay_at_calibration}' overlay; the profile is still right")
+    print(f"profile: {saved}")
+    print(f"preview: {preview}")
+    return 0
