@@ -9,6 +9,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
+
 from screenbot.control.keyboard import FailSafeTriggered, Keyboard
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import Grid, Move, format_board, is_over, max_tile
@@ -32,8 +34,10 @@ class PlaySettings:
     max_moves: int | None = None
     budget_ms: float | None = None
     dry_run: bool = False
-    # a new board is believed once it has been read the same this many times in a row
-    confirmations: int = 2
+    # a new board is believed once its new tile has stopped changing: the same pixels in two grabs
+    # at least this far apart (Chromium draws at 60 Hz: a tile still over 20 ms has finished growing;
+    # a growing tile's colour is a blend that can pass for another value)
+    still_gap_s: float = 0.02
     # a board that disagrees with the prediction this long after the key is a misread (it is read again)
     misread_after_s: float = 0.45
     # after this long without the predicted board, stop
@@ -281,11 +285,11 @@ class Player:
 
     def watch(self, prediction: Prediction, think_ms: float) -> Grid:
         """Poll the board after a key until it shows the predicted board with its new tile
-        (read the same `confirmations` times); re-read what disagrees; stop if it keeps disagreeing."""
+        fully grown; re-read what disagrees; stop if it keeps disagreeing."""
         s = self.settings
         key_t = self.clock()
         read_ms = 0.0
-        candidate, seen_times = None, 0
+        candidate = None  # (board, spawn cell pixels, time) of the first sight that matched
         misread = False
         check: Check | None = None
         overlay_cleared_t: float | None = None
@@ -308,11 +312,11 @@ class Player:
             if sight.grid is not None and sight.state in ("playing", "over"):
                 check = compare(sight.grid, prediction)
                 if check.matched:
-                    if check.board == candidate:
-                        seen_times += 1
-                    else:
-                        candidate, seen_times = check.board, 1
-                    if seen_times >= s.confirmations:
+                    r, c, _ = check.spawn
+                    pixels = sight.frame.crop(self.eyes.geometry.cells[r * 4 + c]).pixels
+                    if candidate is None or candidate[0] != check.board or not np.array_equal(candidate[1], pixels):
+                        candidate = (check.board, pixels.copy(), sight.t)
+                    elif sight.t - candidate[2] >= s.still_gap_s:
                         board = self.tracker.accept(check, prediction)
                         wait_ms = (self.clock() - key_t) * 1000 - read_ms
                         self.timings.append(MoveTiming(read_ms, think_ms, max(wait_ms, 0.0)))
@@ -321,7 +325,7 @@ class Player:
                             self.status(self)
                         return board
                 else:
-                    candidate, seen_times = None, 0
+                    candidate = None
                     if check.verdict == "mismatch" and not misread and self.clock() - key_t > s.misread_after_s:
                         misread = True
                         self.tracker.note_misread()

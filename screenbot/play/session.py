@@ -20,7 +20,9 @@ def calibrate_live(screen: Screen, profile_path: str | Path | None = None, save:
 
     monitors = screen.monitors()
     frame = screen.grab(monitors[0])
-    scale = hidpi_scale(monitors[0].w) if len(monitors) == 2 else 1.0
+    # On X11 the mouse (XTEST) and the capture (mss) share the root window's pixels: scale 1.
+    linux = sys.platform.startswith("linux")
+    scale = hidpi_scale(monitors[0].w) if len(monitors) == 2 and not linux else 1.0
     profile = calibrate(frame, monitors=monitors, scale=scale, source="live screen")
     if save:
         profile.save(profile_path)
