@@ -13,11 +13,6 @@ from screenbot.game.rules import is_tile
 GLYPH_W, GLYPH_H = 32, 12  # digit-shape key resolution (columns x rows)
 DIGIT_HEIGHT = 28  # px: tesseract reads digits best at about this height (FACTS.md)
 MARGIN = 12  # white border around the digits
-_CONFIGS = (
-    "--psm 7 -c tessedit_char_whitelist=0123456789",
-    "--psm 8 -c tessedit_char_whitelist=0123456789",
-    "--psm 7",
-)
 
 
 class OcrUnavailableError(ScreenbotError):
@@ -58,12 +53,82 @@ def key_bits(key: str) -> tuple[tuple[int, int, int], np.ndarray]:
     return (b, g, r), bits.reshape(GLYPH_H, GLYPH_W).astype(bool)
 
 
+def _tessdata() -> str | None:
+    """Where tesseract's language files are (TESSDATA_PREFIX, else what the tesseract program says)."""
+    import os
+    import subprocess
+
+    env = os.environ.get("TESSDATA_PREFIX")
+    if env:
+        return env
+    exe = shutil.which("tesseract")
+    if not exe:
+        return None
+    try:
+        out = subprocess.run([exe, "--list-langs"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    for line in (out.stdout + out.stderr).splitlines():
+        if '"' in line and "languages" in line:
+            return line.split('"')[1]
+    return None
+
+
+class _Engine:
+    """tesseract behind one call: in-process (tesserocr, ~10-20 ms) when installed, else pytesseract (~150 ms)."""
+
+    def __init__(self) -> None:
+        self.api = None
+        self.kind = None
+
+    def _start(self) -> None:
+        if self.kind is not None:
+            return
+        try:
+            import tesserocr  # noqa: PLC0415 - optional, faster
+            path = _tessdata()
+            if path:
+                api = tesserocr.PyTessBaseAPI(path=path.rstrip("/") + "/", lang="eng", psm=tesserocr.PSM.SINGLE_LINE)
+                api.SetVariable("tessedit_char_whitelist", "0123456789")
+                api.SetVariable("classify_enable_learning", "0")
+                self.api, self.kind = api, "tesserocr"
+                return
+        except (ImportError, RuntimeError):
+            pass
+        if not shutil.which("tesseract"):
+            raise OcrUnavailableError(
+                "tesseract is not installed, needed to read tiles that share a colour: install tesseract-ocr"
+            )
+        self.kind = "pytesseract"
+
+    def read(self, image: np.ndarray) -> str:
+        self._start()
+        if self.kind == "tesserocr":
+            from PIL import Image
+
+            self.api.SetImage(Image.fromarray(image))
+            return self.api.GetUTF8Text()
+        import pytesseract
+
+        return pytesseract.image_to_string(image, config="--psm 7 -c tessedit_char_whitelist=0123456789")
+
+
+_ENGINE = _Engine()
+
+
 def tesseract_available() -> bool:
-    return shutil.which("tesseract") is not None
+    try:
+        _ENGINE._start()
+    except OcrUnavailableError:
+        return False
+    return True
 
 
-def prepare(cell: np.ndarray, background) -> np.ndarray | None:
-    """Dark digits on white, cropped to the digits with a margin, digit height ~DIGIT_HEIGHT px."""
+def prepare(cell: np.ndarray, background, digit_height: int = DIGIT_HEIGHT) -> np.ndarray | None:
+    """Dark digits on white, cropped to the digits with a margin, digits scaled to digit_height px.
+
+    The grey picture is enlarged before it is thresholded, so small digits keep their shapes.
+    """
     mask = digit_mask(cell, background)
     ys, xs = np.nonzero(mask)
     if len(xs) < 4:
@@ -76,33 +141,46 @@ def prepare(cell: np.ndarray, background) -> np.ndarray | None:
         max(0, x0 + xs.min() - pad) : x0 + xs.max() + 1 + pad,
     ]
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    scale = digit_height / max(1, ys.max() - ys.min() + 1)
+    if abs(scale - 1) > 0.05:
+        grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
     otsu_t, binary = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bg_grey = float(cv2.cvtColor(np.uint8([[background]]), cv2.COLOR_BGR2GRAY)[0, 0])
     if bg_grey <= otsu_t:  # light digits on a darker tile: make the tile white, the digits black
         binary = 255 - binary
-    scale = DIGIT_HEIGHT / max(1, ys.max() - ys.min() + 1)
-    if abs(scale - 1) > 0.05:
-        binary = cv2.resize(binary, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
-        _, binary = cv2.threshold(binary, 127, 255, cv2.THRESH_BINARY)
     return cv2.copyMakeBorder(binary, MARGIN, MARGIN, MARGIN, MARGIN, cv2.BORDER_CONSTANT, value=255)
 
 
-def read_number(cell: np.ndarray, background) -> int | None:
-    """The tile value written on a cell (BGR pixels), or None when tesseract gives no power of two."""
-    if not tesseract_available():
-        raise OcrUnavailableError(
-            "tesseract is not installed, needed to read tiles that share a colour: install tesseract-ocr"
-        )
-    import pytesseract
+def _digit_count(cell: np.ndarray, background) -> int:
+    """How many separate marks the digits make (usually one per digit)."""
+    mask = digit_mask(cell, background).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return 0
+    tall = stats[1:, cv2.CC_STAT_HEIGHT]
+    return int((tall >= 0.6 * tall.max()).sum())
 
-    image = prepare(cell, background)
-    if image is None:
-        return None
-    for config in _CONFIGS:
-        text = pytesseract.image_to_string(image, config=config)
+
+def read_number(cell: np.ndarray, background) -> int | None:
+    """The tile value written on a cell (BGR pixels), or None when tesseract gives no sure power of two.
+
+    Reads the digits at a few sizes; an answer counts when it is a power of two and either
+    two sizes agree or it has as many digits as the tile shows separate marks.
+    """
+    votes: dict[int, int] = {}
+    marks = _digit_count(cell, background)
+    for height in (DIGIT_HEIGHT, 40, 22, 32, 20, 24, 48, 16):
+        image = prepare(cell, background, height)
+        if image is None:
+            return None
+        text = _ENGINE.read(image)
         digits = "".join(ch for ch in text if ch.isdigit())
-        if digits and len(digits) <= 6:
-            value = int(digits)
-            if value >= 2 and is_tile(value):
-                return value
+        if not digits or len(digits) > 6:
+            continue
+        value = int(digits)
+        if value < 2 or not is_tile(value):
+            continue
+        votes[value] = votes.get(value, 0) + 1
+        if votes[value] >= 2 or len(digits) == marks:
+            return value
     return None

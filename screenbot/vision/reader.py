@@ -234,13 +234,13 @@ def _judge_cells(strip_labels: np.ndarray, centre_labels: np.ndarray, n_labels: 
     label = np.where(best_n >= 0.45 * n, best + EMPTY, -1)
     split = (best_n >= 0.2 * n) & (second >= 0.1 * n)
     centre_same = ccounts[np.arange(cells), np.maximum(label, 0)]
-    centre_tiles = ccounts[:, FIRST_TILE:].sum(axis=1) + ccounts[:, EMPTY]
+    centre_tiles = ccounts[:, FIRST_TILE:].sum(axis=1)  # dark digits' edges can look like gap/empty
     is_empty = label == EMPTY
     # An empty cell is empty all the way through; a tile's centre shows no other cell colour.
     centre_bad = np.where(
         is_empty,
         centre_same < 0.9 * m,
-        (label >= FIRST_TILE) & ((centre_tiles - centre_same) > 0.15 * m),
+        (label >= FIRST_TILE) & ((centre_tiles - centre_same) > 0.2 * m),
     )
     return _Cells(label, split, centre_bad)
 
