@@ -140,6 +140,8 @@ def calibrate(
         why = ""
         if search.rejected:
             why = f" (saw {search.rejected[0].reason})"
+            if "moving" in search.rejected[0].reason:
+                raise NoBoardError(f"the board seems to be moving{why}: calibrate again when it is still")
         raise NoBoardError(
             f"no 2048 board found on the screen{why}: show the whole game (no menu or window over it) and try again"
         )

@@ -204,7 +204,7 @@ def _check_look(pixels: np.ndarray, lat: Lattice) -> str | None:
             samples = pixels[np.ix_(ys, xs)].reshape(-1, 3)
             colour, share = _dominant_share(samples)
             flat_cells += share >= 0.45
-            distinct_cells += np.abs(colour - gap_colour).max() > 8
+            distinct_cells += np.abs(colour - gap_colour).max() > 3  # overlays wash contrast out
     if flat_cells < 12:
         return "the squares are not flat-coloured tiles (a picture, not a game board)"
     if distinct_cells < 12:
@@ -266,6 +266,7 @@ def find_lattices(pixels: np.ndarray) -> Search:
             continue
         lattice = _fit(pixels, sq[members], cols - cols.min(), rows - rows.min(), len(members))
         if lattice is None:
+            result.rejected.append(Rejected(box, "squares not quite on an even grid (tiles moving?)"))
             continue
         reason = _check_look(pixels, lattice)
         if reason:

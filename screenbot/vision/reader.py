@@ -234,14 +234,16 @@ def _judge_cells(strip_labels: np.ndarray, centre_labels: np.ndarray, n_labels: 
     label = np.where(best_n >= 0.45 * n, best + EMPTY, -1)
     split = (best_n >= 0.2 * n) & (second >= 0.1 * n)
     centre_same = ccounts[np.arange(cells), np.maximum(label, 0)]
-    centre_tiles = ccounts[:, FIRST_TILE:].sum(axis=1)  # dark digits' edges can look like gap/empty
+    # The biggest patch of another tile colour in the centre. Antialiased digits blend through
+    # several palette colours a few pixels each; a tile popping or growing there is one solid colour.
+    other_tiles = ccounts[:, FIRST_TILE:].copy()
+    own = label - FIRST_TILE
+    has_own = own >= 0
+    other_tiles[np.nonzero(has_own)[0], own[has_own]] = 0
+    biggest_other = other_tiles.max(axis=1) if other_tiles.shape[1] else np.zeros(cells)
     is_empty = label == EMPTY
-    # An empty cell is empty all the way through; a tile's centre shows no other cell colour.
-    centre_bad = np.where(
-        is_empty,
-        centre_same < 0.9 * m,
-        (label >= FIRST_TILE) & ((centre_tiles - centre_same) > 0.2 * m),
-    )
+    # An empty cell is empty all the way through; a tile's centre shows no other tile colour.
+    centre_bad = np.where(is_empty, centre_same < 0.9 * m, (label >= FIRST_TILE) & (biggest_other > 0.3 * m))
     return _Cells(label, split, centre_bad)
 
 
