@@ -244,15 +244,15 @@ class Player:
         return Move(decision.move), think_ms
 
     def ensure_safe(self, skip=()) -> None:
-        """Press nothing unless the board is where it was, looks like a board, and has focus.
-
-        A problem is re-checked for a while (a window passing over the board); if it stays, stop.
-        """
+        """Press nothing unless the board is where it was, looks like a board, and has focus."""
         if self.safety is None or self.last_sight is None:
             return
         problem = self.safety.problem(self.last_sight.frame, skip)
-        if problem is None:
-            return
+        if problem is not None:
+            self.wait_until_safe(problem)
+
+    def wait_until_safe(self, problem: str) -> None:
+        """Pause: re-check for a while (a window passing over the board); if the problem stays, stop."""
         deadline = self.clock() + self.settings.safety_wait_s
         while self.clock() < deadline:
             self.sleep(0.1)
@@ -309,6 +309,12 @@ class Player:
                 # the key met the overlay and was ignored: press it again, once
                 self.keyboard.press(prediction.move)
                 repressed, key_t = True, self.clock()
+            if self.safety is not None and (sight.grid is None or sight.state == "no-board"):
+                problem = self.safety.problem(sight.frame, prediction.merged_cells)
+                if problem is not None and self.clock() - key_t > s.misread_after_s:
+                    self.pause_watch(problem, prediction)
+                    key_t = self.clock()
+                    continue
             if sight.grid is not None and sight.state in ("playing", "over"):
                 check = compare(sight.grid, prediction)
                 if check.matched:
@@ -318,9 +324,10 @@ class Player:
                         candidate = (check.board, pixels.copy(), sight.t)
                     elif sight.t - candidate[2] >= s.still_gap_s:
                         board = self.tracker.accept(check, prediction)
-                        wait_ms = (self.clock() - key_t) * 1000 - read_ms
-                        self.timings.append(MoveTiming(read_ms, think_ms, max(wait_ms, 0.0)))
-                        self._read_ms = read_ms
+                        # read: the look that was believed; wait: the rest of the watch (the animation)
+                        wait_ms = (self.clock() - key_t) * 1000 - sight.ms
+                        self.timings.append(MoveTiming(sight.ms, think_ms, max(wait_ms, 0.0)))
+                        self._read_ms = sight.ms
                         if self.status is not None:
                             self.status(self)
                         return board
@@ -334,6 +341,16 @@ class Player:
                 raise self.desync(prediction, check, sight)
             if s.poll_gap_s:
                 self.sleep(s.poll_gap_s)
+
+    def pause_watch(self, problem: str, prediction: Prediction) -> None:
+        """The board went out of sight after a key: wait (bounded) until it shows again, else stop."""
+        deadline = self.clock() + self.settings.safety_wait_s
+        while self.clock() < deadline:
+            self.sleep(0.1)
+            sight = self.look()
+            if self.safety.problem(sight.frame) is None and sight.grid is not None:
+                return
+        raise StopPlaying(f"paused, then stopped: {problem}; no key was pressed")
 
     def after_first_2048(self) -> None:
         """The classic game shows "You win!" after the first 2048 and ignores keys until "Keep going"

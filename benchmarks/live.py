@@ -1,0 +1,117 @@
+"""Live play speed on the rig: the practice page's own timing, then moves/s and misreads over a game.
+
+    .venv/bin/python benchmarks/live.py [--seed S] [--max-moves N] [--anim A] [--keys K] [--json]
+
+Starts Xvfb + Chromium with the practice board (real animation speed unless --anim), measures
+key -> first change -> board still for K keys, then calibrates and plays (to game over unless
+--max-moves) with the default agent, and prints medians: read, think and wait time per move,
+key-to-key time, moves/s, and misreads counted against the page's own record of the game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+import numpy as np
+
+
+def page_timing(rig, screen, keyboard, board, keys: int) -> dict:
+    """Key -> first changed frame -> last changed frame (board still), in ms, over `keys` real moves."""
+    from screenbot.game.rules import legal_moves
+
+    first, still = [], []
+    for i in range(keys):
+        legal = legal_moves(rig.grid())
+        if not legal:
+            break
+        before = screen.grab(board).pixels
+        previous, last_change, first_change = before, None, None
+        t0 = time.perf_counter()
+        keyboard.press(legal[i % len(legal)])
+        while True:
+            now = time.perf_counter() - t0
+            pixels = screen.grab(board).pixels
+            if not np.array_equal(pixels, previous):
+                last_change = now
+                if first_change is None:
+                    first_change = now
+                previous = pixels
+            if now > 0.8 or (last_change is not None and now - last_change > 0.15):
+                break
+        if first_change is not None:
+            first.append(first_change * 1000)
+            still.append(last_change * 1000)
+        time.sleep(0.05)
+    med = lambda xs: round(statistics.median(xs), 1) if xs else None  # noqa: E731
+    return {"keys": len(first), "first_change_ms": med(first), "still_ms": med(still),
+            "first_change_ms_range": [round(min(first)), round(max(first))] if first else None,
+            "still_ms_range": [round(min(still)), round(max(still))] if still else None}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=2048)
+    parser.add_argument("--max-moves", type=int, default=None, help="stop after N moves (default: a full game)")
+    parser.add_argument("--anim", type=float, default=None, help="practice page animation multiplier (default 1)")
+    parser.add_argument("--keys", type=int, default=20, help="keys used to measure the page's timing")
+    parser.add_argument("--budget-ms", type=float, default=None)
+    parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
+    args = parser.parse_args(argv)
+
+    from screenbot.control.keyboard import XTestKeyboard
+    from screenbot.control.screen import MssScreen
+    from screenbot.play.demo import misreads_against_page
+    from screenbot.play.loop import PlaySettings, Player
+    from screenbot.play.session import calibrate_live, open_live
+    from screenbot.practice.rig import Rig
+
+    with Rig(seed=args.seed, anim=args.anim, export_env=True) as rig:
+        with MssScreen() as screen:
+            board = rig.board_rect()
+            keyboard = XTestKeyboard(board)
+            timing = page_timing(rig, screen, keyboard, board, args.keys)
+            keyboard.close()
+            rig.load(seed=args.seed)  # a fresh game for the play part
+            rig.wait_still()
+            profile = calibrate_live(screen, save=False)
+        parts = open_live(profile=profile)
+        try:
+            player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms),
+                            focus_watch=parts.focus_watch)
+            summary = player.play()
+        finally:
+            parts.close()
+        page_misreads = misreads_against_page(player.tracker.history, rig.state())
+
+    figures = {
+        "page": timing,
+        "moves": summary.moves,
+        "reason": summary.reason,
+        "score": summary.score,
+        "max_tile": summary.max_tile,
+        "moves_per_s": summary.moves_per_s,
+        "misreads_vs_page": page_misreads,
+        "rereads": summary.misreads,
+        "read_ms_median": summary.read_ms_median,
+        "think_ms_median": summary.think_ms_median,
+        "wait_ms_median": summary.wait_ms_median,
+        "key_to_key_ms_median": summary.move_ms_median,
+    }
+    print(f"page timing over {timing['keys']} keys: first change {timing['first_change_ms']} ms "
+          f"(range {timing['first_change_ms_range']}), still {timing['still_ms']} ms (range {timing['still_ms_range']})")
+    print(f"played {summary.moves} moves ({summary.reason}): score {summary.score}, max tile {summary.max_tile}")
+    print(f"moves/s {summary.moves_per_s}  (key to key median {summary.move_ms_median} ms; target >= 6)")
+    print(f"per move, median: read {summary.read_ms_median} ms  think {summary.think_ms_median} ms  "
+          f"wait {summary.wait_ms_median} ms")
+    print(f"misreads against the page's record: {page_misreads} (target 0); boards re-read: {summary.misreads}")
+    if args.json:
+        print(json.dumps(figures))
+    return 0 if page_misreads == 0 and summary.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,142 @@
+"""Live play on the rig: calibrate, then play the practice board with real X keys, checked against the page's record."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from screenbot.control.screen import MssScreen
+from screenbot.game.rules import parse_board
+from screenbot.play.demo import misreads_against_page, page_boards
+from screenbot.play.loop import PlaySettings, Player
+from screenbot.play.session import calibrate_live, open_live
+
+pytestmark = pytest.mark.live
+
+
+def play_on(rig, tmp_path, **settings):
+    """Calibrate on the rig's screen, then play with the real agent, XTEST keys and the focus watch."""
+    with MssScreen() as screen:
+        profile = calibrate_live(screen, tmp_path / "profile.json")
+    parts = open_live(profile=profile)
+    try:
+        player = Player(parts.eyes, parts.keyboard, PlaySettings(**settings), focus_watch=parts.focus_watch,
+                        diagnostics_dir=tmp_path / "stop")
+        summary = player.play()
+    finally:
+        parts.close()
+    return summary, player
+
+
+def assert_no_misread(player, rig):
+    state = rig.state()
+    believed = player.tracker.history
+    truth = page_boards(state)
+    assert misreads_against_page(believed, state) == 0, (
+        f"believed {len(believed)} boards, page has {len(truth)}; first difference at "
+        f"{next((i for i, (a, b) in enumerate(zip(believed, truth)) if a != b), None)}"
+    )
+
+
+def test_plays_300_moves_at_real_animation_speed_without_a_misread(make_rig, tmp_path):
+    rig = make_rig(seed=20261, export_env=True)
+    summary, player = play_on(rig, tmp_path, max_moves=300)
+    assert summary.ok, summary.reason
+    assert summary.moves == 300
+    assert_no_misread(player, rig)
+    assert rig.state()["moves"] == 300  # every key pressed was a move the page made
+
+
+def test_plays_300_moves_on_the_dark_theme_zoomed_without_a_misread(make_rig, tmp_path):
+    rig = make_rig(seed=7, theme="dark", zoom=1.25, anim=0.25, export_env=True)
+    summary, player = play_on(rig, tmp_path, max_moves=300)
+    assert summary.ok, summary.reason
+    assert summary.moves == 300
+    assert_no_misread(player, rig)
+
+
+def test_win_overlay_is_dismissed_with_keep_going_and_play_continues(make_rig, tmp_path):
+    start = parse_board("1024 1024 . . / 4 8 . . / 2 . . . / . . . 2")
+    rig = make_rig(seed=3, board=start, anim=0.5, export_env=True)
+    summary, player = play_on(rig, tmp_path, max_moves=12)
+    assert summary.ok, summary.reason
+    assert summary.moves == 12
+    state = rig.state()
+    assert state["won"] and state["keep_going"]
+    assert max(max(r) for r in player.tracker.board) >= 2048
+    assert_no_misread(player, rig)
+
+
+def test_game_over_stops_cleanly(make_rig, tmp_path):
+    start = parse_board("2 4 8 16 / 32 64 128 256 / 512 1024 4 8 / 16 32 . 2")
+    rig = make_rig(seed=5, board=start, anim=0.5, export_env=True)
+    summary, player = play_on(rig, tmp_path, max_moves=50)
+    assert summary.ok and summary.reason == "game over", summary.reason
+    assert rig.wait_for(lambda s: s["over"], 5, "game over")["over"]
+    assert_no_misread(player, rig)
+
+
+class CoveringWindow:
+    """A plain X window raised over a rectangle; it records every key event that reaches it."""
+
+    def __init__(self, rect) -> None:
+        from Xlib import X
+
+        from screenbot.control.keyboard import open_x_display
+
+        self.display = open_x_display()
+        screen = self.display.screen()
+        self.window = screen.root.create_window(
+            rect.x - 20, rect.y - 20, rect.w + 40, rect.h + 40, 0, screen.root_depth,
+            X.InputOutput, X.CopyFromParent, background_pixel=0x3366CC,
+            event_mask=X.KeyPressMask | X.KeyReleaseMask | X.ExposureMask,
+            override_redirect=True,
+        )
+        self.keys = 0
+
+    def show(self) -> None:
+        from Xlib import X
+
+        self.window.map()
+        self.window.configure(stack_mode=X.Above)
+        self.display.sync()
+
+    def count_keys(self) -> int:
+        from Xlib import X
+
+        while self.display.pending_events():
+            event = self.display.next_event()
+            if event.type in (X.KeyPress, X.KeyRelease):
+                self.keys += 1
+        return self.keys
+
+    def close(self) -> None:
+        self.window.destroy()
+        self.display.close()
+
+
+def test_a_window_raised_over_the_board_gets_no_key_and_play_stops(make_rig, tmp_path):
+    rig = make_rig(seed=9, anim=0.5, export_env=True)
+    cover = CoveringWindow(rig.board_rect())
+    keys_when_covered = {}
+
+    def raise_cover_after_moves():
+        rig.wait_for_moves(15, timeout=60)
+        cover.show()
+        keys_when_covered["page"] = rig.state()["keys"]
+
+    thread = threading.Thread(target=raise_cover_after_moves, daemon=True)
+    thread.start()
+    try:
+        summary, player = play_on(rig, tmp_path, max_moves=400, safety_wait_s=1.5)
+        thread.join(10)
+        time.sleep(0.3)
+        assert not summary.ok
+        assert "no key was pressed" in summary.reason
+        assert cover.count_keys() == 0, "a key reached the window over the board"
+        # at most the one key already on its way when the window appeared reached the page
+        assert rig.state()["keys"] - keys_when_covered["page"] <= 1
+    finally:
+        cover.close()
