@@ -213,9 +213,22 @@ def _check_look(pixels: np.ndarray, lat: Lattice) -> str | None:
 
 
 def find_lattices(pixels: np.ndarray) -> Search:
-    """Every 4x4 board in a BGR picture, plus grids cut off by the edge and rejected look-alikes."""
+    """Every 4x4 board in a BGR picture, plus grids cut off by the edge and rejected look-alikes.
+
+    When the sharp picture yields no board, it is searched once more slightly blurred: lossy
+    compression (JPEG) rings around edges and breaks cells into pieces.
+    """
+    result = _search(pixels, pixels)
+    if not result.boards and not result.cut_off:
+        again = _search(pixels, cv2.GaussianBlur(pixels, (5, 5), 0))
+        if again.boards or again.cut_off:
+            return again
+    return result
+
+
+def _search(pixels: np.ndarray, edges_from: np.ndarray) -> Search:
     result = Search()
-    sq = _squares(pixels)
+    sq = _squares(edges_from)
     if len(sq) == 0:
         return result
     h, w = pixels.shape[:2]
@@ -262,7 +275,7 @@ def find_lattices(pixels: np.ndarray) -> Search:
                 if min(box[0], box[1]) < pitch or box[0] + box[2] > w - pitch or box[1] + box[3] > h - pitch:
                     result.cut_off.append(box)
             continue
-        if len(members) < 8 or len(set(cols)) < SIZE or len(set(rows)) < SIZE:
+        if len(members) < 6 or len(set(cols)) < SIZE - 1 or len(set(rows)) < SIZE - 1:
             continue
         lattice = _fit(pixels, sq[members], cols - cols.min(), rows - rows.min(), len(members))
         if lattice is None:
