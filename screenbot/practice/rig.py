@@ -39,6 +39,7 @@ QUIET_BROWSER_FLAGS = (
     "--noerrdialogs",
 )
 KEY_NAMES = {"up": "Up", "down": "Down", "left": "Left", "right": "Right"}
+BOARD_BGR = {"classic": (0xA0, 0xAD, 0xBB), "dark": (0x3D, 0x33, 0x2F)}  # style.css --board-bg
 
 
 class RigError(ScreenbotError):
@@ -154,6 +155,43 @@ def _drawn(pixels: np.ndarray) -> bool:
     return bool((flat != flat[0]).any(axis=1).mean() > 0.2)
 
 
+def measure_edges(pixels: np.ndarray, box: Box, visible: Box, bgr: tuple[int, int, int]) -> list[float | None]:
+    """Left, top, right, bottom edges of a flat-coloured rectangle near `box` (see Rig.measure_board_edges)."""
+    u = box.w / 500.0
+    vx0, vy0 = visible.x, visible.y
+    vx1, vy1 = visible.x + visible.w, visible.y + visible.h
+    # The middles of the gaps (outer padding first): board colour from edge to edge.
+    gaps_y = [box.y + u * (7.5 + 121.25 * k) for k in range(5)]
+    gaps_x = [box.x + u * (7.5 + 121.25 * k) for k in range(5)]
+    ry = int(next((g for g in gaps_y if vy0 + 1 <= g <= vy1 - 2), min(max(gaps_y[0], vy0 + 1), vy1 - 2)))
+    rx = int(next((g for g in gaps_x if vx0 + 1 <= g <= vx1 - 2), min(max(gaps_x[0], vx0 + 1), vx1 - 2)))
+    target = np.array(bgr, dtype=float)
+
+    def coverage(line: np.ndarray, page: np.ndarray) -> np.ndarray:
+        denom = target - page
+        frac = ((line.astype(float) - page) @ denom) / max(float(denom @ denom), 1.0)
+        return np.clip(frac, 0.0, 1.0)
+
+    def run(cov: np.ndarray, inside: float, lo_limit: float, hi_limit: float) -> tuple[float | None, float | None]:
+        i = min(max(int(inside), 0), len(cov) - 1)
+        if cov[i] < 0.5:
+            return None, None
+        lo = hi = i
+        while lo > 0 and cov[lo - 1] > 0.02:
+            lo -= 1
+        while hi < len(cov) - 1 and cov[hi + 1] > 0.02:
+            hi += 1
+        first = lo + (1.0 - cov[lo]) if lo > lo_limit + 0.5 else None
+        last = hi + cov[hi] if hi + 1 < hi_limit - 0.5 else None
+        return first, last
+
+    page_row = pixels[ry, int(max(vx0, min(box.x - 4, vx1 - 1)))].astype(float)
+    page_col = pixels[int(max(vy0, min(box.y - 4, vy1 - 1))), rx].astype(float)
+    left, right = run(coverage(pixels[ry], page_row), min(max(box.x + box.w / 2, vx0), vx1 - 1), vx0, vx1)
+    top, bottom = run(coverage(pixels[:, rx], page_col), min(max(box.y + box.h / 2, vy0), vy1 - 1), vy0, vy1)
+    return [None if v is None else round(float(v), 2) for v in (left, top, right, bottom)]
+
+
 class Rig:
     """Xvfb + Chromium showing the practice board; every process it starts is ended by PID in stop().
 
@@ -161,7 +199,7 @@ class Rig:
     `window_pos` (x, y), `window_size` (w, h; default: the whole screen from window_pos),
     `zoom` (page zoom factor, set as the fresh profile's default zoom), `scale` (device scale
     factor). Page options: `theme`, `size` (board px), `seed`, `board` (start grid), `score`,
-    `keep` (no win overlay), `anim` (duration multiplier, 0 = none), `scroll` (css px).
+    `keep` (no win overlay), `anim` (duration multiplier, 0 = none), `scroll` (css px, or "board" to centre the board).
     `app=True` shows the page without browser chrome (--app). `export_env=True` also points
     this process's DISPLAY/XAUTHORITY at the rig's display (for pyautogui/mss users).
     """
@@ -181,7 +219,7 @@ class Rig:
         score: int | None = None,
         keep: bool = False,
         anim: float | None = None,
-        scroll: int | None = None,
+        scroll: int | str | None = None,
         app: bool = False,
         port: int = 0,
         timeout: float = 30.0,
@@ -224,9 +262,9 @@ class Rig:
         _need("xdotool", "xdotool")
         browser = find_browser()
         try:
+            self.server = PracticeServer(self.port).start()
             self._tmp = Path(tempfile.mkdtemp(prefix="screenbot-rig-"))
             self._start_xvfb(xvfb)
-            self.server = PracticeServer(self.port).start()
             self.url = self.server.url(**self.page_options)
             self._start_browser(browser)
             self._wait_for_page()
@@ -353,7 +391,7 @@ class Rig:
         assert self.server is not None
         deadline = time.monotonic() + self.timeout
         while time.monotonic() < deadline:
-            if self.server.state.wait_for(lambda s: s["ready"] and s["layout"] is not None, 0.1):
+            if self.server.state.wait_for(lambda s: s["ready"] and s["layout"] is not None, 0.1) is not None:
                 return
             if self._browser is not None and self._browser.poll() is not None:
                 raise PageLoadError(f"the browser exited at start (code {self._browser.returncode}): "
@@ -371,13 +409,15 @@ class Rig:
         return lines[-1][:300] if lines else "no message"
 
     # ---- the page's state ----------------------------------------------------------------------
-    def state(self) -> dict[str, Any]:
-        """The page's last reported state (the server's `GET /state` answer)."""
+    def state(self, history: bool = True) -> dict[str, Any]:
+        """The page's last reported state (the server's `GET /state` answer); `history=False`
+        leaves out the per-move lists (cheaper in long games)."""
         assert self.server is not None, "the rig is not running"
-        return self.server.state.snapshot()
+        return self.server.state.snapshot(history)
 
     def grid(self) -> Grid:
-        return to_grid(self.state()["board"])
+        """The page's true board now."""
+        return to_grid(self.state(history=False)["board"])
 
     def wait_for(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5.0,
                  what: str = "the page") -> dict[str, Any]:
@@ -399,7 +439,7 @@ class Rig:
         """Reload the page with new page options (same browser window); wait for its first report."""
         assert self.server is not None, "the rig is not running"
         self.page_options.update(page_options)
-        old_page = self.state()["page"]
+        old_page = self.state(history=False)["page"]
         self.url = self.server.url(**self.page_options)
         query = self.url.split("?", 1)[1] if "?" in self.url else ""
         self.server.state.command({"navigate": "?" + query})
@@ -448,25 +488,36 @@ class Rig:
         ox, oy = self.viewport_origin()
         self.click(ox + 6 * self.scale, oy + 6 * self.scale)
 
-    def click_button(self, which: str) -> None:
-        """Click an overlay button ("keep-going" or "try-again") or "new-game", by its place on the page."""
-        # The buttons' rects are not reported; they sit at known places relative to the board.
-        board = self.board_box()
-        u = board.w / 500.0
-        if which == "keep-going":
-            self.click(board.x + board.w / 2 - 60 * u, board.y + 367 * u)
-        elif which == "try-again":
-            st = self.state()
-            dx = 60 * u if (st["won"] and not st["keep_going"]) else 0
-            self.click(board.x + board.w / 2 + dx, board.y + 367 * u)
-        else:
-            raise RigError(f"unknown button {which!r}")
+    def button_box(self, which: str) -> Box | None:
+        """A button's rectangle on screen ("keep-going", "try-again", "new-game"), None while hidden."""
+        rect = (self.layout().get("buttons") or {}).get(which)
+        if not rect or rect[2] <= 0 or rect[3] <= 0:
+            return None
+        return self._to_screen(rect)
+
+    def click_button(self, which: str, timeout: float = 5.0) -> None:
+        """Click a button of the page with the real pointer, once the page shows it."""
+        if which not in ("keep-going", "try-again", "new-game"):
+            raise RigError(f"unknown button {which!r} (keep-going, try-again, new-game)")
+        deadline = time.monotonic() + timeout
+        while (box := self.button_box(which)) is None:
+            if time.monotonic() > deadline:
+                raise RigError(f"the page shows no {which} button")
+            time.sleep(0.02)
+        self.click(box.x + box.w / 2, box.y + box.h / 2)
 
     # ---- geometry (screen pixels) ------------------------------------------------------------------
+    def layout(self) -> dict[str, Any]:
+        """The page's last reported layout (CSS px rects and window metrics)."""
+        assert self.server is not None, "the rig is not running"
+        layout = self.server.state.layout()
+        if layout is None:
+            raise RigError("the page has not reported its layout yet")
+        return layout
+
     def css_to_screen(self) -> float:
         """Screen pixels per CSS pixel (device scale x page zoom)."""
-        layout = self.state()["layout"]
-        return float(layout["device_pixel_ratio"])
+        return float(self.layout()["device_pixel_ratio"])
 
     def viewport_origin(self) -> tuple[float, float]:
         """The screen pixel where the page's viewport (CSS 0,0) sits.
@@ -475,7 +526,7 @@ class Rig:
         browser chrome's height is the outer height minus the viewport's height (no bottom
         or side frame without a window manager).
         """
-        layout = self.state()["layout"]
+        layout = self.layout()
         dpr = float(layout["device_pixel_ratio"])
         sx, sy = layout["screen_xy"]
         outer_w, outer_h = layout["outer"]
@@ -495,9 +546,41 @@ class Rig:
         x, y, w, h = css_rect
         return Box(ox + x * dpr, oy + y * dpr, w * dpr, h * dpr)
 
+    def viewport_box(self) -> Box:
+        """The page's visible viewport on screen (excluding a scrollbar)."""
+        layout = self.layout()
+        dpr = float(layout["device_pixel_ratio"])
+        ox, oy = self.viewport_origin()
+        vv = layout.get("viewport")
+        w, h = (vv[2] * vv[4], vv[3] * vv[4]) if vv else layout["inner"]
+        return Box(ox, oy, w * dpr, h * dpr)
+
+    def visible_box(self) -> Box:
+        """The part of the viewport that is on the screen."""
+        v = self.viewport_box()
+        sw, sh = self.screen_size
+        x0, y0 = max(v.x, 0.0), max(v.y, 0.0)
+        x1, y1 = min(v.x + v.w, float(sw)), min(v.y + v.h, float(sh))
+        return Box(x0, y0, max(0.0, x1 - x0), max(0.0, y1 - y0))
+
+    def board_fully_visible(self) -> bool:
+        b, v = self.board_box(), self.visible_box()
+        return b.x >= v.x - 0.5 and b.y >= v.y - 0.5 and b.x + b.w <= v.x + v.w + 0.5 and b.y + b.h <= v.y + v.h + 0.5
+
+    def measure_board_edges(self, pixels: np.ndarray) -> list[float | None]:
+        """The board's left, top, right, bottom edges as seen in a screenshot (whole screen, BGR).
+
+        Found along a row through the board's top padding and a column through its left
+        padding, which show the board colour from edge to edge; a border pixel's share of the
+        board colour gives the sub-pixel edge. An edge outside the visible viewport is None.
+        Works on a board without glowing tiles under it (e.g. an empty board).
+        """
+        theme = self.page_options.get("theme") or "classic"
+        return measure_edges(pixels, self.board_box(), self.visible_box(), BOARD_BGR[theme])
+
     def board_box(self) -> Box:
         """The board's true rectangle on screen (fractional screen pixels)."""
-        return self._to_screen(self.state()["layout"]["board"])
+        return self._to_screen(self.layout()["board"])
 
     def board_rect(self) -> Rect:
         """The board's rectangle on screen, in whole pixels."""
@@ -505,14 +588,14 @@ class Rig:
 
     def cell_boxes(self) -> list[Box]:
         """The 16 cells' rectangles on screen, row-major."""
-        return [self._to_screen(c) for c in self.state()["layout"]["cells"]]
+        return [self._to_screen(c) for c in self.layout()["cells"]]
 
     def score_box(self) -> Box:
-        return self._to_screen(self.state()["layout"]["score_box"])
+        return self._to_screen(self.layout()["score_box"])
 
     def window_rect(self) -> Rect:
         """The browser window's rectangle on screen (from the page's report)."""
-        layout = self.state()["layout"]
+        layout = self.layout()
         sx, sy = layout["screen_xy"]
         ow, oh = layout["outer"]
         return Rect(round(sx * self.scale), round(sy * self.scale), round(ow * self.scale), round(oh * self.scale))

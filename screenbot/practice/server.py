@@ -101,14 +101,19 @@ class PracticeState:
             self._cond.notify_all()
 
     # ---- reading ------------------------------------------------------------------------
-    def snapshot(self) -> dict[str, Any]:
-        """The state as `GET /state` returns it."""
+    def snapshot(self, history: bool = True) -> dict[str, Any]:
+        """The state as `GET /state` returns it (without the per-move lists if not `history`)."""
         with self._cond:
-            return self._snapshot_locked()
+            return self._snapshot_locked(history)
 
-    def _snapshot_locked(self) -> dict[str, Any]:
+    def layout(self) -> dict[str, Any] | None:
+        """The page's last reported layout (CSS px rects, devicePixelRatio, window metrics)."""
+        with self._cond:
+            return copy.deepcopy(self._layout)
+
+    def _snapshot_locked(self, history: bool = True) -> dict[str, Any]:
         cur = self._current or {}
-        return copy.deepcopy({
+        snap = {
             "ready": self._current is not None,
             "board": cur.get("board"),
             "score": cur.get("score", 0),
@@ -137,16 +142,21 @@ class PracticeState:
             "key_times": self._key_times,
             "layout": self._layout,
             "events": self._events[-20:],
-        })
+        }
+        if not history:
+            for name in ("history", "history_moves", "history_scores", "key_times"):
+                snap[name] = None
+        return copy.deepcopy(snap)
 
     def wait_for(self, predicate: Callable[[dict[str, Any]], bool], timeout: float) -> dict[str, Any] | None:
-        """Block until predicate(snapshot) holds; the snapshot, or None after `timeout` seconds."""
+        """Block until predicate(snapshot) holds; the full snapshot, or None after `timeout` seconds.
+
+        The predicate sees a snapshot without the per-move lists (cheap on long games)."""
         deadline = time.monotonic() + timeout
         with self._cond:
             while True:
-                snap = self._snapshot_locked()
-                if predicate(snap):
-                    return snap
+                if predicate(self._snapshot_locked(history=False)):
+                    return self._snapshot_locked()
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return None
@@ -271,7 +281,8 @@ class PracticeServer(ThreadingHTTPServer):
 
     def start(self) -> "PracticeServer":
         """Serve in a background thread."""
-        self._thread = threading.Thread(target=self.serve_forever, name="practice-server", daemon=True)
+        self._thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="practice-server", daemon=True)
         self._thread.start()
         return self
 

@@ -3,7 +3,8 @@
 
    URL options: theme=classic|dark, size=<board px, default 500>, seed=<uint32>,
    board=<16 comma-separated values, row-major>, score=<start score>, keep=1 (no win overlay),
-   anim=<duration multiplier: 1 classic, 0.5 twice as fast, 0 none>, scroll=<css px>,
+   anim=<duration multiplier: 1 classic, 0.5 twice as fast, 0 none>,
+   scroll=<css px> or scroll=board (centre the board in the window),
    report=0 (do not talk to the server). */
 "use strict";
 
@@ -47,7 +48,7 @@
     score: Math.round(numberOption("score", 0, 0, 1e9)),
     keep: params.get("keep") === "1",
     anim: numberOption("anim", 1, 0, 20),
-    scroll: numberOption("scroll", 0, 0, 100000),
+    scroll: params.get("scroll") === "board" ? "board" : numberOption("scroll", 0, 0, 100000),
     report: params.get("report") !== "0",
   };
 
@@ -229,6 +230,9 @@
   const bestValueEl = document.querySelector(".best-value");
   const messageEl = document.querySelector(".game-message");
   const messageTextEl = messageEl.querySelector("p");
+  const keepButtonEl = messageEl.querySelector(".keep-playing-button");
+  const retryButtonEl = messageEl.querySelector(".retry-button");
+  const restartButtonEl = document.querySelector(".restart-button");
   const unit = options.size / 500;
   const step = unit * (106.25 + 15);
   let best = 0;
@@ -332,6 +336,11 @@
       board: rectOf(boardEl),
       cells: Array.from(gridEl.children, rectOf),
       score_box: rectOf(scoreEl),
+      buttons: {
+        "keep-going": rectOf(keepButtonEl),
+        "try-again": rectOf(retryButtonEl),
+        "new-game": rectOf(restartButtonEl),
+      },
       device_pixel_ratio: window.devicePixelRatio,
       inner: [window.innerWidth, window.innerHeight],
       outer: [window.outerWidth, window.outerHeight],
@@ -453,7 +462,12 @@
   buildGrid();
   newGame(options.board, options.score, options.keep);
   window.requestAnimationFrame(() => {
-    if (options.scroll) window.scrollTo(0, options.scroll);
+    if (options.scroll === "board") {
+      const r = boardEl.getBoundingClientRect();
+      window.scrollTo(0, Math.max(0, window.scrollY + r.top - (window.innerHeight - r.height) / 2));
+    } else if (options.scroll) {
+      window.scrollTo(0, options.scroll);
+    }
     report("start");
     draw();
     if (options.report) followCommands();

@@ -1,0 +1,396 @@
+#!/usr/bin/env python3
+"""Record whole-screen screenshots of the practice board on the live rig, each with a JSON of the truth."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from screenbot.game.rules import Game, Grid, Move, apply_move, is_over, to_grid
+from screenbot.practice.rig import Box, Rig, RigError
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_OUT = ROOT / "tests" / "fixtures" / "screens"
+POSITIONS = ROOT.parent / "shared" / "anchors" / "positions.json"
+PNG_FLAGS = [cv2.IMWRITE_PNG_COMPRESSION, 9]
+EMPTY_BOARD = ((0,) * 4,) * 4
+
+# Hand-made boards: every tile from 2 to 65536 shows up, and 0 to 16 empty cells.
+BOARDS: dict[str, Grid] = {
+    "empty": EMPTY_BOARD,
+    "ladder_full": to_grid([[2, 4, 8, 16], [256, 128, 64, 32], [512, 1024, 2048, 4096],
+                            [65536, 32768, 16384, 16384]]),
+    "small_tiles": to_grid([[2, 0, 0, 4], [0, 8, 0, 0], [0, 0, 16, 0], [32, 0, 0, 64]]),
+    "one_tile": to_grid([[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0]]),
+    "big_tiles": to_grid([[65536, 32768, 16384, 8192], [256, 512, 1024, 4096], [128, 64, 0, 2048],
+                          [2, 0, 0, 4]]),
+    "mid_game": to_grid([[2, 8, 32, 128], [4, 16, 64, 256], [0, 2, 8, 512], [0, 0, 4, 1024]]),
+    "win_next": to_grid([[1024, 1024, 8, 2], [4, 16, 2, 0], [2, 0, 0, 0], [0, 0, 0, 4]]),
+    "over_full": to_grid([[2, 4, 8, 16], [32, 64, 128, 256], [512, 1024, 2048, 4096],
+                          [8192, 16384, 32768, 65536]]),
+    "over_small": to_grid([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 8]]),
+}
+
+
+def anchor_positions() -> list[Grid]:
+    """Real positions from one strong self-play game (../shared/anchors), if present."""
+    if not POSITIONS.is_file():
+        return []
+    data = json.loads(POSITIONS.read_text())
+    return [to_grid(p["grid"]) for p in data["positions"]]
+
+
+def board_score(grid: Grid) -> int:
+    """A plausible score for a board (each tile v >= 4 was made by merges worth v * (log2 v - 1))."""
+    return int(sum(v * (int(math.log2(v)) - 1) for row in grid for v in row if v >= 4))
+
+
+@dataclass
+class Condition:
+    """One look: a rig configuration and the shots to take in it."""
+
+    name: str
+    rig: dict[str, Any]
+    shots: list[tuple] = field(default_factory=list)
+
+
+def conditions(anchors: list[Grid]) -> list[Condition]:
+    a = anchors or [BOARDS["mid_game"]] * 60
+    return [
+        Condition("classic_z100_s1_p0", dict(screen=(1600, 1000), window_size=(1000, 950)), [
+            ("static", BOARDS["empty"]), ("static", a[0]), ("static", a[5]), ("static", BOARDS["ladder_full"]),
+            ("static", a[44]),
+            ("win",), ("win_fading",), ("keep_going",), ("over_by_move", a[53]),
+            ("mid", a[8], [15, 45, 80, 120, 170, 240]),
+        ]),
+        Condition("dark_z100_s1_p2", dict(screen=(1600, 1000), window_pos=(480, 30), window_size=(1080, 960),
+                                          theme="dark"), [
+            ("static", BOARDS["empty"]), ("static", BOARDS["small_tiles"]), ("static", BOARDS["big_tiles"]),
+            ("static", a[20]), ("static", BOARDS["ladder_full"]),
+            ("win",), ("over_load", BOARDS["over_full"]),
+            ("mid", a[30], [30, 70, 110, 200]),
+        ]),
+        Condition("classic_z50_s1_p3", dict(screen=(1920, 1080), window_pos=(200, 120), window_size=(1100, 800),
+                                            zoom=0.5), [
+            ("static", BOARDS["empty"]), ("static", a[12]), ("static", BOARDS["big_tiles"]),
+        ]),
+        Condition("dark_z67_s1_p1", dict(screen=(1920, 1080), window_pos=(900, 0), window_size=(1020, 1080),
+                                         zoom=2 / 3, theme="dark"), [
+            ("static", BOARDS["empty"]), ("static", a[33]), ("over_load", BOARDS["over_small"]),
+        ]),
+        Condition("classic_z80_s1_p4", dict(screen=(1920, 1080), window_pos=(60, 200), window_size=(900, 860),
+                                            zoom=0.8), [
+            ("static", BOARDS["empty"]), ("static", a[16]), ("mid", a[17], [50, 120]),
+        ]),
+        Condition("classic_z125_s1_p0", dict(screen=(1920, 1080), zoom=1.25, scroll="board"), [
+            ("static", BOARDS["empty"]), ("static", a[2]), ("static", BOARDS["mid_game"]),
+            ("mid", a[3], [40, 100, 160]),
+        ]),
+        Condition("dark_z150_s1_p0", dict(screen=(1920, 1080), zoom=1.5, scroll="board", theme="dark"), [
+            ("static", BOARDS["empty"]), ("static", a[40]), ("win",),
+        ]),
+        Condition("classic_z200_s1_board400", dict(screen=(1920, 1080), zoom=2.0, size=400, scroll="board"), [
+            ("static", BOARDS["empty"]), ("static", a[50]), ("mid", a[51], [60, 140]),
+        ]),
+        Condition("classic_z200_s1_cut", dict(screen=(1920, 1080), zoom=2.0, scroll=60), [
+            ("static", BOARDS["empty"]), ("static", a[26]),
+        ]),
+        Condition("classic_z100_s2_4k", dict(screen=(3840, 2160), scale=2.0), [
+            ("static", BOARDS["empty"]), ("static", a[10]), ("static", BOARDS["big_tiles"]),
+            ("win",), ("mid", a[11], [50, 130]),
+        ]),
+        Condition("dark_z125_s2_4k_p2", dict(screen=(3840, 2160), scale=2.0, zoom=1.25, window_pos=(1400, 300),
+                                             window_size=(2200, 1800), theme="dark", scroll="board"), [
+            ("static", BOARDS["empty"]), ("static", a[58]), ("over_load", BOARDS["over_small"]),
+        ]),
+        Condition("classic_z100_s2_board250", dict(screen=(1920, 1080), scale=2.0, size=250, window_pos=(400, 0),
+                                                   window_size=(1300, 1080)), [
+            ("static", BOARDS["empty"]), ("static", a[36]), ("static", BOARDS["ladder_full"]),
+        ]),
+        Condition("classic_z100_s1_board300_p5", dict(screen=(1600, 1000), window_pos=(700, 260),
+                                                      window_size=(880, 720), size=300), [
+            ("static", BOARDS["empty"]), ("static", BOARDS["one_tile"]), ("static", a[47]),
+            ("mid", a[48], [30, 90]),
+        ]),
+        Condition("dark_z90_s1_board640", dict(screen=(1600, 1000), window_size=(1600, 1000), zoom=0.9,
+                                               size=640, theme="dark"), [
+            ("static", BOARDS["empty"]), ("static", a[55]), ("keep_going",),
+        ]),
+    ]
+
+
+# ---- shooting --------------------------------------------------------------------------------
+class Recorder:
+    def __init__(self, out: Path, cond: Condition, rig: Rig) -> None:
+        self.out = out
+        self.cond = cond
+        self.rig = rig
+        self.count = 0
+        self.verified: dict[str, Any] | None = None
+        self.theme = cond.rig.get("theme", "classic")
+
+    # -- geometry ------------------------------------------------------------------------------
+    def verify_rect(self) -> dict[str, Any]:
+        """On an empty board (no glow), find the board's edges in the picture and compare."""
+        self.load(EMPTY_BOARD)
+        img = self.rig.screenshot()
+        box = self.rig.board_box()
+        measured = self.rig.measure_board_edges(img)
+        diffs = [abs(m - e) for m, e in zip(measured, edges(box)) if m is not None] if measured else [99.0]
+        if max(diffs) > 1.01:
+            raise RigError(f"{self.cond.name}: board rect {box.as_list()} does not match the picture "
+                           f"(measured edges {measured}, expected {edges(box)})")
+        self.verified = {"board_rect": box.as_list(), "measured_edges": measured,
+                         "max_edge_error_px": round(max(diffs), 2),
+                         "how": "edges of the board colour on an empty board in the same condition, "
+                                "left/top/right/bottom; null = off the visible viewport"}
+        return self.verified
+
+    # -- page control ----------------------------------------------------------------------------
+    def load(self, grid: Grid, keep: bool = False, seed: int = 1, score: int | None = None) -> None:
+        self.rig.load(board=grid, keep=keep or None, seed=seed,
+                      score=board_score(grid) if score is None else score)
+        self.rig.focus_page()
+        self.rig.wait_still(still_ms=250)
+
+    def overlay_wait(self) -> float:
+        anim = self.cond.rig.get("anim", 1.0)
+        return (1.2 + 0.8) * anim + 0.25
+
+    # -- writing ---------------------------------------------------------------------------------
+    def save(self, kind: str, img: np.ndarray, extra: dict[str, Any]) -> Path:
+        st = self.rig.state()
+        if self.verified and self.rig.board_box().as_list() != self.verified["board_rect"]:
+            raise RigError(f"{self.cond.name}: the board moved since its rect was checked")
+        name = f"{self.cond.name}__{self.count:02d}_{kind}"
+        self.count += 1
+        png = self.out / f"{name}.png"
+        cv2.imwrite(str(png), img, PNG_FLAGS)
+        box = self.rig.board_box()
+        cells = self.rig.cell_boxes()
+        u = box.w / 500.0 if box.w else 1.0
+        screen_w, screen_h = self.rig.screen_size
+        label = {
+            "image": png.name,
+            "image_origin": [0, 0],
+            "target": "practice",
+            "kind": kind,
+            "state": {"static": "playing", "overlay-win": "won", "overlay-over": "over",
+                      "overlay-fading-in": "fading-in", "mid-animation": "mid-animation",
+                      "keep-going": "playing"}[kind],
+            "condition": {
+                "name": self.cond.name,
+                "theme": self.theme,
+                "zoom": round(self.rig.zoom, 4),
+                "zoom_mode": "browser",
+                "device_scale": self.rig.scale,
+                "board_css_px": self.cond.rig.get("size", 500),
+                "scroll_css_px": self.cond.rig.get("scroll", 0),
+                "browser_chrome_visible": not self.rig.app,
+                "window_pos": list(self.rig.window_pos),
+                "window_size": list(self.rig.window_size),
+                "screen": [screen_w, screen_h],
+            },
+            "grid": st["board"],
+            "score": st["score"],
+            "won": st["won"],
+            "over": st["over"],
+            "keep_going": st["keep_going"],
+            "overlay": {"overlay-win": "win", "overlay-over": "over"}.get(kind),
+            "board_rect": box.as_list(),
+            "board_rect_px": box.rect().as_list(),
+            "board_fully_on_screen": self.rig.board_fully_visible(),
+            "visible_viewport_rect": self.rig.visible_box().as_list(),
+            "grid_rect": Box(box.x + 15 * u, box.y + 15 * u, box.w - 30 * u, box.h - 30 * u).as_list(),
+            "cell_rects": [c.as_list() for c in cells],
+            "cell_rects_px": [c.rect().as_list() for c in cells],
+            "score_rect": self.rig.score_box().as_list(),
+            "window_rect": self.rig.window_rect().as_list(),
+            "viewport_origin_on_screen": [round(v, 2) for v in self.rig.viewport_origin()],
+            "css_px_to_screen_px": round(self.rig.css_to_screen(), 4),
+            "screen_size": [screen_w, screen_h],
+            "board_rect_check": self.verified,
+        }
+        label.update(extra)
+        (self.out / f"{name}.json").write_text(json.dumps(label, indent=1))
+        print(f"  {png.name} ({png.stat().st_size // 1024} KB)", flush=True)
+        return png
+
+    # -- shots ------------------------------------------------------------------------------------
+    def static(self, grid: Grid) -> None:
+        self.load(grid)
+        self.save("static", self.rig.screenshot(), {})
+
+    def win(self, fading: bool = False) -> None:
+        self.load(BOARDS["win_next"], seed=5)
+        before = self.rig.grid()
+        self.rig.press(Move.LEFT)
+        st = self.rig.wait_for(lambda s: s["won"], 5, "the win")
+        if fading:
+            time.sleep(1.2 * self.cond.rig.get("anim", 1.0) + 0.35)
+            t_shot = time.time()
+            img = self.rig.screenshot()
+            self.save("overlay-fading-in", img, {"grid_before": [list(r) for r in before], "move": "left",
+                                                 "ms_after_key": round((t_shot * 1000 - st["t_key"]), 1),
+                                                 "overlay": "win", "overlay_opacity_approx": 0.4})
+            return
+        time.sleep(self.overlay_wait())
+        self.rig.wait_still()
+        self.save("overlay-win", self.rig.screenshot(), {})
+
+    def keep_going(self) -> None:
+        self.load(BOARDS["win_next"], seed=5)
+        self.rig.press(Move.LEFT)
+        self.rig.wait_for(lambda s: s["won"], 5, "the win")
+        time.sleep(self.overlay_wait())
+        keys = self.rig.state()["keys"]
+        self.rig.press(Move.RIGHT)  # ignored: only the button dismisses the overlay
+        st = self.rig.wait_for_keys(keys + 1)
+        assert st["event"] == "ignored" and st["moves"] == 1, st["event"]
+        self.rig.click_button("keep-going")
+        self.rig.wait_for(lambda s: s["keep_going"], 5, "keep going")
+        self.rig.wait_still()
+        self.save("keep-going", self.rig.screenshot(), {})
+
+    def over_by_move(self, start: Grid) -> None:
+        """Play from `start` (seeded) until the game is over, with real keys; shoot the overlay."""
+        seed = 11
+        game = Game(seed=seed)
+        game.reset(start=start)
+        self.load(start, keep=True, seed=seed)
+        moves = 0
+        while not game.over:
+            legal = [m for m in (Move.LEFT, Move.UP, Move.RIGHT, Move.DOWN)
+                     if apply_move(game.grid, m)[0] != game.grid]
+            move = legal[0]
+            game.step(move)
+            self.rig.press(move)
+            moves += 1
+            self.rig.wait_for_moves(moves)
+            if moves > 3000:
+                raise RigError("the game did not end")
+        st = self.rig.wait_for(lambda s: s["over"], 5, "game over")
+        if to_grid(st["board"]) != game.grid:
+            raise RigError(f"page and engine disagree after {moves} moves")
+        time.sleep(self.overlay_wait())
+        self.rig.wait_still()
+        self.save("overlay-over", self.rig.screenshot(), {"moves_played": moves})
+
+    def over_load(self, grid: Grid) -> None:
+        assert is_over(grid)
+        self.load(grid)
+        time.sleep(self.overlay_wait())
+        self.rig.wait_still()
+        self.save("overlay-over", self.rig.screenshot(), {})
+
+    def mid(self, start: Grid, delays_ms: list[int]) -> None:
+        """From `start`, press a legal key per delay and shoot about that many ms after sending it."""
+        self.load(start, keep=True, seed=3)
+        order = (Move.DOWN, Move.LEFT, Move.RIGHT, Move.UP)
+        for i, delay in enumerate(delays_ms):
+            st0 = self.rig.state()
+            before = to_grid(st0["board"])
+            legal = [m for m in order if apply_move(before, m)[0] != before]
+            if not legal:
+                break
+            move = legal[i % len(legal)]
+            t_send = self.rig.press(move)
+            wait = t_send + delay / 1000.0 - time.time()
+            if wait > 0:
+                time.sleep(wait)
+            t0 = time.time()
+            img = self.rig.screenshot()
+            t1 = time.time()
+            st = self.rig.wait_for_moves(st0["moves"] + 1, 2)
+            slid, _ = apply_move(before, move)
+            self.save("mid-animation", img, {
+                "move": move.key,
+                "nominal_delay_ms": delay,
+                "ms_after_key": round(t0 * 1000 - st["t_key"], 1),
+                "ms_after_key_sent": round((t0 - t_send) * 1000, 1),
+                "ms_after_key_grab_end": round(t1 * 1000 - st["t_key"], 1),
+                "grab_ms": round((t1 - t0) * 1000, 1),
+                "grid_before": [list(r) for r in before],
+                "grid_after_slide": [list(r) for r in slid],
+                "grid_note": "grid = the page's true state after the move (with the new tile); the picture "
+                             "may show grid_before, an in-between state, or grid",
+            })
+            self.rig.wait_still()
+
+
+def edges(box: Box) -> list[float]:
+    return [box.x, box.y, box.x + box.w, box.y + box.h]
+
+
+def draw_check(img: np.ndarray, label: dict[str, Any]) -> np.ndarray:
+    """The picture with the labelled board (red) and cells (green) drawn on it."""
+    out = img.copy()
+    x, y, w, h = label["board_rect"]
+    cv2.rectangle(out, (round(x), round(y)), (round(x + w) - 1, round(y + h) - 1), (0, 0, 255), 1)
+    for cx, cy, cw, ch in label["cell_rects"]:
+        cv2.rectangle(out, (round(cx), round(cy)), (round(cx + cw) - 1, round(cy + ch) - 1), (0, 200, 0), 1)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--only", nargs="*", help="condition names (default: all)")
+    parser.add_argument("--list", action="store_true", help="list the conditions and exit")
+    parser.add_argument("--check", type=Path, help="write a copy of each picture with its rects drawn here")
+    args = parser.parse_args(argv)
+    conds = conditions(anchor_positions())
+    if args.list:
+        for c in conds:
+            print(c.name, len(c.shots))
+        return 0
+    args.out.mkdir(parents=True, exist_ok=True)
+    for cond in conds:
+        if args.only and cond.name not in args.only:
+            continue
+        for old in args.out.glob(f"{cond.name}__*"):
+            old.unlink()
+        print(cond.name, flush=True)
+        with Rig(**cond.rig) as rig:
+            rec = Recorder(args.out, cond, rig)
+            rec.verify_rect()
+            for shot in cond.shots:
+                kind, *rest = shot
+                if kind == "static":
+                    rec.static(rest[0])
+                elif kind == "win":
+                    rec.win()
+                elif kind == "win_fading":
+                    rec.win(fading=True)
+                elif kind == "keep_going":
+                    rec.keep_going()
+                elif kind == "over_by_move":
+                    rec.over_by_move(rest[0])
+                elif kind == "over_load":
+                    rec.over_load(rest[0])
+                elif kind == "mid":
+                    rec.mid(rest[0], rest[1])
+                else:
+                    raise ValueError(kind)
+        if args.check:
+            args.check.mkdir(parents=True, exist_ok=True)
+            for js in sorted(args.out.glob(f"{cond.name}__*.json")):
+                label = json.loads(js.read_text())
+                img = cv2.imread(str(args.out / label["image"]))
+                cv2.imwrite(str(args.check / label["image"]), draw_check(img, label))
+    total = sum(p.stat().st_size for p in args.out.glob("*.png"))
+    print(f"{len(list(args.out.glob('*.png')))} pictures, {total / 1e6:.1f} MB in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
