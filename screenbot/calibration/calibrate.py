@@ -173,7 +173,14 @@ def calibrate(
 
 
 def hidpi_scale(screen_width: int) -> float:
-    """Captured pixels per mouse point on the live screen (imports pyautogui: live sessions only)."""
+    """Captured pixels per mouse point on the live screen: screen width / pyautogui's width.
+
+    On X11 both come from the same root window (a browser's device scale factor does not
+    change the X pixel grid), so it is 1.0 without asking; elsewhere (macOS Retina, Windows
+    display scaling) pyautogui is imported here, in a live session only.
+    """
+    if sys.platform.startswith("linux"):
+        return 1.0
     try:
         import pyautogui  # noqa: PLC0415 - connects to the display at import time
         points = pyautogui.size().width

@@ -82,6 +82,7 @@ class _Sampler:
     lut: np.ndarray  # (64**3,) uint8 labels
     entries: list[_Entry]  # label FIRST_TILE + i
     theme: Theme | None
+    digit_like: np.ndarray  # (entries,) bool: a tile colour that is also a digit colour
     extra: dict = field(default_factory=dict)
 
 
@@ -201,6 +202,8 @@ def _sampler(profile: Profile) -> _Sampler:
         strip_y=_pad(sy), strip_x=_pad(sx), centre_y=_pad(cy), centre_x=_pad(cx),
         line_y=ly.clip(0, origin.h - 1), line_x=lx.clip(0, origin.w - 1),
         lut=_build_lut(pairs), entries=entries, theme=theme,
+        digit_like=np.array([any(max(abs(a - b) for a, b in zip(e.colour, t)) <= TOL for t in (theme.text if theme else ()))
+                             for e in entries], bool),
     )
     profile._sampler = sampler  # type: ignore[attr-defined]
     return sampler
@@ -220,7 +223,8 @@ class _Cells:
     centre_bad: np.ndarray  # (16,) bool: the centre contradicts the strips (a tile growing / popping)
 
 
-def _judge_cells(strip_labels: np.ndarray, centre_labels: np.ndarray, n_labels: int) -> _Cells:
+def _judge_cells(strip_labels: np.ndarray, centre_labels: np.ndarray, n_labels: int,
+                 digit_like: np.ndarray | None = None) -> _Cells:
     cells = strip_labels.shape[0]
     n = strip_labels.shape[1]
     m = centre_labels.shape[1]
@@ -240,6 +244,8 @@ def _judge_cells(strip_labels: np.ndarray, centre_labels: np.ndarray, n_labels: 
     own = label - FIRST_TILE
     has_own = own >= 0
     other_tiles[np.nonzero(has_own)[0], own[has_own]] = 0
+    if digit_like is not None and digit_like.any():
+        other_tiles[:, digit_like] = 0  # the digits themselves wear that colour
     biggest_other = other_tiles.max(axis=1) if other_tiles.shape[1] else np.zeros(cells)
     is_empty = label == EMPTY
     # An empty cell is empty all the way through; a tile's centre shows no other tile colour.
@@ -270,7 +276,7 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     centre_px = region[s.centre_y, s.centre_x]
     line_px = region[s.line_y, s.line_x]
     n_labels = FIRST_TILE + len(s.entries)
-    cells = _judge_cells(_labels(s.lut, strip_px), _labels(s.lut, centre_px), n_labels)
+    cells = _judge_cells(_labels(s.lut, strip_px), _labels(s.lut, centre_px), n_labels, s.digit_like)
     line_labels = _labels(s.lut, line_px)
     gap_share = float((line_labels == GAP).mean())
     jump = int(_gap_jumps(line_px).max())
