@@ -234,8 +234,14 @@ def _judge_cells(strip_labels: np.ndarray, centre_labels: np.ndarray, n_labels: 
     cell_counts = counts[:, EMPTY:]
     best = cell_counts.argmax(axis=1)
     best_n = cell_counts[np.arange(cells), best]
-    second = np.sort(cell_counts, axis=1)[:, -2] if cell_counts.shape[1] > 1 else np.zeros(cells)
     label = np.where(best_n >= 0.45 * n, best + EMPTY, -1)
+    # a second cell colour in the strips: a tile half in, half out (digit colours excepted: long
+    # numbers reach the side strips, and a theme may write digits in a tile colour)
+    others = cell_counts.copy()
+    others[np.arange(cells), best] = 0
+    if digit_like is not None and digit_like.any():
+        others[:, FIRST_TILE - EMPTY :][:, digit_like] = 0
+    second = others.max(axis=1) if others.shape[1] else np.zeros(cells)
     split = (best_n >= 0.2 * n) & (second >= 0.1 * n)
     centre_same = ccounts[np.arange(cells), np.maximum(label, 0)]
     # The biggest patch of another tile colour in the centre. Antialiased digits blend through
