@@ -18,6 +18,7 @@ from screenbot.play.eyes import Eyes, Sight
 from screenbot.play.overlay import find_keep_going
 from screenbot.play.record import FrameRecorder, MoveLog
 from screenbot.play.safety import BoardLook, Safety
+from screenbot.play.spawn import GROWTH
 from screenbot.play.tracker import Check, Prediction, Tracker, TrackingError, compare
 
 
@@ -48,6 +49,8 @@ class PlaySettings:
     safety_wait_s: float = 5.0
     # pause between two grabs while watching (0 = as fast as grab + read allow)
     poll_gap_s: float = 0.0
+    # read the new tile while it grows in (see play.spawn), when this game's colours allow it
+    early_spawn: bool = True
 
 
 @dataclass
@@ -74,6 +77,7 @@ class Summary:
     move_ms_median: float = 0.0
     diagnostics: str | None = None
     advice: dict | None = None
+    early_reads: int = 0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -82,7 +86,8 @@ class Summary:
         lines = [
             f"stopped: {self.reason}",
             f"moves {self.moves}  score {self.score}  max tile {self.max_tile}  "
-            f"{self.duration_s:.1f} s  {self.moves_per_s:.1f} moves/s  misreads re-read {self.misreads}",
+            f"{self.duration_s:.1f} s  {self.moves_per_s:.1f} moves/s  misreads re-read {self.misreads}  "
+            f"new tiles read while growing {self.early_reads}",
         ]
         if self.moves:
             lines.append(
@@ -125,6 +130,7 @@ class Player:
         status: Callable[["Player"], None] | None = None,
         diagnostics_dir: str | Path | None = None,
         on_frame: Callable[[Sight], None] | None = None,
+        spawn_reader=None,
         clock: Callable[[], float] = time.perf_counter,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -138,6 +144,13 @@ class Player:
         self.status = status
         self.diagnostics_dir = Path(diagnostics_dir) if diagnostics_dir else None
         self.on_frame = on_frame
+        if spawn_reader is None and self.settings.early_spawn and getattr(eyes, "profile", None) is not None:
+            from screenbot.play.spawn import SpawnReader
+
+            spawn_reader = SpawnReader.for_profile(eyes.profile)
+        self.spawn_reader = spawn_reader
+        self.early_accepts = 0
+        self.accepted_early: list[int] = []  # indexes (into tracker.history) of boards believed while growing
         self.clock = clock
         self.sleep = sleep
         self.tracker = Tracker()
@@ -209,6 +222,8 @@ class Player:
                     board = self.tracker.begin(grid)
                     self._read_ms = sight.ms
                     self.learn_look(sight)
+                    if self.spawn_reader is not None:
+                        self.spawn_reader.learn(sight.frame, board)
                     self.won_handled = max_tile(board) >= 2048
                     return board
                 previous = grid
@@ -294,6 +309,9 @@ class Player:
         check: Check | None = None
         overlay_cleared_t: float | None = None
         repressed = False
+        early = None  # (spawn, size) the spawn reader saw last: believed once seen again, bigger
+        early_ok = self.spawn_reader is not None and self.spawn_reader.ready_for(prediction)
+        cleared: set = set()  # cells the move emptied that a frame has shown empty
         while True:
             sight = self.look()
             read_ms += sight.ms
@@ -315,6 +333,20 @@ class Player:
                     self.pause_watch(problem, prediction)
                     key_t = self.clock()
                     continue
+            if self.spawn_reader is not None and early_ok:
+                seen = self.spawn_reader.spawn(sight.frame, prediction, cleared, confirm=early is not None)
+                if seen is not None:
+                    found, size = seen
+                    if early is None:
+                        early = (found, size)  # a small new tile: watch it grow
+                    elif early[0] != found:
+                        early = None
+                    elif size >= early[1] * GROWTH and self.spawn_reader.static_cells_agree(sight.frame, prediction):
+                        # the same new tile in two different frames of its growth: believe it now
+                        early_check = Check("match", prediction.with_spawn(*found), found)
+                        self.early_accepts += 1
+                        self.accepted_early.append(self.tracker.moves + 1)
+                        return self.believe(early_check, prediction, sight, key_t, think_ms, learn=False)
             if sight.grid is not None and sight.state in ("playing", "over"):
                 check = compare(sight.grid, prediction)
                 if check.matched:
@@ -323,14 +355,7 @@ class Player:
                     if candidate is None or candidate[0] != check.board or not np.array_equal(candidate[1], pixels):
                         candidate = (check.board, pixels.copy(), sight.t)
                     elif sight.t - candidate[2] >= s.still_gap_s:
-                        board = self.tracker.accept(check, prediction)
-                        # read: the look that was believed; wait: the rest of the watch (the animation)
-                        wait_ms = (self.clock() - key_t) * 1000 - sight.ms
-                        self.timings.append(MoveTiming(sight.ms, think_ms, max(wait_ms, 0.0)))
-                        self._read_ms = sight.ms
-                        if self.status is not None:
-                            self.status(self)
-                        return board
+                        return self.believe(check, prediction, sight, key_t, think_ms, learn=True)
                 else:
                     candidate = None
                     if check.verdict == "mismatch" and not misread and self.clock() - key_t > s.misread_after_s:
@@ -341,6 +366,19 @@ class Player:
                 raise self.desync(prediction, check, sight)
             if s.poll_gap_s:
                 self.sleep(s.poll_gap_s)
+
+    def believe(self, check: Check, prediction: Prediction, sight: Sight, key_t: float, think_ms: float,
+                learn: bool) -> Grid:
+        board = self.tracker.accept(check, prediction)
+        if learn and self.spawn_reader is not None:
+            self.spawn_reader.learn(sight.frame, board)
+        # read: the look that was believed; wait: the rest of the watch (the animation)
+        wait_ms = (self.clock() - key_t) * 1000 - sight.ms
+        self.timings.append(MoveTiming(sight.ms, think_ms, max(wait_ms, 0.0)))
+        self._read_ms = sight.ms
+        if self.status is not None:
+            self.status(self)
+        return board
 
     def pause_watch(self, problem: str, prediction: Prediction) -> None:
         """The board went out of sight after a key: wait (bounded) until it shows again, else stop."""
@@ -482,4 +520,5 @@ class Player:
             move_ms_median=med([g * 1000 for g in gaps]),
             diagnostics=diagnostics,
             advice=advice,
+            early_reads=self.early_accepts,
         )
