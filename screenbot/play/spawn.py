@@ -104,7 +104,12 @@ class SpawnReader:
         """The new tile (row, col, value) and its size (pixels that fit its colour) if exactly one
         candidate cell shows a tile, centred, whose colour change fits one value far better than the
         other; else None. A first sighting must be small (`confirm` False): the caller believes it
-        when a later frame shows the same tile grown (an old tile sliding away does not grow)."""
+        when a later frame shows the same tile grown (an old tile sliding away does not grow).
+
+        A cell the move emptied may still show its old tile (sliding away, or the last new tile
+        still growing in): it counts only once a frame has shown it empty; such cells are added
+        to `cleared` (kept by the caller for the whole watch)."""
+        cleared = set() if cleared is None else cleared
         directions = self._directions()
         empty = self.colour(0)
         if directions is None or empty is None:
