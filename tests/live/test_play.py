@@ -50,7 +50,7 @@ def test_plays_300_moves_at_real_animation_speed_without_a_misread(make_rig, tmp
 
 
 def test_plays_300_moves_on_the_dark_theme_zoomed_without_a_misread(make_rig, tmp_path):
-    rig = make_rig(seed=7, theme="dark", zoom=1.25, anim=0.25, export_env=True)
+    rig = make_rig(screen=(1600, 1200), seed=7, theme="dark", zoom=1.25, anim=0.25, export_env=True)
     summary, player = play_on(rig, tmp_path, max_moves=300)
     assert summary.ok, summary.reason
     assert summary.moves == 300
