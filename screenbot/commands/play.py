@@ -26,6 +26,21 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+class TeeLog:
+    """Writes each line to two logs (the --log file and the recording's own)."""
+
+    def __init__(self, *logs) -> None:
+        self.logs = logs
+
+    def write(self, entry: dict) -> None:
+        for log in self.logs:
+            log.write(entry)
+
+    def close(self) -> None:
+        for log in self.logs:
+            log.close()
+
+
 def check_args(args) -> None:
     if args.max_moves is not None and args.max_moves < 0:
         raise UsageError("--max-moves must be 0 or more")
@@ -49,6 +64,8 @@ def run(args) -> int:
         log_path = args.log or (record_dir / LOG_NAME if record_dir is not None else None)
         if log_path is not None and not args.dry_run:
             log = MoveLog(log_path)
+            if record_dir is not None and args.log:
+                log = TeeLog(log, MoveLog(record_dir / LOG_NAME))  # the recording keeps its own copy
         status = StatusLine()
         settings = PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms, dry_run=args.dry_run)
         player = Player(parts.eyes, parts.keyboard, settings, focus_watch=parts.focus_watch, log=log,

@@ -21,7 +21,8 @@ def run(args) -> int:
     for d in report.disagreements:
         print(f"move {d.i}: {d.what}")
     print(
-        f"{report.moves} moves, {report.frames_read} frames read again, "
+        f"{report.moves} moves, {report.frames_read} frames read again "
+        f"({report.early_frames} through a growing new tile), "
         f"{len(report.disagreements)} disagreement{'s' if len(report.disagreements) != 1 else ''}"
     )
     return 0 if report.ok else 1

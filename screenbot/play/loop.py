@@ -100,8 +100,10 @@ class Summary:
 
 
 def default_agent(grid: Grid, budget_ms: float | None):
-    from screenbot.agent import choose_move
-
+    try:
+        from screenbot.agent import choose_move
+    except ImportError as exc:
+        raise StopPlaying(f"the agent (screenbot.agent.choose_move) cannot be loaded: {exc}") from exc
     return choose_move(grid, budget_ms=budget_ms)
 
 

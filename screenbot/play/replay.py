@@ -23,6 +23,7 @@ class Disagreement:
 class ReplayReport:
     moves: int = 0
     frames_read: int = 0
+    early_frames: int = 0  # frames read through the growing new tile (vision calls them unsettled)
     disagreements: list[Disagreement] = field(default_factory=list)
     summary: dict | None = None
 
@@ -48,15 +49,20 @@ def replay(folder: str | Path, read: Callable | None = None, profile=None) -> Re
         profile = Profile.load(folder / PROFILE_NAME)
     if read is None:
         from screenbot.vision import read_board as read
+    from screenbot.play.spawn import SpawnReader
+
+    spawn_reader = SpawnReader.for_profile(profile)
     report = ReplayReport(moves=len(moves), summary=summary)
     previous = None
     for entry in moves:
         i = entry.get("i")
         board = to_grid(entry["board"])
+        prediction = None
         if previous is not None:
             before, move = previous
             after, gain = apply_move(before, move)
-            check = compare(board, Prediction(before, move, after, gain))
+            prediction = Prediction(before, move, after, gain)
+            check = compare(board, prediction)
             if not check.matched:
                 report.disagreements.append(Disagreement(i, f"the logged board does not follow from move {i - 1} ({move.key}): {check.verdict}"))
         frame_name = entry.get("frame")
@@ -66,7 +72,19 @@ def replay(folder: str | Path, read: Callable | None = None, profile=None) -> Re
             reading = read(frame, profile)
             report.frames_read += 1
             if reading.grid is None or reading.state != "playing":
-                report.disagreements.append(Disagreement(i, f"vision now says {reading.state!r} (logged a board)"))
+                # a board believed while its new tile grew in: read it the way play did
+                seen = None
+                if prediction is not None and reading.state == "unsettled":
+                    vacated = {(r, c) for r in range(4) for c in range(4) if prediction.before[r][c]}
+                    seen = spawn_reader.spawn(frame, prediction, vacated, confirm=True)
+                if seen is None:
+                    report.disagreements.append(Disagreement(i, f"vision now says {reading.state!r} (logged a board)"))
+                elif prediction.with_spawn(*seen[0]) != board:
+                    r, c, v = seen[0]
+                    report.disagreements.append(
+                        Disagreement(i, f"the growing new tile now reads as {v} at row {r + 1} col {c + 1}"))
+                else:
+                    report.early_frames += 1
             elif not _agrees(reading.grid, board):
                 seen = fill_from(reading.grid, board)
                 cells = [
@@ -74,5 +92,7 @@ def replay(folder: str | Path, read: Callable | None = None, profile=None) -> Re
                     for r in range(4) for c in range(4) if not cell_agrees(reading.grid[r][c], board[r][c])
                 ]
                 report.disagreements.append(Disagreement(i, "vision now reads " + "; ".join(cells)))
+            else:
+                spawn_reader.learn(frame, board)
         previous = (board, Move.parse(entry["move"]))
     return report

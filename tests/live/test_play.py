@@ -140,3 +140,22 @@ def test_a_window_raised_over_the_board_gets_no_key_and_play_stops(make_rig, tmp
         assert rig.state()["keys"] - keys_when_covered["page"] <= 1
     finally:
         cover.close()
+
+
+def test_a_recorded_game_replays_without_disagreement_and_a_tampered_log_is_caught(make_rig, tmp_path):
+    import json
+
+    from screenbot import cli
+
+    make_rig(seed=12, anim=0.5, export_env=True)
+    record = tmp_path / "rec"
+    assert cli.main(["calibrate", "--profile", str(tmp_path / "p.json")]) == 0
+    assert cli.main(["play", "--profile", str(tmp_path / "p.json"), "--max-moves", "25", "--record", str(record)]) == 0
+    assert cli.main(["replay", str(record)]) == 0
+    log = record / "log.jsonl"
+    lines = log.read_text().splitlines()
+    entry = json.loads(lines[10])
+    entry["board"][0][0] = 4096 if entry["board"][0][0] != 4096 else 2
+    lines[10] = json.dumps(entry)
+    log.write_text("\n".join(lines) + "\n")
+    assert cli.main(["replay", str(record)]) == 1
