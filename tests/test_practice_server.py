@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import urllib.error
 import urllib.request
@@ -198,3 +201,22 @@ def test_practice_command_serves_until_stopped(capsys, monkeypatch):
     t.join(5)
     out = capsys.readouterr().out
     assert result["code"] == 0 and url in out and "stopped" in out
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
+def test_practice_command_stops_cleanly_on_a_signal(sig):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "screenbot", "practice", "--no-open"], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        first = proc.stdout.readline()
+        assert first.startswith("practice board: http://127.0.0.1:")
+        url = first.split(": ", 1)[1].strip()
+        with urllib.request.urlopen(url, timeout=5) as r:
+            assert r.status == 200
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0 and "practice board stopped" in out and err == ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import threading
 import webbrowser
 
@@ -47,7 +48,10 @@ def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
         print(f"its state:      http://127.0.0.1:{server.port}/state   (Ctrl-C to stop)", flush=True)
         if not args.no_open:
             webbrowser.open(url)
-        stop = stop or threading.Event()
+        if stop is None:
+            stop = threading.Event()
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGTERM, lambda *_: stop.set())  # `kill` stops it like Ctrl-C
         while not stop.wait(0.5):
             pass
     except KeyboardInterrupt:

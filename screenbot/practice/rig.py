@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
 import os
@@ -261,6 +262,7 @@ class Rig:
         xvfb = _need("Xvfb", "xvfb")
         _need("xdotool", "xdotool")
         browser = find_browser()
+        atexit.register(self.stop)  # a rig left running when Python exits is still cleaned up
         try:
             self.server = PracticeServer(self.port).start()
             self._tmp = Path(tempfile.mkdtemp(prefix="screenbot-rig-"))
@@ -277,6 +279,7 @@ class Rig:
 
     def stop(self) -> None:
         """End Chromium (its whole session), the server and Xvfb; remove the temp profile."""
+        atexit.unregister(self.stop)
         if self._sct is not None:
             try:
                 self._sct.close()
