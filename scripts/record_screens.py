@@ -16,12 +16,14 @@ import cv2
 import numpy as np
 
 from screenbot.game.rules import Game, Grid, Move, apply_move, is_over, to_grid
+from screenbot.geometry import Rect
 from screenbot.practice.rig import Box, Rig, RigError
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "tests" / "fixtures" / "screens"
 POSITIONS = ROOT.parent / "shared" / "anchors" / "positions.json"
 PNG_FLAGS = [cv2.IMWRITE_PNG_COMPRESSION, 9]
+PORT = 47048  # a fixed port keeps the address bar the same in every recording (0 = any free port)
 EMPTY_BOARD = ((0,) * 4,) * 4
 
 # Hand-made boards: every tile from 2 to 65536 shows up, and 0 to 16 empty cells.
@@ -167,7 +169,7 @@ class Recorder:
         return (1.2 + 0.8) * anim + 0.25
 
     # -- writing ---------------------------------------------------------------------------------
-    def save(self, kind: str, img: np.ndarray, extra: dict[str, Any]) -> Path:
+    def save(self, kind: str, img: np.ndarray, extra: dict[str, Any], origin: tuple[int, int] = (0, 0)) -> Path:
         st = self.rig.state()
         if self.verified and self.rig.board_box().as_list() != self.verified["board_rect"]:
             raise RigError(f"{self.cond.name}: the board moved since its rect was checked")
@@ -179,9 +181,12 @@ class Recorder:
         cells = self.rig.cell_boxes()
         u = box.w / 500.0 if box.w else 1.0
         screen_w, screen_h = self.rig.screen_size
+        buttons = {name: (b.as_list() if (b := self.rig.button_box(name)) else None)
+                   for name in ("keep-going", "try-again", "new-game")}
         label = {
             "image": png.name,
-            "image_origin": [0, 0],
+            "image_origin": list(origin),
+            "image_is": "whole screen" if img.shape[:2] == (screen_h, screen_w) else "crop of the screen",
             "target": "practice",
             "kind": kind,
             "state": {"static": "playing", "overlay-win": "won", "overlay-over": "over",
@@ -214,6 +219,7 @@ class Recorder:
             "cell_rects": [c.as_list() for c in cells],
             "cell_rects_px": [c.rect().as_list() for c in cells],
             "score_rect": self.rig.score_box().as_list(),
+            "button_rects": buttons,
             "window_rect": self.rig.window_rect().as_list(),
             "viewport_origin_on_screen": [round(v, 2) for v in self.rig.viewport_origin()],
             "css_px_to_screen_px": round(self.rig.css_to_screen(), 4),
@@ -296,6 +302,10 @@ class Recorder:
         """From `start`, press a legal key per delay and shoot about that many ms after sending it."""
         self.load(start, keep=True, seed=3)
         order = (Move.DOWN, Move.LEFT, Move.RIGHT, Move.UP)
+        box = self.rig.board_box()
+        margin = round(box.w * 0.08)
+        region = box.rect().inset(-margin).intersection(Rect(0, 0, *self.rig.screen_size))
+        assert region is not None
         for i, delay in enumerate(delays_ms):
             st0 = self.rig.state()
             before = to_grid(st0["board"])
@@ -307,12 +317,13 @@ class Recorder:
             wait = t_send + delay / 1000.0 - time.time()
             if wait > 0:
                 time.sleep(wait)
+            # Only the board and a margin: a small grab is quick, so the moment is well defined.
             t0 = time.time()
-            img = self.rig.screenshot()
+            img = self.rig.grab(region)
             t1 = time.time()
             st = self.rig.wait_for_moves(st0["moves"] + 1, 2)
             slid, _ = apply_move(before, move)
-            self.save("mid-animation", img, {
+            self.save("mid-animation", img, origin=(region.x, region.y), extra={
                 "move": move.key,
                 "nominal_delay_ms": delay,
                 "ms_after_key": round(t0 * 1000 - st["t_key"], 1),
@@ -334,9 +345,12 @@ def edges(box: Box) -> list[float]:
 def draw_check(img: np.ndarray, label: dict[str, Any]) -> np.ndarray:
     """The picture with the labelled board (red) and cells (green) drawn on it."""
     out = img.copy()
+    ox, oy = label["image_origin"]
     x, y, w, h = label["board_rect"]
+    x, y = x - ox, y - oy
     cv2.rectangle(out, (round(x), round(y)), (round(x + w) - 1, round(y + h) - 1), (0, 0, 255), 1)
     for cx, cy, cw, ch in label["cell_rects"]:
+        cx, cy = cx - ox, cy - oy
         cv2.rectangle(out, (round(cx), round(cy)), (round(cx + cw) - 1, round(cy + ch) - 1), (0, 200, 0), 1)
     return out
 
@@ -346,6 +360,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--only", nargs="*", help="condition names (default: all)")
     parser.add_argument("--list", action="store_true", help="list the conditions and exit")
+    parser.add_argument("--port", type=int, default=PORT, help=f"server port (default {PORT}; 0 = any)")
     parser.add_argument("--check", type=Path, help="write a copy of each picture with its rects drawn here")
     args = parser.parse_args(argv)
     conds = conditions(anchor_positions())
@@ -360,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         for old in args.out.glob(f"{cond.name}__*"):
             old.unlink()
         print(cond.name, flush=True)
-        with Rig(**cond.rig) as rig:
+        with Rig(**cond.rig, port=args.port) as rig:
             rec = Recorder(args.out, cond, rig)
             rec.verify_rect()
             for shot in cond.shots:

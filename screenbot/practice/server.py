@@ -255,7 +255,7 @@ class PracticeServer(ThreadingHTTPServer):
     """A threaded HTTP server on 127.0.0.1 serving the page; `.state` holds what it reported."""
 
     daemon_threads = True
-    allow_reuse_address = False
+    allow_reuse_address = True  # rebinding past TIME_WAIT; a live listener still makes the port "taken"
 
     def __init__(self, port: int = 0, host: str = "127.0.0.1", control_wait_s: float = CONTROL_WAIT_S) -> None:
         self.state = PracticeState()
