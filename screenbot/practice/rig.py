@@ -250,6 +250,8 @@ class Rig:
         self._sct = None
         if self.zoom <= 0 or self.scale <= 0:
             raise RigError("zoom and scale must be positive")
+        if theme not in BOARD_BGR:
+            raise RigError(f"unknown theme {theme!r} (choose from {', '.join(BOARD_BGR)})")
 
     # ---- life cycle -------------------------------------------------------------------------
     def __enter__(self) -> "Rig":
@@ -604,8 +606,8 @@ class Rig:
         return Rect(round(sx * self.scale), round(sy * self.scale), round(ow * self.scale), round(oh * self.scale))
 
     # ---- pictures ----------------------------------------------------------------------------------
-    def screenshot(self) -> np.ndarray:
-        """The whole screen now, as BGR pixels (H x W x 3, uint8)."""
+    def screenshot(self, path: str | Path | None = None) -> np.ndarray:
+        """The whole screen now, as BGR pixels (H x W x 3, uint8); also written as a PNG to `path`."""
         if self._sct is None:
             import mss
 
@@ -613,7 +615,13 @@ class Rig:
             self._sct = factory(display=self.display)
         shot = self._sct.grab(self._sct.monitors[0])
         bgra = np.frombuffer(shot.raw, dtype=np.uint8).reshape(shot.height, shot.width, 4)
-        return np.ascontiguousarray(bgra[:, :, :3])
+        pixels = np.ascontiguousarray(bgra[:, :, :3])
+        if path is not None:
+            import cv2
+
+            if not cv2.imwrite(str(path), pixels, [cv2.IMWRITE_PNG_COMPRESSION, 9]):
+                raise RigError(f"could not write {path}")
+        return pixels
 
     def wait_still(self, still_ms: float = 200.0, timeout: float = 10.0) -> float:
         """Wait until the board (with a margin for glows) has drawn and looks the same for `still_ms`.

@@ -120,7 +120,8 @@ def engine_over_after(start, seed: int, move: Move) -> bool:
     dict(screen=(1920, 1080), window_pos=(300, 40), window_size=(1400, 1000), zoom=1.5, scroll="board",
          theme="dark"),
     dict(screen=(2560, 1600), scale=2.0, window_pos=(200, 100), window_size=(2200, 1500), zoom=0.8),
-], ids=["plain", "zoom150-dark", "scale2-zoom80"])
+    dict(screen=(1280, 900), window_pos=(100, 50), window_size=(1000, 820), app=True),
+], ids=["plain", "zoom150-dark", "scale2-zoom80", "app-window"])
 def test_board_rect_matches_the_screenshot(make_rig, options):
     rig = make_rig(board=((0,) * 4,) * 4, **options)  # an empty board: no glow around the edges
     box = rig.board_box()
