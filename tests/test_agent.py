@@ -1,0 +1,158 @@
+"""The expectimax agent: the compiled search against a plain reference, sensible choices, the API's promises."""
+
+import math
+from functools import lru_cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from screenbot.agent import Decision, adaptive_depth, choose_move
+from screenbot.agent.heuristic import ROW_SCORE, Weights
+from screenbot.game import Move, apply_move, empty_cells, legal_moves, parse_board, to_grid
+from screenbot.game.rules import place
+
+W = Weights()
+
+
+@lru_cache(maxsize=None)
+def reference_line_score(ranks):
+    """The row heuristic written out plainly from its definition (heuristic.py's docstring)."""
+    empty = sum(r == 0 for r in ranks)
+    tiles = [r for r in ranks if r]
+    merges, run = 0, 0
+    for a, b in zip(tiles, tiles[1:]):
+        if a == b and a < 15:
+            run += 1
+        elif run:
+            merges += 1 + run
+            run = 0
+    if run:
+        merges += 1 + run
+    mono_left = sum(a**4 - b**4 for a, b in zip(ranks, ranks[1:]) if a > b)
+    mono_right = sum(b**4 - a**4 for a, b in zip(ranks, ranks[1:]) if a <= b)
+    return (
+        W.base + W.empty * empty + W.merges * merges - W.monotonicity * min(mono_left, mono_right)
+        - W.sum * sum(r**3.5 for r in ranks)
+    )
+
+
+def reference_board_score(grid):
+    ranks = [[int(v).bit_length() - 1 if v else 0 for v in row] for row in grid]
+    lines = [tuple(row) for row in ranks] + [tuple(col) for col in zip(*ranks)]
+    return sum(reference_line_score(line) for line in lines)
+
+
+def reference_chance(grid, depth, cprob, cutoff):
+    """Expectimax on plain grids with the exact rules: average over spawns, max over moves."""
+    cells = empty_cells(grid)
+    total = 0.0
+    for r, c in cells:
+        for value, p in ((2, 0.9), (4, 0.1)):
+            spawned = place(grid, r, c, value)
+            child_p = cprob * p / len(cells)
+            best = 0.0
+            for move in Move:
+                after, _ = apply_move(spawned, move)
+                if after == spawned:
+                    continue
+                if depth == 1 or child_p < cutoff:
+                    v = reference_board_score(after)
+                else:
+                    v = reference_chance(after, depth - 1, child_p, cutoff)
+                best = max(best, v)
+            total += p * best
+    return total / len(cells)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 15), min_size=4, max_size=4))
+def test_row_heuristic_table_matches_its_definition(ranks):
+    word = sum(r << (4 * i) for i, r in enumerate(ranks))
+    assert math.isclose(ROW_SCORE[word], reference_line_score(tuple(ranks)), rel_tol=1e-9, abs_tol=1e-6)
+
+
+tile = st.sampled_from([0, 0, 0, 0, 0, 2, 2, 4, 4, 8, 16, 32, 64, 128, 256, 1024, 4096])
+grids = st.lists(st.lists(tile, min_size=4, max_size=4), min_size=4, max_size=4).map(to_grid)
+
+
+@settings(max_examples=30, deadline=None)
+@given(grids, st.sampled_from([1, 2]), st.sampled_from([0.0, 1e-4, 0.02]))
+def test_values_equal_a_plain_reference_search(grid, depth, cutoff):
+    if depth == 2 and len(empty_cells(grid)) > 9:
+        depth = 1  # keeps the plain reference quick
+    decision = choose_move(grid, depth=depth, cutoff=cutoff)
+    assert set(decision.values) == set(legal_moves(grid))
+    for move, value in decision.values.items():
+        after, _ = apply_move(grid, move)
+        expected = reference_chance(after, depth, 1.0, cutoff)
+        assert math.isclose(value, expected, rel_tol=1e-6, abs_tol=0.05), (move, value, expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(grids, st.sampled_from([0, 1, 2, 3]))
+def test_the_move_is_legal_and_the_best_of_the_values(grid, depth):
+    decision = choose_move(grid, depth=depth)
+    legal = legal_moves(grid)
+    if not legal:
+        assert decision.move is None and decision.values == {}
+        return
+    assert decision.move in legal
+    assert set(decision.values) == set(legal)
+    assert decision.values[decision.move] == max(decision.values.values())
+    assert decision.depth == depth and decision.ms >= 0
+
+
+@pytest.mark.parametrize(
+    "board, deadly",
+    [
+        ("32 4 64 32 / 0 16 2 16 / 32 128 256 32 / 4 256 128 256", Move.LEFT),
+        (". 4 32 64 / 32 16 2 16 / 4 4 128 8 / 256 256 16 128", Move.UP),
+    ],
+)
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_it_takes_the_merge_that_avoids_losing(board, deadly, depth):
+    grid = parse_board(board)
+    decision = choose_move(grid, depth=depth)
+    assert decision.values[deadly] == 0.0  # every spawn after it leaves no legal move
+    assert decision.move != deadly
+    assert apply_move(grid, decision.move)[1] > 0
+
+
+def test_a_lost_board_has_no_move():
+    grid = parse_board("2 4 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 2")
+    decision = choose_move(grid)
+    assert decision == Decision(None, {}, 0, decision.ms, 0)
+
+
+def test_a_merge_of_two_32768_is_played_although_the_bitboard_cannot_hold_it():
+    # the only legal move merges the two 32768s into 65536 (the fast form reads both as rank 15)
+    grid = parse_board("2 4 2 4 / 4 2 4 2 / 2 4 2 4 / 8 16 32768 32768")
+    assert legal_moves(grid) == [Move.LEFT, Move.RIGHT]
+    decision = choose_move(grid, depth=2)
+    assert decision.move in (Move.LEFT, Move.RIGHT)
+    assert set(decision.values) == {Move.LEFT, Move.RIGHT}
+
+
+def test_a_budget_deepens_up_to_the_depth_given():
+    grid = parse_board("2 4 8 16 / 0 2 0 0 / 0 0 4 0 / 0 0 0 2")
+    decision = choose_move(grid, budget_ms=60_000, depth=3)
+    assert decision.depth == 3 and decision.move in legal_moves(grid)
+
+
+def test_a_budget_alone_searches_at_least_one_layer():
+    grid = parse_board("2 4 8 16 / 0 2 0 0 / 0 0 4 0 / 0 0 0 2")
+    decision = choose_move(grid, budget_ms=5)
+    assert decision.depth >= 1 and decision.move in legal_moves(grid)
+
+
+def test_adaptive_depth_is_nneonneos_rule():
+    assert adaptive_depth(parse_board("2 4 8 16 / 32 64 128 256 / 512 1024 2048 4096 / 0 0 0 0")) == 10
+    assert adaptive_depth(parse_board("2 2 0 0 / 0 0 0 0 / 0 0 0 0 / 0 0 0 4")) == 3
+    assert choose_move(parse_board("2 2 0 0 / 0 0 0 0 / 0 0 0 0 / 0 0 0 4"), depth="adaptive").depth == 3
+
+
+@pytest.mark.parametrize("kwargs", [{"depth": -1}, {"depth": 99}, {"depth": "deep"}, {"budget_ms": 0}])
+def test_bad_settings_are_refused(kwargs):
+    with pytest.raises(ValueError):
+        choose_move(parse_board("2 0 0 0 / 0 0 0 0 / 0 0 0 0 / 0 0 0 2"), **kwargs)
