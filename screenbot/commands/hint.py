@@ -1,0 +1,81 @@
+"""`screenbot hint`: the best move for a board, with the expected value of each of the four moves."""
+
+from __future__ import annotations
+
+import argparse
+
+from screenbot.agent import Decision, choose_move
+from screenbot.agent.search import MAX_FIXED_DEPTH
+from screenbot.errors import BoardParseError, UsageError
+from screenbot.game.rules import Grid, Move, format_board, parse_board
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "hint",
+        help="print the best move for a board, with the expected value of every move",
+        description="Search a typed-in board with the expectimax agent and print the best move and the "
+                    "expected heuristic value of each of the four moves (illegal ones marked).",
+    )
+    p.add_argument("--board", metavar='"2 0 0 4 / 0 0 0 0 / ..."', required=True,
+                   help="16 tile values row by row (0 or . for empty), rows split by '/'")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--budget-ms", type=float, metavar="B", help="thinking time (default: what `play` uses)")
+    how.add_argument("--depth", metavar="D", help=f"search depth 0..{MAX_FIXED_DEPTH}, or 'adaptive' (no time limit)")
+    p.set_defaults(func=run)
+
+
+def grid_from_args(args: argparse.Namespace) -> Grid:
+    """The board to advise on. Only --board for now; the screen and screenshots are for later sources."""
+    try:
+        return parse_board(args.board)
+    except ValueError as exc:
+        raise BoardParseError(f"--board: {exc}") from None
+
+
+def depth_from_text(text: str | None) -> int | str | None:
+    """A --depth argument: an integer 0..MAX_FIXED_DEPTH or 'adaptive'; UsageError otherwise."""
+    if text is None or text == "adaptive":
+        return text
+    try:
+        depth = int(text)
+    except ValueError:
+        raise UsageError(f"--depth must be an integer or 'adaptive', got {text!r}") from None
+    if not 0 <= depth <= MAX_FIXED_DEPTH:
+        raise UsageError(f"--depth must be from 0 to {MAX_FIXED_DEPTH}, got {depth}")
+    return depth
+
+
+def budget_from_value(value: float | None) -> float | None:
+    if value is not None and not 0 < value <= 600_000:
+        raise UsageError(f"--budget-ms must be above 0 and at most 600000, got {value:g}")
+    return value
+
+
+def advise(grid: Grid, budget_ms: float | None = None, depth: int | str | None = None) -> Decision:
+    return choose_move(grid, budget_ms=budget_ms, depth=depth)
+
+
+def format_advice(grid: Grid, decision: Decision) -> str:
+    lines = [format_board(grid), ""]
+    if decision.move is None:
+        lines.append("no legal move: the game is over")
+        return "\n".join(lines)
+    lines.append(f"best move: {decision.move.key}  (depth {decision.depth}, {decision.ms:.1f} ms)")
+    width = max(len(f"{v:,.0f}") for v in decision.values.values())
+    for move in Move:
+        if move in decision.values:
+            text = f"{decision.values[move]:,.0f}".rjust(width)
+            mark = "  <- best" if move == decision.move else ""
+        else:
+            text, mark = "illegal".rjust(width), ""
+        lines.append(f"  {move.key:<6} {text}{mark}")
+    lines.append("(expected heuristic value after each move; higher is better)")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    grid = grid_from_args(args)
+    decision = advise(grid, budget_from_value(args.budget_ms), depth_from_text(args.depth))
+    print(format_advice(grid, decision))
+    return 0

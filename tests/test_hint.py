@@ -1,0 +1,48 @@
+"""`screenbot hint`: the printed advice for a typed-in board, and one-line errors with exit code 2."""
+
+import pytest
+
+from screenbot.cli import main
+from screenbot.game import Move, apply_move, parse_board
+
+
+def test_hint_prints_the_best_move_and_every_moves_value(capsys):
+    board = "32 4 64 32 / 0 16 2 16 / 32 128 256 32 / 4 256 128 256"
+    assert main(["hint", "--board", board, "--depth", "2"]) == 0
+    out = capsys.readouterr().out
+    keys = {m.key for m in Move}
+    lines = {line.split()[0]: line for line in out.splitlines() if line.split() and line.split()[0] in keys}
+    assert set(lines) == {"up", "down", "left", "right"}
+    assert "illegal" in lines["right"]  # nothing moves right on this board
+    assert lines["left"].split()[1] == "0"  # every spawn after left loses
+    best = [key for key, line in lines.items() if line.endswith("<- best")]
+    assert len(best) == 1 and best[0] in ("up", "down")
+    assert f"best move: {best[0]}  (depth 2," in out
+    grid = parse_board(board)
+    assert apply_move(grid, Move.parse(best[0]))[1] > 0
+
+
+def test_hint_on_a_lost_board_says_so(capsys):
+    assert main(["hint", "--board", "2 4 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 2", "--budget-ms", "5"]) == 0
+    assert "no legal move" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv, problem",
+    [
+        (["hint", "--board", "2 0 0 4"], "16 cells, got 4"),
+        (["hint", "--board", "2 0 0 3 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0"], "3 is not a power of two"),
+        (["hint", "--board", "-2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0"], "negative"),
+        (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth", "deep"], "--depth"),
+        (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth", "99"], "--depth"),
+        (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--budget-ms", "-5"], "--budget-ms"),
+        (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth", "2", "--budget-ms", "9"], "not allowed"),
+        (["hint"], "--board"),
+    ],
+)
+def test_bad_input_is_one_line_with_exit_code_2(capsys, argv, problem):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    err = captured.err.strip()
+    assert err.startswith("screenbot: error: ") and "\n" not in err and problem in err
