@@ -1,0 +1,209 @@
+"""Simulated games for measuring the agent: seeded games on the rules engine, in one process or several, and their summary."""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue as queue_module
+import statistics
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Sequence
+
+from screenbot.agent.search import DEFAULT_BUDGET_MS, choose_move, warm_up
+from screenbot.game.rules import EMPTY, Game, Grid, max_tile
+
+REPORTED_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
+PROGRESS_EVERY = 25  # moves between progress reports from a game
+
+
+@dataclass(frozen=True)
+class BenchSettings:
+    """How the agent plays: a time budget or a depth (neither: the default budget), and when a game stops."""
+
+    budget_ms: float | None = None
+    depth: int | str | None = None
+    stop_at: int | None = None  # stop a game once this tile is on the board
+
+    def describe(self) -> str:
+        if self.depth is not None and self.budget_ms is None:
+            how = f"depth {self.depth}"
+        else:
+            how = f"budget {self.budget_ms if self.budget_ms is not None else DEFAULT_BUDGET_MS:g} ms"
+        return how + (f", stop at {self.stop_at}" if self.stop_at else "")
+
+
+@dataclass(frozen=True)
+class GameResult:
+    seed: int
+    score: int
+    moves: int
+    max_tile: int
+    seconds: float  # wall time of the whole game
+    over: bool  # ended with no legal move (rather than at stop_at)
+    final: Grid = field(default=EMPTY, repr=False)  # the last board
+    move_ms: list[float] = field(default_factory=list, repr=False)  # the agent's time for each move
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A game's state, reported while it runs and when it ends."""
+
+    index: int
+    moves: int
+    score: int
+    max_tile: int
+    done: bool = False
+
+
+def play_game(
+    seed: int,
+    settings: BenchSettings,
+    index: int = 0,
+    report: Callable[[Progress], None] | None = None,
+) -> GameResult:
+    """One seeded game of the agent on the rules engine, until no move is legal or stop_at is reached."""
+    game = Game(seed=seed)
+    game.reset()
+    move_ms: list[float] = []
+    started = time.perf_counter()
+    over = False
+    while True:
+        if settings.stop_at and max_tile(game.grid) >= settings.stop_at:
+            break
+        decision = choose_move(game.grid, budget_ms=settings.budget_ms, depth=settings.depth)
+        if decision.move is None:
+            over = True
+            break
+        game.step(decision.move)
+        move_ms.append(decision.ms)
+        if report and game.moves % PROGRESS_EVERY == 0:
+            report(Progress(index, game.moves, game.score, max_tile(game.grid)))
+    result = GameResult(
+        seed, game.score, game.moves, max_tile(game.grid), time.perf_counter() - started, over, game.grid, move_ms
+    )
+    if report:
+        report(Progress(index, result.moves, result.score, result.max_tile, done=True))
+    return result
+
+
+_progress_queue = None  # set in each worker process
+
+
+def _worker_start(progress_queue) -> None:
+    global _progress_queue
+    _progress_queue = progress_queue
+    warm_up()  # loads the compiled kernels from numba's disk cache
+
+
+def _worker_game(seed: int, index: int, settings: BenchSettings) -> GameResult:
+    return play_game(seed, settings, index, _progress_queue.put)
+
+
+def run_games(
+    games: int,
+    seed: int,
+    settings: BenchSettings,
+    workers: int = 1,
+    report: Callable[[Progress], None] | None = None,
+) -> list[GameResult]:
+    """Play `games` games (game i with seed `seed + i`), in this process or in `workers` processes.
+
+    Results come back in game order; `report` sees progress as it happens (in this process).
+    """
+    if workers <= 1 or games == 1:
+        warm_up()
+        return [play_game(seed + i, settings, i, report) for i in range(games)]
+    context = multiprocessing.get_context("spawn")  # fresh interpreters: each loads the JIT cache itself
+    progress_queue = context.Queue()
+    results: list[GameResult | None] = [None] * games
+    with context.Pool(min(workers, games), initializer=_worker_start, initargs=(progress_queue,)) as pool:
+        pending = {i: pool.apply_async(_worker_game, (seed + i, i, settings)) for i in range(games)}
+        while pending:
+            try:
+                event = progress_queue.get(timeout=0.2)
+                if report:
+                    report(event)
+            except queue_module.Empty:
+                pass
+            for i in [i for i, job in pending.items() if job.ready()]:
+                results[i] = pending.pop(i).get()
+        while True:  # the last reports
+            try:
+                event = progress_queue.get_nowait()
+            except queue_module.Empty:
+                break
+            if report:
+                report(event)
+    return [r for r in results if r is not None]
+
+
+def reported_tiles(stop_at: int | None) -> list[int]:
+    """The tiles whose reach is reported: 2048 ... 65536, none above stop_at (unreachable then), and
+    stop_at itself when it is below 2048."""
+    if not stop_at:
+        return list(REPORTED_TILES)
+    return [t for t in REPORTED_TILES if t <= stop_at] or [stop_at]
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    k = (len(ordered) - 1) * q
+    lo = int(k)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def summarize(results: list[GameResult], settings: BenchSettings, seed: int, workers: int, elapsed_s: float) -> dict:
+    """The bench's figures as one JSON-ready object."""
+    n = len(results)
+    tiles = reported_tiles(settings.stop_at)
+    move_ms = [ms for r in results for ms in r.move_ms]
+    total_moves = sum(r.moves for r in results)
+    game_seconds = sum(r.seconds for r in results)
+    return {
+        "games": n,
+        "seed": seed,
+        "settings": {**asdict(settings), "workers": workers,
+                     "default_budget_ms": DEFAULT_BUDGET_MS if settings.budget_ms is None and settings.depth is None else None},
+        "reached": {str(t): sum(r.max_tile >= t for r in results) / n for t in tiles},
+        "mean_score": statistics.fmean(r.score for r in results),
+        "median_score": statistics.median(r.score for r in results),
+        "moves_mean": statistics.fmean(r.moves for r in results),
+        "moves_median": statistics.median(r.moves for r in results),
+        "moves_total": total_moves,
+        "ms_per_move_median": _percentile(move_ms, 0.5),
+        "ms_per_move_p95": _percentile(move_ms, 0.95),
+        "moves_per_s": total_moves / game_seconds if game_seconds > 0 else 0.0,  # one process
+        "moves_per_s_all_workers": total_moves / elapsed_s if elapsed_s > 0 else 0.0,
+        "elapsed_s": elapsed_s,
+        "per_game": [
+            {"seed": r.seed, "score": r.score, "moves": r.moves, "max_tile": r.max_tile, "over": r.over} for r in results
+        ],
+    }
+
+
+def plot_reach(summary: dict, path: str) -> None:
+    """Bars of the share of games that reached each tile."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tiles = list(summary["reached"])
+    shares = [100 * summary["reached"][t] for t in tiles]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    bars = ax.bar(tiles, shares, color="#edc22e", edgecolor="#776e65")
+    for bar, share in zip(bars, shares):
+        ax.text(bar.get_x() + bar.get_width() / 2, share + 1, f"{share:.0f}%", ha="center", va="bottom")
+    ax.set_ylim(0, 110)
+    ax.set_xlabel("tile")
+    ax.set_ylabel("games that reached it (%)")
+    settings = summary["settings"]
+    how = BenchSettings(settings["budget_ms"], settings["depth"], settings["stop_at"]).describe()
+    ax.set_title(f"{summary['games']} games from seed {summary['seed']} ({how}); "
+                 f"median score {summary['median_score']:,.0f}")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

@@ -1,0 +1,139 @@
+"""`screenbot bench`: the agent plays seeded simulated games; prints tile-reach shares, scores and speed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from screenbot.agent.bench import BenchSettings, Progress, plot_reach, run_games, summarize
+from screenbot.commands.hint import budget_from_value, depth_from_text
+from screenbot.errors import UsageError
+from screenbot.game.rules import MAX_TILE
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "bench",
+        help="play seeded simulated games with the agent and report how far they get",
+        description="Play N simulated games (game i with seed S+i) on the rules engine with the expectimax "
+                    "agent; report the share of games that reached each tile from 2048 up, scores, moves "
+                    "and time per move.",
+    )
+    p.add_argument("--games", type=int, default=10, metavar="N", help="how many games (default 10)")
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--budget-ms", type=float, metavar="B", help="thinking time per move (default: what `play` uses)")
+    how.add_argument("--depth", metavar="D", help="fixed search depth per move, or 'adaptive' (nneonneo's rule)")
+    p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")
+    p.add_argument("--stop-at", type=int, metavar="TILE", help="end a game once this tile appears (a power of two)")
+    p.add_argument("--json", metavar="FILE", help="also write the results as one JSON object")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the tile-reach bars into this picture")
+    p.set_defaults(func=run)
+
+
+def _check_output(path: str | None, flag: str) -> None:
+    if path is None:
+        return
+    parent = Path(path).expanduser().resolve().parent
+    if not parent.is_dir():
+        raise UsageError(f"{flag} {path}: the folder {parent} does not exist")
+
+
+def settings_from_args(args: argparse.Namespace) -> BenchSettings:
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, got {args.games}")
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.budget_ms is not None and args.depth is not None:
+        raise UsageError("give --budget-ms or --depth, not both")
+    if args.stop_at is not None:
+        tile = args.stop_at
+        if not (4 <= tile <= MAX_TILE and tile & (tile - 1) == 0):
+            raise UsageError(f"--stop-at must be a power of two from 4 to {MAX_TILE}, got {tile}")
+    if args.plot is not None and not args.plot.lower().endswith(PLOT_SUFFIXES):
+        raise UsageError(f"--plot {args.plot}: the picture must end in {', '.join(PLOT_SUFFIXES)}")
+    _check_output(args.json, "--json")
+    _check_output(args.plot, "--plot")
+    return BenchSettings(budget_from_value(args.budget_ms), depth_from_text(args.depth), args.stop_at)
+
+
+class _ProgressView:
+    """A rich progress bar on a terminal; one line per finished game otherwise (logs)."""
+
+    def __init__(self, games: int, describe: str) -> None:
+        from rich.console import Console
+
+        self.console = Console(stderr=True)
+        self.games = games
+        self.done = 0
+        self.moves: dict[int, int] = {}
+        self.tiles: dict[int, int] = {}
+        self.started = time.perf_counter()
+        self.bar = None
+        self.describe = describe
+        if self.console.is_terminal:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(
+                TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                TextColumn("{task.fields[status]}"), console=self.console,
+            )
+            self.task = self.bar.add_task("bench", total=games, status="")
+        else:
+            print(f"bench: {games} games, {describe}", file=sys.stderr, flush=True)
+
+    def __enter__(self) -> "_ProgressView":
+        if self.bar:
+            self.bar.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar:
+            self.bar.stop()
+
+    def __call__(self, event: Progress) -> None:
+        self.moves[event.index] = event.moves
+        self.tiles[event.index] = event.max_tile
+        if event.done:
+            self.done += 1
+            if not self.bar:
+                print(f"game {event.index + 1}/{self.games}: max tile {event.max_tile}, score {event.score:,}, "
+                      f"{event.moves} moves", file=sys.stderr, flush=True)
+        if self.bar:
+            seconds = max(time.perf_counter() - self.started, 1e-9)
+            total = sum(self.moves.values())
+            status = f"{total:,} moves, {total / seconds:.0f} moves/s, best tile {max(self.tiles.values())}"
+            self.bar.update(self.task, completed=self.done, status=status)
+
+
+def format_summary(summary: dict) -> str:
+    s = summary["settings"]
+    lines = [f"{summary['games']} games from seed {summary['seed']}, "
+             f"{BenchSettings(s['budget_ms'], s['depth'], s['stop_at']).describe()}, {s['workers']} worker(s)"]
+    lines.append("reached: " + "  ".join(f"{tile} {100 * share:.0f}%" for tile, share in summary["reached"].items()))
+    lines.append(f"score: mean {summary['mean_score']:,.0f}, median {summary['median_score']:,.0f}")
+    lines.append(f"moves: mean {summary['moves_mean']:,.0f}, median {summary['moves_median']:,.0f}, "
+                 f"total {summary['moves_total']:,}")
+    lines.append(f"time per move: median {summary['ms_per_move_median']:.1f} ms, p95 {summary['ms_per_move_p95']:.1f} ms; "
+                 f"{summary['moves_per_s']:.1f} moves/s per process "
+                 f"({summary['moves_per_s_all_workers']:.1f} with all workers, {summary['elapsed_s']:.0f} s)")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = settings_from_args(args)
+    started = time.perf_counter()
+    with _ProgressView(args.games, settings.describe()) as view:
+        results = run_games(args.games, args.seed, settings, args.workers, view)
+    summary = summarize(results, settings, args.seed, args.workers, time.perf_counter() - started)
+    print(format_summary(summary))
+    if args.json:
+        Path(args.json).expanduser().write_text(json.dumps(summary, indent=1) + "\n")
+    if args.plot:
+        plot_reach(summary, str(Path(args.plot).expanduser()))
+    return 0

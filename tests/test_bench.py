@@ -1,0 +1,78 @@
+"""`screenbot bench`: seeded simulated games end to end (tiny ones), the JSON and plot it writes, and bad arguments."""
+
+import json
+
+import pytest
+
+from screenbot.agent.bench import BenchSettings, play_game, reported_tiles, run_games
+from screenbot.cli import main
+from screenbot.game import is_over, max_tile
+
+
+def test_bench_writes_the_figures_as_json_and_a_plot(tmp_path, capsys):
+    out_json, out_png = tmp_path / "bench.json", tmp_path / "reach.png"
+    argv = ["bench", "--games", "2", "--seed", "3", "--depth", "1", "--stop-at", "256",
+            "--json", str(out_json), "--plot", str(out_png)]
+    assert main(argv) == 0
+    summary = json.loads(out_json.read_text())
+    assert summary["games"] == 2
+    assert [g["seed"] for g in summary["per_game"]] == [3, 4]
+    assert set(summary["reached"]) == {"256"}
+    shares = [g["max_tile"] >= 256 for g in summary["per_game"]]
+    assert summary["reached"]["256"] == sum(shares) / 2
+    scores = sorted(g["score"] for g in summary["per_game"])
+    assert summary["mean_score"] == sum(scores) / 2 and summary["median_score"] == sum(scores) / 2
+    assert summary["moves_total"] == sum(g["moves"] for g in summary["per_game"]) > 0
+    assert summary["ms_per_move_median"] > 0 and summary["ms_per_move_p95"] >= summary["ms_per_move_median"]
+    assert summary["moves_per_s"] > 0
+    assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    printed = capsys.readouterr().out
+    assert "reached: 256" in printed and "median" in printed
+
+
+def test_a_game_stops_at_the_tile_asked_for_and_replays_identically():
+    settings = BenchSettings(depth=1, stop_at=128)
+    first = play_game(11, settings)
+    assert first.max_tile == 128 and not first.over
+    assert len(first.move_ms) == first.moves
+    again = play_game(11, settings)
+    assert (again.score, again.moves, again.max_tile, again.final) == (first.score, first.moves, 128, first.final)
+
+
+def test_workers_play_the_same_games_as_one_process():
+    settings = BenchSettings(depth=1, stop_at=64)
+    alone = run_games(3, 20, settings, workers=1)
+    shared = run_games(3, 20, settings, workers=2)
+    assert [(r.seed, r.score, r.moves) for r in alone] == [(r.seed, r.score, r.moves) for r in shared]
+
+
+def test_tiles_reported():
+    assert reported_tiles(None) == [2048, 4096, 8192, 16384, 32768, 65536]
+    assert reported_tiles(8192) == [2048, 4096, 8192]
+    assert reported_tiles(512) == [512]
+
+
+@pytest.mark.parametrize(
+    "extra, problem",
+    [
+        (["--games", "0"], "--games"),
+        (["--workers", "0"], "--workers"),
+        (["--budget-ms", "20", "--depth", "2"], "not allowed"),
+        (["--budget-ms", "0"], "--budget-ms"),
+        (["--depth", "many"], "--depth"),
+        (["--stop-at", "1000"], "power of two"),
+        (["--stop-at", "2"], "power of two"),
+        (["--json", "/no/such/folder/out.json"], "does not exist"),
+        (["--plot", "reach.txt"], "--plot"),
+        (["--games", "two"], "invalid int"),
+    ],
+)
+def test_bad_arguments_are_one_line_with_exit_code_2(capsys, extra, problem):
+    assert main(["bench"] + extra) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("screenbot: error: ") and "\n" not in err and problem in err
+
+
+def test_a_game_without_stop_tile_plays_until_no_move_is_legal():
+    result = play_game(5, BenchSettings(depth=0))
+    assert result.over and is_over(result.final) and max_tile(result.final) == result.max_tile
