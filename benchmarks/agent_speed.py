@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Agent speed on nneonneo's reference positions: our time per move with its depth rule, beside its own figures.
+
+    .venv/bin/python benchmarks/agent_speed.py --positions ../shared/anchors/positions.json [--json]
+
+For each position: choose_move with nneonneo/2048-ai's settings (depth max(3, distinct tiles - 2),
+paths below probability 1e-4 cut off, no time budget), timed `--repeat` times after a warm-up;
+the best of those runs counts (other processes on a shared machine only ever add time). Prints a
+table, then the median time per move, nneonneo's median from the file, their ratio and the share
+of positions where both choose the same move. With --json the last line is one JSON object.
+Target (issue 2): median <= 1.0x nneonneo's C++.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from screenbot.agent import DEFAULT_CUTOFF, adaptive_depth, choose_move, warm_up  # noqa: E402
+from screenbot.game.rules import to_grid  # noqa: E402
+
+DEFAULT_POSITIONS = ROOT.parent / "shared" / "anchors" / "positions.json"
+
+
+def time_position(grid, repeat: int, cutoff: float) -> tuple[float, float, object]:
+    """(best wall ms, best CPU ms, the decision) over `repeat` searches of one position."""
+    wall, cpu, decision = [], [], None
+    for _ in range(repeat):
+        w0, c0 = time.perf_counter(), time.thread_time()
+        decision = choose_move(grid, depth="adaptive", cutoff=cutoff)
+        cpu.append((time.thread_time() - c0) * 1000.0)
+        wall.append((time.perf_counter() - w0) * 1000.0)
+    return min(wall), min(cpu), decision
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", default=str(DEFAULT_POSITIONS), help="the anchors file (positions.json)")
+    parser.add_argument("--repeat", type=int, default=3, help="timed searches per position; the best counts")
+    parser.add_argument("--cutoff", type=float, default=DEFAULT_CUTOFF, help="path-probability cutoff (1e-4)")
+    parser.add_argument("--json", action="store_true", help="end with one JSON object on the last line")
+    args = parser.parse_args()
+
+    positions = json.loads(Path(args.positions).read_text())["positions"]
+    compile_s = warm_up()
+    rows = []
+    print(f"warm-up (JIT from cache or compile): {compile_s:.2f} s; {len(positions)} positions, best of {args.repeat}")
+    print(f"{'#':>3} {'depth':>5} {'ours ms':>9} {'cpu ms':>8} {'nneonneo ms':>11} {'ratio':>6}  move  theirs")
+    for i, position in enumerate(positions):
+        grid = to_grid(position["grid"])
+        wall_ms, cpu_ms, decision = time_position(grid, args.repeat, args.cutoff)
+        theirs_ms = float(position["nneonneo_ms"])
+        ours = decision.move.letter if decision.move is not None else "-"
+        same = ours == position["nneonneo_move"]
+        rows.append({"ms": wall_ms, "cpu_ms": cpu_ms, "nneonneo_ms": theirs_ms, "same": same,
+                     "depth": adaptive_depth(grid)})
+        print(f"{i:>3} {decision.depth:>5} {wall_ms:>9.2f} {cpu_ms:>8.2f} {theirs_ms:>11.2f} "
+              f"{wall_ms / theirs_ms:>6.2f}  {ours:^4}  {position['nneonneo_move']:^6}{'' if same else '  (differs)'}")
+
+    median_ms = statistics.median(r["ms"] for r in rows)
+    theirs_median = statistics.median(r["nneonneo_ms"] for r in rows)
+    summary = {
+        "positions": len(rows),
+        "median_ms": round(median_ms, 3),
+        "cpu_median_ms": round(statistics.median(r["cpu_ms"] for r in rows), 3),
+        "nneonneo_median_ms": round(theirs_median, 3),
+        "ratio": round(median_ms / theirs_median, 3),
+        "median_of_ratios": round(statistics.median(r["ms"] / r["nneonneo_ms"] for r in rows), 3),
+        "total_ms": round(sum(r["ms"] for r in rows), 1),
+        "nneonneo_total_ms": round(sum(r["nneonneo_ms"] for r in rows), 1),
+        "same_move_share": round(sum(r["same"] for r in rows) / len(rows), 3),
+        "repeat": args.repeat,
+        "cutoff": args.cutoff,
+    }
+    print(f"median per move: ours {median_ms:.1f} ms (CPU {summary['cpu_median_ms']:.1f} ms), "
+          f"nneonneo {theirs_median:.1f} ms -> {summary['ratio']:.2f}x; "
+          f"total {summary['total_ms'] / 1000:.2f} s vs {summary['nneonneo_total_ms'] / 1000:.2f} s; "
+          f"same move in {100 * summary['same_move_share']:.0f}% of positions")
+    if args.json:
+        print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
