@@ -3,6 +3,7 @@
 from screenbot.agent.search import (  # noqa: F401
     DEFAULT_BUDGET_MS,
     DEFAULT_CUTOFF,
+    DEFAULT_DEPTH,
     Decision,
     adaptive_depth,
     choose_move,

@@ -9,7 +9,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
-from screenbot.agent.search import DEFAULT_BUDGET_MS, choose_move, warm_up
+from screenbot.agent.search import DEFAULT_BUDGET_MS, DEFAULT_DEPTH, choose_move, warm_up
 from screenbot.game.rules import EMPTY, Game, Grid, max_tile
 
 REPORTED_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
@@ -25,10 +25,12 @@ class BenchSettings:
     stop_at: int | None = None  # stop a game once this tile is on the board
 
     def describe(self) -> str:
-        if self.depth is not None and self.budget_ms is None:
+        if self.depth is None and self.budget_ms is None:
+            how = f"the defaults ({DEFAULT_DEPTH} depth, at most {DEFAULT_BUDGET_MS:g} ms)"
+        elif self.budget_ms is None:
             how = f"depth {self.depth}"
         else:
-            how = f"budget {self.budget_ms if self.budget_ms is not None else DEFAULT_BUDGET_MS:g} ms"
+            how = f"budget {self.budget_ms:g} ms"
         return how + (f", stop at {self.stop_at}" if self.stop_at else "")
 
 
@@ -165,8 +167,7 @@ def summarize(results: list[GameResult], settings: BenchSettings, seed: int, wor
     return {
         "games": n,
         "seed": seed,
-        "settings": {**asdict(settings), "workers": workers,
-                     "default_budget_ms": DEFAULT_BUDGET_MS if settings.budget_ms is None and settings.depth is None else None},
+        "settings": {**asdict(settings), "workers": workers, "described": settings.describe()},
         "reached": {str(t): sum(r.max_tile >= t for r in results) / n for t in tiles},
         "mean_score": statistics.fmean(r.score for r in results),
         "median_score": statistics.median(r.score for r in results),

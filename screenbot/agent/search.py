@@ -31,7 +31,11 @@ from screenbot.game.bitboard import distinct_ranks, to_bitboard
 from screenbot.game.rules import Grid, Move, apply_move, legal_moves, to_grid
 
 DEFAULT_CUTOFF = 1e-4  # chance paths less likely than this are scored by the heuristic
-DEFAULT_BUDGET_MS = 50.0  # per move when neither budget nor depth is given: what `play` and `bench` use
+# When neither budget nor depth is given (what `play` and `bench` use): nneonneo's adaptive depth,
+# reached by iterative deepening that stops at DEFAULT_BUDGET_MS. The depth rule spends little time
+# on easy boards and more on crowded ones; the budget only caps the rare very slow move.
+DEFAULT_DEPTH = "adaptive"
+DEFAULT_BUDGET_MS = 500.0
 MAX_DEPTH = 16  # iterative deepening stops here
 MAX_FIXED_DEPTH = kernel.MAX_TREE_DEPTH
 
@@ -109,10 +113,12 @@ def choose_move(
     - `depth` alone (an int from 0, or "adaptive"): one search at that depth, however long it takes.
     - `budget_ms` alone: iterative deepening within about that many milliseconds.
     - both: iterative deepening within the budget, never deeper than `depth`.
-    - neither: `budget_ms=DEFAULT_BUDGET_MS`.
+    - neither: `depth=DEFAULT_DEPTH` within `budget_ms=DEFAULT_BUDGET_MS` (the defaults for play).
     """
     start = time.perf_counter()
     grid = to_grid(grid)
+    if budget_ms is None and depth is None:
+        budget_ms, depth = DEFAULT_BUDGET_MS, DEFAULT_DEPTH
     if depth == "adaptive":
         depth = adaptive_depth(grid)
     elif depth is not None:
@@ -121,8 +127,6 @@ def choose_move(
         depth = int(depth)
     if budget_ms is not None and not budget_ms > 0:
         raise ValueError(f"budget_ms must be positive, not {budget_ms!r}")
-    if budget_ms is None and depth is None:
-        budget_ms = DEFAULT_BUDGET_MS
     moves = legal_moves(grid)
     if not moves:
         return Decision(None, {}, 0, (time.perf_counter() - start) * 1000.0, 0)
