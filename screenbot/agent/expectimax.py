@@ -62,8 +62,8 @@ _S32 = np.uint64(32)
 _S48 = np.uint64(48)
 _HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
 _HASH_SHIFT = np.uint64(64 - TT_BITS)
-_SPREAD_A = np.uint64(0x000000FF000000FF)
 _COLUMN0 = np.uint64(0x000F000F000F000F)
+_SPREAD_A = np.uint64(0x000000FF000000FF)
 _VALUE_OFFSET = 2.0**27  # values lie well inside (-2**27, 2**27): 8 lines of at most ~1e7 each way
 _VALUE_SCALE = 1024.0
 _VALUE_MAX = 2.0**40 - 1.0
@@ -86,20 +86,23 @@ def _empty_bits(b):
     return ~x & _NIBBLE_ONES
 
 
+# spread_row and transpose as in screenbot.game.bitboard; kept here because numba compiled the
+# kernel measurably slower (~15%) with the imported inline versions.
 @njit(cache=True, inline="always")
-def _spread(word):
-    """A 16-bit row's nibble j moved to bit 16 * j (the row written down column 0)."""
+def spread_row(word):
+    """A 16-bit row word with its nibble j moved to bit 16 * j: the row written down column 0."""
     x = (word | (word << _S24)) & _SPREAD_A
     return (x | (x << _S12)) & _COLUMN0
 
 
 @njit(cache=True, inline="always")
 def transpose(b):
+    """Rows become columns."""
     return (
-        _spread(b & _M16)
-        | (_spread((b >> _S16) & _M16) << _S4)
-        | (_spread((b >> _S32) & _M16) << _S8)
-        | (_spread(b >> _S48) << _S12)
+        spread_row(b & _M16)
+        | (spread_row((b >> _S16) & _M16) << _S4)
+        | (spread_row((b >> _S32) & _M16) << _S8)
+        | (spread_row(b >> _S48) << _S12)
     )
 
 
@@ -143,7 +146,7 @@ def _slide_rows(space, table, work, rest_at):
     work[rest_at + 3] = total - s3
     changed = (1 if m0 != w0 else 0) | (2 if m1 != w1 else 0) | (4 if m2 != w2 else 0) | (8 if m3 != w3 else 0)
     result = m0 | (m1 << _S16) | (m2 << _S32) | (m3 << _S48)
-    result_t = _spread(m0) | (_spread(m1) << _S4) | (_spread(m2) << _S8) | (_spread(m3) << _S12)
+    result_t = spread_row(m0) | (spread_row(m1) << _S4) | (spread_row(m2) << _S8) | (spread_row(m3) << _S12)
     return result, result_t, changed
 
 
@@ -155,7 +158,7 @@ def _leaf_value(word, tile_bits, table, slid_t, q, rest, others_moved):
     new_word = word | tile_bits
     moved_word = np.uint64(table[new_word])
     shift = _NIBBLE_SHIFT[q]
-    mt = (slid_t & ~(_COLUMN0 << shift)) | (_spread(moved_word) << shift)
+    mt = (slid_t & ~(_COLUMN0 << shift)) | (spread_row(moved_word) << shift)
     v = (
         rest
         + np.float64(s[moved_word])
@@ -176,7 +179,7 @@ def _patched(word, tile_bits, table, slid, slid_t, q):
     row_shift = _ROW_SHIFT[q]
     col_shift = _NIBBLE_SHIFT[q]
     result = (slid & ~(_M16 << row_shift)) | (moved_word << row_shift)
-    result_t = (slid_t & ~(_COLUMN0 << col_shift)) | (_spread(moved_word) << col_shift)
+    result_t = (slid_t & ~(_COLUMN0 << col_shift)) | (spread_row(moved_word) << col_shift)
     return result, result_t, moved_word != new_word
 
 

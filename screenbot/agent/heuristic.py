@@ -79,12 +79,3 @@ def row_score_table(weights: Weights = Weights()) -> np.ndarray:
 
 
 ROW_SCORE = row_score_table()
-
-
-def board_score(board: int, table: np.ndarray = ROW_SCORE) -> float:
-    """The heuristic of a whole bitboard (rows plus columns), from Python; the search inlines the same sum."""
-    from screenbot.game.bitboard import transpose
-
-    b = int(board)
-    t = int(transpose(np.uint64(b)))
-    return float(sum(float(table[(x >> (16 * r)) & 0xFFFF]) for x in (b, t) for r in range(4)))

@@ -32,7 +32,10 @@ _S8 = np.uint64(8)
 _S12 = np.uint64(12)
 _S16 = np.uint64(16)
 _S32 = np.uint64(32)
+_S24 = np.uint64(24)
 _S48 = np.uint64(48)
+_SPREAD_A = np.uint64(0x000000FF000000FF)
+_COLUMN0 = np.uint64(0x000F000F000F000F)
 
 
 def rank_of(value: int) -> int:
@@ -91,27 +94,14 @@ def _reverse_row(word):
 
 
 @njit(cache=True)
-def _spread_row(word):
-    """The row's nibbles j placed at bit 16 * j: the row written down column 0."""
-    out = np.uint64(0)
-    for j in range(4):
-        out |= np.uint64((word >> (4 * j)) & 0xF) << np.uint64(16 * j)
-    return out
-
-
-@njit(cache=True)
-def _build_tables(left, right, spread_left, spread_right, gain_left, gain_right, empties):
+def _build_tables(left, right, gain_left, gain_right, empties):
     for word in range(ROW_COUNT):
         moved, gain = _slide_row_left(word)
         left[word] = moved
         gain_left[word] = gain
-        spread_left[word] = _spread_row(moved)
-        rev = _reverse_row(word)
-        moved_rev, gain_rev = _slide_row_left(rev)
-        moved_right = _reverse_row(moved_rev)
-        right[word] = moved_right
+        moved_rev, gain_rev = _slide_row_left(_reverse_row(word))
+        right[word] = _reverse_row(moved_rev)
         gain_right[word] = gain_rev
-        spread_right[word] = _spread_row(moved_right)
         e = 0
         for i in range(4):
             if ((word >> (4 * i)) & 0xF) == 0:
@@ -122,15 +112,20 @@ def _build_tables(left, right, spread_left, spread_right, gain_left, gain_right,
 # The row tables, indexed by a 16-bit row word (read-only; the search bakes them into its code).
 ROW_LEFT = np.zeros(ROW_COUNT, np.uint16)  # the row after moving left
 ROW_RIGHT = np.zeros(ROW_COUNT, np.uint16)  # the row after moving right
-COL_LEFT = np.zeros(ROW_COUNT, np.uint64)  # ROW_LEFT written down column 0 (for the transposed form)
-COL_RIGHT = np.zeros(ROW_COUNT, np.uint64)  # ROW_RIGHT written down column 0
 GAIN_LEFT = np.zeros(ROW_COUNT, np.uint32)  # score gained moving the row left
 GAIN_RIGHT = np.zeros(ROW_COUNT, np.uint32)  # score gained moving the row right
 ROW_EMPTIES = np.zeros(ROW_COUNT, np.uint8)  # empty cells in the row
-_build_tables(ROW_LEFT, ROW_RIGHT, COL_LEFT, COL_RIGHT, GAIN_LEFT, GAIN_RIGHT, ROW_EMPTIES)
-for _table in (ROW_LEFT, ROW_RIGHT, COL_LEFT, COL_RIGHT, GAIN_LEFT, GAIN_RIGHT, ROW_EMPTIES):
+_build_tables(ROW_LEFT, ROW_RIGHT, GAIN_LEFT, GAIN_RIGHT, ROW_EMPTIES)
+for _table in (ROW_LEFT, ROW_RIGHT, GAIN_LEFT, GAIN_RIGHT, ROW_EMPTIES):
     _table.setflags(write=False)
 del _table
+
+
+@njit(cache=True, inline="always")
+def spread_row(word):
+    """A 16-bit row word with its nibble j moved to bit 16 * j: the row written down column 0."""
+    x = (word | (word << _S24)) & _SPREAD_A
+    return (x | (x << _S12)) & _COLUMN0
 
 
 @njit(cache=True, inline="always")
@@ -138,10 +133,10 @@ def transpose(board):
     """Rows become columns: cell (r, c) moves to (c, r)."""
     b = np.uint64(board)
     return (
-        _spread_row(b & _M16)
-        | (_spread_row((b >> _S16) & _M16) << _S4)
-        | (_spread_row((b >> _S32) & _M16) << _S8)
-        | (_spread_row(b >> _S48) << _S12)
+        spread_row(b & _M16)
+        | (spread_row((b >> _S16) & _M16) << _S4)
+        | (spread_row((b >> _S32) & _M16) << _S8)
+        | (spread_row(b >> _S48) << _S12)
     )
 
 
@@ -153,17 +148,6 @@ def apply_rows(board, table):
         | (np.uint64(table[(board >> _S16) & _M16]) << _S16)
         | (np.uint64(table[(board >> _S32) & _M16]) << _S32)
         | (np.uint64(table[board >> _S48]) << _S48)
-    )
-
-
-@njit(cache=True, inline="always")
-def apply_rows_transposed(board, col_table):
-    """The transpose of apply_rows(board, row_table), from the column form of that table."""
-    return (
-        col_table[board & _M16]
-        | (col_table[(board >> _S16) & _M16] << _S4)
-        | (col_table[(board >> _S32) & _M16] << _S8)
-        | (col_table[board >> _S48] << _S12)
     )
 
 
@@ -189,10 +173,10 @@ def execute_move(board, move):
         return apply_rows(b, ROW_LEFT), sum_rows(b, GAIN_LEFT)
     if move == 3:
         return apply_rows(b, ROW_RIGHT), sum_rows(b, GAIN_RIGHT)
-    t = transpose(b)
+    t = transpose(b)  # up/down slide the rows of the transpose
     if move == 0:
-        return apply_rows_transposed(t, COL_LEFT), sum_rows(t, GAIN_LEFT)
-    return apply_rows_transposed(t, COL_RIGHT), sum_rows(t, GAIN_RIGHT)
+        return transpose(apply_rows(t, ROW_LEFT)), sum_rows(t, GAIN_LEFT)
+    return transpose(apply_rows(t, ROW_RIGHT)), sum_rows(t, GAIN_RIGHT)
 
 
 @njit(cache=True)
