@@ -24,7 +24,8 @@ lookup per move and spawn, plus five heuristic lookups at a leaf.
 
 The two entry points are compiled with `_nrt=False` (no reference counting: they allocate nothing,
 and counting references to the array arguments cost an atomic increment and decrement per node)
-and `error_model="numpy"` (float division without Python exception paths).
+and `error_model="numpy"` (float division without Python exception paths), and they release the GIL
+(`nogil=True`: the play loop searches in a background thread while it watches the screen).
 """
 
 from __future__ import annotations
@@ -202,7 +203,7 @@ def _child_value(tt, work, nb, nt, depth, cprob, gen):
     return value
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, nogil=True)
 def chance_value(b, t, depth, cprob, tt, work):
     """Expected value of chance node b (t its transpose) with `depth` (>= 1) chance layers left,
     reached with path probability `cprob`; stored in the table. Returns 0 once the search is
@@ -303,7 +304,7 @@ def chance_value(b, t, depth, cprob, tt, work):
     return value
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False, nogil=True)
 def search_root(afters, depth, tt, work, out):
     """out[k] = the value of board afters[k] (a root move's result) searched `depth` chance layers deep."""
     gen = np.uint64(work[W_GEN])
