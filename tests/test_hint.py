@@ -1,4 +1,7 @@
-"""`screenbot hint`: the printed advice for a typed-in board, and one-line errors with exit code 2."""
+"""`screenbot hint`: advice for a typed-in board, a screenshot or the screen; one-line errors with exit codes."""
+
+import json
+from pathlib import Path
 
 import pytest
 
@@ -37,7 +40,8 @@ def test_hint_on_a_lost_board_says_so(capsys):
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth", "99"], "--depth"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--budget-ms", "-5"], "--budget-ms"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth", "2", "--budget-ms", "9"], "not allowed"),
-        (["hint"], "--board"),
+        (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--image", "x.png"], "not allowed"),
+        (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--profile", "p.json"], "--profile"),
     ],
 )
 def test_bad_input_is_one_line_with_exit_code_2(capsys, argv, problem):
@@ -46,3 +50,28 @@ def test_bad_input_is_one_line_with_exit_code_2(capsys, argv, problem):
     assert captured.out == ""
     err = captured.err.strip()
     assert err.startswith("screenbot: error: ") and "\n" not in err and problem in err
+
+
+SCREENS = Path(__file__).parent / "fixtures" / "screens"
+
+
+def test_hint_reads_a_screenshot_then_advises(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # no saved profile: the board is found on the fly
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    png = SCREENS / "classic_z100_s1_p0__01_static.png"
+    truth = json.loads(png.with_suffix(".json").read_text())["grid"]
+    assert main(["hint", "--image", str(png), "--depth", "2"]) == 0
+    out = capsys.readouterr().out
+    board_lines = out.splitlines()[:4]
+    assert [[int(t) if t != "." else 0 for t in line.split()] for line in board_lines] == truth
+    best = out.split("best move: ")[1].split()[0]
+    assert Move.parse(best) in [m for m in Move if apply_move(tuple(map(tuple, truth)), m)[0] != tuple(map(tuple, truth))]
+
+
+def test_hint_from_the_screen_without_a_display_says_what_to_do(capsys, monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    code = main(["hint"])
+    err = capsys.readouterr().err.strip()
+    assert code != 0 and code != 2
+    assert err.startswith("screenbot: error: ") and "\n" not in err and "display" in err

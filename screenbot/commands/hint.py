@@ -14,11 +14,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "hint",
         help="print the best move for a board, with the expected value of every move",
-        description="Search a typed-in board with the expectimax agent and print the best move and the "
-                    "expected heuristic value of each of the four moves (illegal ones marked).",
+        description="Search a board with the expectimax agent and print the best move and the expected "
+                    "heuristic value of each of the four moves (illegal ones marked). The board is typed in "
+                    "(--board), read from a screenshot (--image), or read from the live screen (neither); "
+                    "nothing is ever pressed.",
     )
-    p.add_argument("--board", metavar='"2 0 0 4 / 0 0 0 0 / ..."', required=True,
-                   help="16 tile values row by row (0 or . for empty), rows split by '/'")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--board", metavar='"2 0 0 4 / 0 0 0 0 / ..."',
+                        help="16 tile values row by row (0 or . for empty), rows split by '/'")
+    source.add_argument("--image", metavar="PNG", help="read the board from this screenshot")
+    p.add_argument("--profile", metavar="PATH",
+                   help="calibration profile for --image or the screen (default: the saved one, or find the board now)")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--budget-ms", type=float, metavar="B", help="thinking time (default: what `play` uses)")
     how.add_argument("--depth", metavar="D", help=f"search depth 0..{MAX_FIXED_DEPTH}, or 'adaptive' (no time limit)")
@@ -26,11 +32,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def grid_from_args(args: argparse.Namespace) -> Grid:
-    """The board to advise on. Only --board for now; the screen and screenshots are for later sources."""
-    try:
-        return parse_board(args.board)
-    except ValueError as exc:
-        raise BoardParseError(f"--board: {exc}") from None
+    """The board to advise on: typed in (--board), on a screenshot (--image), or on the live screen."""
+    if args.board is not None:
+        if args.profile is not None:
+            raise UsageError("--profile goes with --image or the live screen, not with --board")
+        try:
+            return parse_board(args.board)
+        except ValueError as exc:
+            raise BoardParseError(f"--board: {exc}") from None
+    from screenbot.vision.source import read_grid_from_source
+
+    if args.image is None:
+        from screenbot.control.desktop import check_desktop
+
+        check_desktop()
+    return read_grid_from_source(image=args.image, profile=args.profile)
 
 
 def depth_from_text(text: str | None) -> int | str | None:
