@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -18,8 +18,18 @@ from screenbot.play.eyes import Eyes, Sight
 from screenbot.play.overlay import find_keep_going
 from screenbot.play.record import FrameRecorder, MoveLog
 from screenbot.play.safety import BoardLook, Safety
-from screenbot.play.spawn import GROWTH
+from screenbot.play.pace import FramePace
+from screenbot.play.spawn import Sighting
+from screenbot.play.thinker import Thinker
 from screenbot.play.tracker import Check, Prediction, Tracker, TrackingError, compare
+
+
+# The X focus/stacking check made while watching counts for a key pressed within this time;
+# while the new tile has not shown yet it is made again when older than FOCUS_RECHECK_S.
+FOCUS_CHECK_FRESH_S = 0.06
+FOCUS_RECHECK_S = 0.03
+# Every this many pixels (both ways) of a grab, compared to tell the page's frames apart.
+SIGNATURE_STEP = 8
 
 
 class StopPlaying(ScreenbotError):
@@ -51,13 +61,18 @@ class PlaySettings:
     poll_gap_s: float = 0.0
     # read the new tile while it grows in (see play.spawn), when this game's colours allow it
     early_spawn: bool = True
+    # give up reading the new tile while it grows this long after the key (then wait for the still board)
+    early_give_up_s: float = 0.5
+    # search the boards that may come next while the animation plays (see play.thinker)
+    think_ahead: bool = True
 
 
 @dataclass
 class MoveTiming:
-    read_ms: float
-    think_ms: float
-    wait_ms: float
+    read_ms: float  # the look that was believed: grab and read
+    think_ms: float  # waiting for the agent's decision, after the board was believed
+    wait_ms: float  # from the key to the look that was believed (the animation)
+    agent_ms: float = 0.0  # the agent's own search time for the board (mostly while the animation played)
 
 
 @dataclass
@@ -73,6 +88,8 @@ class Summary:
     moves_per_s: float = 0.0
     read_ms_median: float = 0.0
     think_ms_median: float = 0.0
+    agent_ms_median: float = 0.0
+    agent_ms_max: float = 0.0
     wait_ms_median: float = 0.0
     move_ms_median: float = 0.0
     diagnostics: str | None = None
@@ -91,7 +108,8 @@ class Summary:
         ]
         if self.moves:
             lines.append(
-                f"per move (median): read {self.read_ms_median:.1f} ms, think {self.think_ms_median:.1f} ms, "
+                f"per move (median): read {self.read_ms_median:.1f} ms, think {self.think_ms_median:.1f} ms "
+                f"(search {self.agent_ms_median:.1f} ms, mostly while the tiles moved; longest {self.agent_ms_max:.0f} ms), "
                 f"wait {self.wait_ms_median:.1f} ms, key to key {self.move_ms_median:.1f} ms"
             )
         if self.diagnostics:
@@ -153,6 +171,10 @@ class Player:
         self.spawn_reader = spawn_reader
         self.early_accepts = 0
         self.accepted_early: list[int] = []  # indexes (into tracker.history) of boards believed while growing
+        self.thinker: Thinker | None = None
+        self._agent_ms = 0.0
+        self.pace = FramePace()
+        self._focus_problem: tuple[float, str | None] | None = None  # (when, what) checked while watching
         self.clock = clock
         self.sleep = sleep
         self.tracker = Tracker()
@@ -170,6 +192,8 @@ class Player:
     def play(self) -> Summary:
         self.started = self.clock()
         reason, ok, diagnostics = "", True, None
+        if self.settings.think_ahead and not self.settings.dry_run:
+            self.thinker = Thinker(self.agent, self.settings.budget_ms)
         try:
             board = self.first_board()
             if not self.settings.dry_run:
@@ -200,6 +224,9 @@ class Player:
             diagnostics = getattr(exc, "diagnostics", None)
         except TrackingError as exc:
             reason, ok = str(exc), False
+        finally:
+            if self.thinker is not None:
+                self.thinker.close()
         summary = self.summary(reason, ok, diagnostics)
         if self.log is not None:
             self.log.write({"summary": summary.as_dict()})
@@ -252,8 +279,13 @@ class Player:
             self.safety.remember_focus()
 
     def think(self, board: Grid) -> tuple[Move, float]:
+        """The agent's move for `board`, and how long play waited for it (ms)."""
         start = self.clock()
-        decision = self.agent(board, self.settings.budget_ms)
+        if self.thinker is not None:
+            decision, self._agent_ms = self.thinker.decide(board)
+        else:
+            decision = self.agent(board, self.settings.budget_ms)
+            self._agent_ms = (self.clock() - start) * 1000
         think_ms = (self.clock() - start) * 1000
         self.last_decision = decision
         if decision.move is None:
@@ -264,7 +296,12 @@ class Player:
         """Press nothing unless the board is where it was, looks like a board, and has focus."""
         if self.safety is None or self.last_sight is None:
             return
-        problem = self.safety.problem(self.last_sight.frame, skip)
+        checked, self._focus_problem = self._focus_problem, None
+        if checked is not None and self.clock() - checked[0] <= FOCUS_CHECK_FRESH_S:
+            # the window side was checked while the new tile grew in, a frame or two ago
+            problem = self.safety.look.problem(self.last_sight.frame, skip) or checked[1]
+        else:
+            problem = self.safety.problem(self.last_sight.frame, skip)
         if problem is not None:
             self.wait_until_safe(problem)
 
@@ -301,22 +338,87 @@ class Player:
             self.log.write(entry)
 
     def watch(self, prediction: Prediction, think_ms: float) -> Grid:
-        """Poll the board after a key until it shows the predicted board with its new tile
-        fully grown; re-read what disagrees; stop if it keeps disagreeing."""
-        s = self.settings
+        """Watch the board after a key until it shows the predicted board with its new tile: read
+        while the tile grows in when this game's colours allow it, else once it is still."""
         key_t = self.clock()
-        read_ms = 0.0
+        if self.spawn_reader is not None and self.spawn_reader.ready_for(prediction):
+            board = self.watch_growing(prediction, key_t, think_ms)
+            if board is not None:
+                return board
+        return self.watch_still(prediction, key_t, think_ms)
+
+    def watch_growing(self, prediction: Prediction, key_t: float, think_ms: float) -> Grid | None:
+        """Grab frames (no full read) until the new tile is known while it grows in. Meanwhile the
+        thinker searches the boards the move can make (a 2 in each empty cell, then, once the
+        tile's cell shows, a 2 and a 4 there) and the window side of the safety check runs.
+        None: not read early (the tile outgrew the watched window, something else moved, or time
+        ran out); the still read takes over.
+
+        Rests while no frame can show anything new (see play.pace)."""
+        watch = self.spawn_reader.watch(prediction)
+        pace = self.pace
+        if self.thinker is not None:
+            self.thinker.expect([prediction.with_spawn(r, c, 2) for r, c in prediction.spawn_cells])
+        self.glance_and_see(watch)  # the board as the key left it: cells seen empty before anything moves
+        rest = pace.quiet_ms() / 1000 - (self.clock() - key_t)
+        if rest > 0:
+            self.sleep(rest)
+        self._focus_problem = None
+        cell = None  # where the new tile grows
+        first_t = last_empty_t = None  # grab times: the tile's first frame, the last frame before it
+        first_side = 0.0
+        signature, changed_t = None, None  # to time the page's frames
+        t = self.clock()
+        while t - key_t < self.settings.early_give_up_s:
+            if self.safety is not None and (self._focus_problem is None or t - self._focus_problem[0] > FOCUS_RECHECK_S):
+                self._focus_problem = (t, self.safety.focus_problem())
+            sight, seen = self.glance_and_see(watch)
+            now_signature = sight.frame.pixels[::SIGNATURE_STEP, ::SIGNATURE_STEP].tobytes()
+            if now_signature != signature:
+                if changed_t is not None:
+                    pace.saw_frame_change((sight.t - changed_t) * 1000)
+                signature, changed_t = now_signature, sight.t
+            if seen.cell is not None and cell is None:
+                cell, first_t, first_side = seen.cell, sight.t, seen.looks[seen.cell].side
+                pace.saw_first_frame((first_t - key_t) * 1000)
+                if self.thinker is not None and seen.spawn is None:
+                    r, c = cell  # its value shows on a later frame: think about both
+                    self.thinker.expect([prediction.with_spawn(r, c, 2), prediction.with_spawn(r, c, 4)])
+            if seen.spawn is not None:
+                check = Check("match", prediction.with_spawn(*seen.spawn), seen.spawn)
+                self.early_accepts += 1
+                self.accepted_early.append(self.tracker.moves + 1)
+                return self.believe(check, prediction, sight, key_t, think_ms, learn=False)
+            if seen.cell is None:
+                if cell is not None:
+                    return None  # the new tile outgrew the window unread, or something passed over it
+                last_empty_t = sight.t
+            elif seen.cell != cell:
+                return None
+            elif sight.t == first_t and last_empty_t is not None:
+                # the tile's first frame did not tell its value: rest until its next frame can come
+                rest = pace.next_frame_rest_ms((self.clock() - last_empty_t) * 1000) / 1000
+                if rest > 0:
+                    self.sleep(rest)
+            t = self.clock()
+        return None
+
+    def glance_and_see(self, watch) -> tuple[Sight, "Sighting"]:
+        sight = self.glance()
+        seen = watch.see(sight.frame)
+        return replace(sight, ms=(self.clock() - sight.t) * 1000), seen  # grab and spawn reading
+
+    def watch_still(self, prediction: Prediction, key_t: float, think_ms: float) -> Grid:
+        """Poll the board until it shows the predicted board with its new tile fully grown;
+        re-read what disagrees; stop if it keeps disagreeing."""
+        s = self.settings
         candidate = None  # (board, spawn cell pixels, time) of the first sight that matched
         misread = False
         check: Check | None = None
         overlay_cleared_t: float | None = None
         repressed = False
-        early = None  # (spawn, size) the spawn reader saw last: believed once seen again, bigger
-        early_ok = self.spawn_reader is not None and self.spawn_reader.ready_for(prediction)
-        cleared: set = set()  # cells the move emptied that a frame has shown empty
         while True:
             sight = self.look()
-            read_ms += sight.ms
             if sight.state == "won":
                 # "You win!" came up (moves are ignored until "Keep going"): dismiss it and watch on
                 self.keep_going(sight, resume=False)
@@ -335,20 +437,6 @@ class Player:
                     self.pause_watch(problem, prediction)
                     key_t = self.clock()
                     continue
-            if self.spawn_reader is not None and early_ok:
-                seen = self.spawn_reader.spawn(sight.frame, prediction, cleared, confirm=early is not None)
-                if seen is not None:
-                    found, size = seen
-                    if early is None:
-                        early = (found, size)  # a small new tile: watch it grow
-                    elif early[0] != found:
-                        early = None
-                    elif size >= early[1] * GROWTH and self.spawn_reader.static_cells_agree(sight.frame, prediction):
-                        # the same new tile in two different frames of its growth: believe it now
-                        early_check = Check("match", prediction.with_spawn(*found), found)
-                        self.early_accepts += 1
-                        self.accepted_early.append(self.tracker.moves + 1)
-                        return self.believe(early_check, prediction, sight, key_t, think_ms, learn=False)
             if sight.grid is not None and sight.state in ("playing", "over"):
                 check = compare(sight.grid, prediction)
                 if check.matched:
@@ -376,7 +464,7 @@ class Player:
             self.spawn_reader.learn(sight.frame, board)
         # read: the look that was believed; wait: the rest of the watch (the animation)
         wait_ms = (self.clock() - key_t) * 1000 - sight.ms
-        self.timings.append(MoveTiming(sight.ms, think_ms, max(wait_ms, 0.0)))
+        self.timings.append(MoveTiming(sight.ms, think_ms, max(wait_ms, 0.0), self._agent_ms))
         self._read_ms = sight.ms
         if self.status is not None:
             self.status(self)
@@ -452,6 +540,14 @@ class Player:
             self.on_frame(sight)
         return sight
 
+    def glance(self) -> Sight:
+        """Grab the board without reading it (state "unread"), for the spawn reader."""
+        sight = self.eyes.glance()
+        self.last_sight = sight
+        if self.on_frame is not None:
+            self.on_frame(sight)
+        return sight
+
     def desync(self, prediction: Prediction, check: Check | None, sight: Sight) -> StopPlaying:
         if check is None:
             what = f"the board could not be read (state {sight.state})"
@@ -518,6 +614,8 @@ class Player:
             moves_per_s=round(self.moves_per_s, 2),
             read_ms_median=med([t.read_ms for t in timings]),
             think_ms_median=med([t.think_ms for t in timings]),
+            agent_ms_median=med([t.agent_ms for t in timings]),
+            agent_ms_max=round(max((t.agent_ms for t in timings), default=0.0), 1),
             wait_ms_median=med([t.wait_ms for t in timings]),
             move_ms_median=med([g * 1000 for g in gaps]),
             diagnostics=diagnostics,

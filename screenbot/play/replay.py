@@ -71,20 +71,24 @@ def replay(folder: str | Path, read: Callable | None = None, profile=None) -> Re
             frame = Frame.load(folder / frame_name, int(origin[0]), int(origin[1]))
             reading = read(frame, profile)
             report.frames_read += 1
-            if reading.grid is None or reading.state != "playing":
-                # a board believed while its new tile grew in: read it the way play did
-                seen = None
-                if prediction is not None and reading.state == "unsettled":
-                    vacated = {(r, c) for r in range(4) for c in range(4) if prediction.before[r][c]}
-                    seen = spawn_reader.spawn(frame, prediction, vacated, confirm=True)
+            still = reading.grid is not None and reading.state == "playing"
+            growing = (
+                prediction is not None and (not still or compare(reading.grid, prediction).verdict == "no-spawn")
+            )
+            if growing:
+                # a board believed while its new tile grew in (vision sees it unsettled, or not yet):
+                # read it the way play did
+                seen = spawn_reader.read_one(frame, prediction) if spawn_reader.ready_for(prediction) else None
                 if seen is None:
                     report.disagreements.append(Disagreement(i, f"vision now says {reading.state!r} (logged a board)"))
-                elif prediction.with_spawn(*seen[0]) != board:
-                    r, c, v = seen[0]
+                elif prediction.with_spawn(*seen) != board:
+                    r, c, v = seen
                     report.disagreements.append(
                         Disagreement(i, f"the growing new tile now reads as {v} at row {r + 1} col {c + 1}"))
                 else:
                     report.early_frames += 1
+            elif not still:
+                report.disagreements.append(Disagreement(i, f"vision now says {reading.state!r} (logged a board)"))
             elif not _agrees(reading.grid, board):
                 seen = fill_from(reading.grid, board)
                 cells = [

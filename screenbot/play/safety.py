@@ -107,9 +107,10 @@ class Safety:
             self.focus_watch.remember()
 
     def problem(self, frame: Frame, skip: Iterable[tuple[int, int]] = ()) -> str | None:
-        problem = self.look.problem(frame, skip)
-        if problem:
-            return problem
+        return self.look.problem(frame, skip) or self.focus_problem()
+
+    def focus_problem(self) -> str | None:
+        """The window side alone (X11 focus and stacking; a few round trips to the X server)."""
         if self.focus_watch is not None:
             return self.focus_watch.problem()
         return None

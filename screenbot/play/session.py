@@ -53,6 +53,7 @@ class LiveParts:
     focus_watch: FocusWatch | None
 
     def close(self) -> None:
+        self.eyes.close()
         self.keyboard.close()
         if self.focus_watch is not None:
             self.focus_watch.close()

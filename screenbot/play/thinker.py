@@ -1,0 +1,95 @@
+"""The agent in a background thread: it searches the boards that may come next while the animation plays."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable
+
+from screenbot.game.rules import Grid
+
+
+class Thinker:
+    """Runs `agent(board, budget_ms)` one board at a time in its own thread and keeps the answers.
+
+    `expect(boards)` names the boards that may come next, most likely first: the thread searches
+    them in that order while the caller watches the screen. `decide(board)` returns the agent's
+    decision for the board that did come, at once if it was searched already, else as soon as the
+    thread gets to it (it goes first). Every decision is the agent's own answer for exactly that
+    board with the same budget, so thinking ahead changes when the answer is ready, never what it is.
+    The agent is only ever called from the thread, so it never runs twice at once.
+    """
+
+    def __init__(self, agent: Callable, budget_ms: float | None = None, keep: int = 64) -> None:
+        self.agent = agent
+        self.budget_ms = budget_ms
+        self.keep = keep
+        self._lock = threading.Condition()
+        self._wanted: list[Grid] = []  # boards to search, in order
+        self._done: dict[Grid, tuple[object, float]] = {}  # board -> (decision, agent ms)
+        self._failed: dict[Grid, BaseException] = {}
+        self._busy: Grid | None = None
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="screenbot-thinker", daemon=True)
+        self._thread.start()
+        self.searched = 0  # boards searched
+        self.ahead = 0  # decisions that were ready (or under way) before they were asked for
+
+    def expect(self, boards: list[Grid]) -> None:
+        """Search these boards next (dropping earlier guesses not searched yet)."""
+        with self._lock:
+            self._wanted = [b for b in boards if b not in self._done and b != self._busy]
+            self._lock.notify_all()
+
+    def decide(self, board: Grid) -> tuple[object, float]:
+        """The agent's decision for `board` and its own search time (ms); waits for it if needed."""
+        with self._lock:
+            if board in self._done or board == self._busy:
+                self.ahead += 1
+            elif board not in self._wanted[:1]:
+                self._wanted = [board] + [b for b in self._wanted if b != board]
+                self._lock.notify_all()
+            while board not in self._done and board not in self._failed:
+                if self._closed:
+                    raise RuntimeError("the thinker was closed")
+                self._lock.wait()
+            if board in self._failed:
+                raise self._failed.pop(board)
+            decision, ms = self._done[board]
+            # the answers for other boards are guesses that did not come true
+            self._done = {}
+            self._wanted = []
+            return decision, ms
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self._wanted = []
+            self._lock.notify_all()
+        self._thread.join(timeout=5.0)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while not self._wanted and not self._closed:
+                    self._lock.wait()
+                if self._closed:
+                    return
+                board = self._busy = self._wanted.pop(0)
+            started = time.perf_counter()
+            try:
+                decision = self.agent(board, self.budget_ms)
+                failure = None
+            except BaseException as exc:  # handed to whoever asks for this board
+                decision, failure = None, exc
+            ms = (time.perf_counter() - started) * 1000.0
+            with self._lock:
+                self._busy = None
+                self.searched += 1
+                if failure is not None:
+                    self._failed[board] = failure
+                else:
+                    self._done[board] = (decision, ms)
+                    if len(self._done) > self.keep:
+                        self._done.pop(next(iter(self._done)))
+                self._lock.notify_all()

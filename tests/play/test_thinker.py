@@ -1,0 +1,127 @@
+"""The thinker: the agent's own answers, searched ahead in a background thread, one board at a time."""
+
+import threading
+import time
+
+import pytest
+
+from screenbot.game.rules import Move, parse_board
+from screenbot.play.thinker import Thinker
+
+A = parse_board("2 . . . / . . . . / . . . . / . . . 2")
+B = parse_board("2 . . . / . . . . / . . . . / . . 2 2")
+C = parse_board("2 . . . / . . . . / . . . . / . 4 . 2")
+
+
+class CountingAgent:
+    """Answers LEFT for every board after `delay_s`; records the boards and any overlap of calls."""
+
+    def __init__(self, delay_s=0.01, fail_on=None):
+        self.delay_s = delay_s
+        self.fail_on = fail_on
+        self.boards = []
+        self.running = 0
+        self.overlapped = False
+        self.lock = threading.Lock()
+
+    def __call__(self, board, budget_ms):
+        with self.lock:
+            self.running += 1
+            self.overlapped |= self.running > 1
+            self.boards.append(board)
+        time.sleep(self.delay_s)
+        with self.lock:
+            self.running -= 1
+        if board == self.fail_on:
+            raise ValueError("no move for this board")
+        return ("decision for", board, budget_ms)
+
+
+def wait_until(condition, timeout=5.0):
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.002)
+
+
+def test_decide_returns_the_agents_answer_for_that_board():
+    agent = CountingAgent()
+    thinker = Thinker(agent, budget_ms=123)
+    try:
+        decision, ms = thinker.decide(A)
+        assert decision == ("decision for", A, 123)
+        assert ms >= 10 * 0.5
+        assert agent.boards == [A]
+    finally:
+        thinker.close()
+
+
+def test_expected_boards_are_searched_before_they_are_asked_for():
+    agent = CountingAgent()
+    thinker = Thinker(agent)
+    try:
+        thinker.expect([A, B])
+        wait_until(lambda: len(agent.boards) == 2)
+        decision, _ = thinker.decide(B)
+        assert decision[1] == B
+        assert agent.boards == [A, B]  # nothing searched again
+        assert thinker.ahead == 1
+    finally:
+        thinker.close()
+
+
+def test_a_board_that_was_not_expected_goes_first_and_nothing_runs_twice_at_once():
+    agent = CountingAgent(delay_s=0.02)
+    thinker = Thinker(agent)
+    try:
+        thinker.expect([A, B])
+        decision, _ = thinker.decide(C)  # the guesses were wrong
+        assert decision[1] == C
+        assert agent.boards.index(C) <= 1  # at most the search under way ran first
+        assert not agent.overlapped
+    finally:
+        thinker.close()
+
+
+def test_a_new_guess_replaces_the_old_ones_not_yet_searched():
+    agent = CountingAgent(delay_s=0.03)
+    thinker = Thinker(agent)
+    try:
+        thinker.expect([A, B])
+        wait_until(lambda: agent.boards)  # A under way
+        thinker.expect([C])
+        thinker.decide(C)
+        assert B not in agent.boards
+    finally:
+        thinker.close()
+
+
+def test_the_agents_error_reaches_the_caller():
+    thinker = Thinker(CountingAgent(fail_on=A))
+    try:
+        with pytest.raises(ValueError, match="no move"):
+            thinker.decide(A)
+        assert thinker.decide(B)[0][1] == B  # and the thinker goes on
+    finally:
+        thinker.close()
+
+
+def test_close_ends_the_thread():
+    thinker = Thinker(CountingAgent())
+    thinker.close()
+    assert not thinker._thread.is_alive()
+
+
+def test_the_real_agent_gives_the_same_move_ahead_or_not():
+    from screenbot.agent import choose_move
+
+    board = parse_board("2 4 8 16 / 4 8 16 32 / 2 . . . / . . . 2")
+    direct = choose_move(board, depth=2)
+    thinker = Thinker(lambda g, budget: choose_move(g, depth=2))
+    try:
+        thinker.expect([board])
+        ahead, _ = thinker.decide(board)
+    finally:
+        thinker.close()
+    assert ahead.move == direct.move and ahead.values == direct.values
+    assert isinstance(ahead.move, Move)
