@@ -103,6 +103,26 @@ def _end(proc: subprocess.Popen | None) -> None:
         proc.wait(timeout=5)
 
 
+def _still_sight(eyes, timeout_s: float = 1.5):
+    """The board once its last animation has ended (two looks 50 ms apart, pixel for pixel the
+    same, and read as a board), for final.png; None if that does not happen in time."""
+    import numpy as np
+
+    deadline = time.monotonic() + timeout_s
+    previous = None
+    while time.monotonic() < deadline:
+        try:
+            sight = eyes.look()
+        except Exception:  # the final picture is a nicety: never fail the demo over it
+            return None
+        if (previous is not None and sight.state != "unsettled"
+                and np.array_equal(previous.frame.pixels, sight.frame.pixels)):
+            return sight
+        previous = sight
+        time.sleep(0.05)
+    return None
+
+
 def _play(settings: PlaySettings, out: Path, keeper: FrameKeeper, status, wait_still) -> tuple[Summary, Player]:
     from screenbot.play.session import open_live, calibrate_live
     from screenbot.control.screen import MssScreen
@@ -123,8 +143,9 @@ def _play(settings: PlaySettings, out: Path, keeper: FrameKeeper, status, wait_s
         player = Player(parts.eyes, parts.keyboard, settings, focus_watch=parts.focus_watch, log=log,
                         status=after_move, diagnostics_dir=out / "stop")
         summary = player.play()
-        if player.last_sight is not None:
-            player.last_sight.frame.save(out / "final.png")
+        final = _still_sight(parts.eyes) or player.last_sight
+        if final is not None:
+            final.frame.save(out / "final.png")
     finally:
         log.close()
         parts.close()
