@@ -87,6 +87,8 @@ def main(argv=None) -> int:
             parts.close()
         page_misreads = misreads_against_page(player.tracker.history, rig.state())
 
+    gaps = np.diff(player.key_times) * 1000
+    key_gaps = [round(float(np.percentile(gaps, q)), 1) for q in (10, 90)] if len(gaps) else None
     figures = {
         "page": timing,
         "moves": summary.moves,
@@ -98,15 +100,22 @@ def main(argv=None) -> int:
         "rereads": summary.misreads,
         "read_ms_median": summary.read_ms_median,
         "think_ms_median": summary.think_ms_median,
+        "search_ms_median": summary.agent_ms_median,
+        "search_ms_max": summary.agent_ms_max,
         "wait_ms_median": summary.wait_ms_median,
         "key_to_key_ms_median": summary.move_ms_median,
+        "key_to_key_ms_p10_p90": key_gaps,
+        "read_while_growing": summary.early_reads,
     }
     print(f"page timing over {timing['keys']} keys: first change {timing['first_change_ms']} ms "
           f"(range {timing['first_change_ms_range']}), still {timing['still_ms']} ms (range {timing['still_ms_range']})")
     print(f"played {summary.moves} moves ({summary.reason}): score {summary.score}, max tile {summary.max_tile}")
-    print(f"moves/s {summary.moves_per_s}  (key to key median {summary.move_ms_median} ms; target >= 6)")
+    print(f"moves/s {summary.moves_per_s}  (key to key median {summary.move_ms_median} ms, 10%-90% {key_gaps}; "
+          f"target >= 6 moves/s, <= ~165 ms)")
     print(f"per move, median: read {summary.read_ms_median} ms  think {summary.think_ms_median} ms  "
-          f"wait {summary.wait_ms_median} ms")
+          f"wait {summary.wait_ms_median} ms   (the agent's own search: median {summary.agent_ms_median} ms, "
+          f"longest {summary.agent_ms_max} ms, mostly while the tiles moved)")
+    print(f"new tiles read while growing: {summary.early_reads} of {summary.moves}")
     print(f"misreads against the page's record: {page_misreads} (target 0); boards re-read: {summary.misreads}")
     if args.json:
         print(json.dumps(figures))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 import statistics
 import tempfile
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable
@@ -62,7 +64,7 @@ class PlaySettings:
     # read the new tile while it grows in (see play.spawn), when this game's colours allow it
     early_spawn: bool = True
     # give up reading the new tile while it grows this long after the key (then wait for the still board)
-    early_give_up_s: float = 0.5
+    early_give_up_s: float = 0.3
     # search the boards that may come next while the animation plays (see play.thinker)
     think_ahead: bool = True
 
@@ -95,6 +97,7 @@ class Summary:
     diagnostics: str | None = None
     advice: dict | None = None
     early_reads: int = 0
+    read_still: dict | None = None  # why new tiles were read only once still: reason -> moves
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -112,6 +115,8 @@ class Summary:
                 f"(search {self.agent_ms_median:.1f} ms, mostly while the tiles moved; longest {self.agent_ms_max:.0f} ms), "
                 f"wait {self.wait_ms_median:.1f} ms, key to key {self.move_ms_median:.1f} ms"
             )
+        if self.read_still:
+            lines.append("read only once still: " + ", ".join(f"{n} ({why})" for why, n in self.read_still.items()))
         if self.diagnostics:
             lines.append(f"diagnostic frames: {self.diagnostics}")
         return "\n".join(lines)
@@ -170,10 +175,12 @@ class Player:
             spawn_reader = SpawnReader.for_profile(eyes.profile)
         self.spawn_reader = spawn_reader
         self.early_accepts = 0
+        self.read_still: Counter = Counter()  # why a new tile was not read while it grew
         self.accepted_early: list[int] = []  # indexes (into tracker.history) of boards believed while growing
         self.thinker: Thinker | None = None
         self._agent_ms = 0.0
         self.pace = FramePace()
+        self._rng = random.Random(0)  # the order of the guessed cells
         self._focus_problem: tuple[float, str | None] | None = None  # (when, what) checked while watching
         self.clock = clock
         self.sleep = sleep
@@ -341,10 +348,13 @@ class Player:
         """Watch the board after a key until it shows the predicted board with its new tile: read
         while the tile grows in when this game's colours allow it, else once it is still."""
         key_t = self.clock()
-        if self.spawn_reader is not None and self.spawn_reader.ready_for(prediction):
-            board = self.watch_growing(prediction, key_t, think_ms)
-            if board is not None:
-                return board
+        if self.spawn_reader is not None:
+            if self.spawn_reader.ready_for(prediction):
+                board = self.watch_growing(prediction, key_t, think_ms)
+                if board is not None:
+                    return board
+            else:
+                self.read_still["a colour not seen on a still board yet"] += 1
         return self.watch_still(prediction, key_t, think_ms)
 
     def watch_growing(self, prediction: Prediction, key_t: float, think_ms: float) -> Grid | None:
@@ -358,7 +368,7 @@ class Player:
         watch = self.spawn_reader.watch(prediction)
         pace = self.pace
         if self.thinker is not None:
-            self.thinker.expect([prediction.with_spawn(r, c, 2) for r, c in prediction.spawn_cells])
+            self.thinker.expect(self.guesses(prediction, key_t))
         self.glance_and_see(watch)  # the board as the key left it: cells seen empty before anything moves
         rest = pace.quiet_ms() / 1000 - (self.clock() - key_t)
         if rest > 0:
@@ -368,6 +378,7 @@ class Player:
         first_t = last_empty_t = None  # grab times: the tile's first frame, the last frame before it
         first_side = 0.0
         signature, changed_t = None, None  # to time the page's frames
+        seen = None
         t = self.clock()
         while t - key_t < self.settings.early_give_up_s:
             if self.safety is not None and (self._focus_problem is None or t - self._focus_problem[0] > FOCUS_RECHECK_S):
@@ -382,8 +393,9 @@ class Player:
                 cell, first_t, first_side = seen.cell, sight.t, seen.looks[seen.cell].side
                 pace.saw_first_frame((first_t - key_t) * 1000)
                 if self.thinker is not None and seen.spawn is None:
-                    r, c = cell  # its value shows on a later frame: think about both
-                    self.thinker.expect([prediction.with_spawn(r, c, 2), prediction.with_spawn(r, c, 4)])
+                    r, c = cell  # its value shows on a later frame: think about both, the likelier first
+                    first = seen.looks[cell].likely or 2
+                    self.thinker.expect([prediction.with_spawn(r, c, first), prediction.with_spawn(r, c, 6 - first)])
             if seen.spawn is not None:
                 check = Check("match", prediction.with_spawn(*seen.spawn), seen.spawn)
                 self.early_accepts += 1
@@ -391,9 +403,13 @@ class Player:
                 return self.believe(check, prediction, sight, key_t, think_ms, learn=False)
             if seen.cell is None:
                 if cell is not None:
-                    return None  # the new tile outgrew the window unread, or something passed over it
+                    # the new tile outgrew the window unread, or something passed over it
+                    look = seen.looks.get(cell)
+                    self.read_still[f"the new tile: {look.why if look is not None else 'gone'}"] += 1
+                    return None
                 last_empty_t = sight.t
             elif seen.cell != cell:
+                self.read_still["another cell showed a tile"] += 1
                 return None
             elif sight.t == first_t and last_empty_t is not None:
                 # the tile's first frame did not tell its value: rest until its next frame can come
@@ -401,7 +417,21 @@ class Player:
                 if rest > 0:
                     self.sleep(rest)
             t = self.clock()
+        whys = sorted({look.why or look.kind for look in seen.looks.values()}) if seen is not None else []
+        self.read_still["no new tile in time" + (f" ({'; '.join(whys)})" if whys else "")] += 1
         return None
+
+    def guesses(self, prediction: Prediction, key_t: float) -> list[Grid]:
+        """The boards to think about before the new tile shows: a 2 in as many of the empty cells
+        (in random order) as the thinker can search before the earliest first frame seen so far,
+        so that it is free again when the tile shows (a search cannot be stopped half-way)."""
+        cells = list(prediction.spawn_cells)
+        self._rng.shuffle(cells)
+        search_ms = self.thinker.search_ms() if self.thinker is not None else None
+        if search_ms is not None and self.pace.first_ms:
+            left_ms = min(self.pace.first_ms) - (self.clock() - key_t) * 1000
+            cells = cells[:max(0, int(left_ms // max(search_ms, 0.1)) + 1)]
+        return [prediction.with_spawn(r, c, 2) for r, c in cells]
 
     def glance_and_see(self, watch) -> tuple[Sight, "Sighting"]:
         sight = self.glance()
@@ -621,4 +651,5 @@ class Player:
             diagnostics=diagnostics,
             advice=advice,
             early_reads=self.early_accepts,
+            read_still=dict(self.read_still.most_common()) or None,
         )

@@ -64,6 +64,7 @@ class CellLook:
     side: float = 0.0
     value: int | None = None
     why: str = ""
+    likely: int | None = None  # the value whose blend fits best, told or not (what to think about first)
 
 
 def window_of(cell: Rect) -> Rect:
@@ -125,7 +126,8 @@ def look_at_window(
     if cy.min() < y0 - MARGIN_PX or cy.max() > y1 + MARGIN_PX or cx.min() < x0 - MARGIN_PX or cx.max() > x1 + MARGIN_PX:
         return CellLook("other", why="changes around the square")
     side = (h + w) / 2
-    return CellLook("growing", side, value_at(colour, side / cell_px, SIDE_SLACK_PX / cell_px, empty, tiles))
+    value, likely = judge(colour, side / cell_px, SIDE_SLACK_PX / cell_px, empty, tiles)
+    return CellLook("growing", side, value, likely=likely)
 
 
 def misfit(colour: np.ndarray, lo: float, hi: float, change: np.ndarray) -> float:
@@ -149,16 +151,23 @@ def value_at(colour: np.ndarray, p: float, slack: float, empty: np.ndarray, tile
     """The one value whose blend fits `colour` at p (the square's size, give or take `slack`), while
     every other value misses clearly: by CLEAR_AT_SIZE at that p, or by CLEAR_AT_ANY whatever p
     (which needs no size at all); else None."""
+    return judge(colour, p, slack, empty, tiles)[0]
+
+
+def judge(colour, p: float, slack: float, empty: np.ndarray, tiles: dict[int, np.ndarray]) -> tuple[int | None, int | None]:
+    """(the value read as in `value_at`, or None; the value whose blend fits best, or None)."""
     changes = {v: t.astype(float) - empty.astype(float) for v, t in tiles.items()}
     lo, hi = max(p - slack, 0.0), p + slack
-    fitting = [v for v, d in changes.items() if misfit(colour, lo, hi, d) <= FIT]
+    misses = {v: misfit(colour, lo, hi, d) for v, d in changes.items()}
+    likely = min(misses, key=misses.get) if misses else None
+    fitting = [v for v, m in misses.items() if m <= FIT]
     if len(fitting) != 1:
-        return None
+        return None, likely
     value = fitting[0]
     for other, d in changes.items():
-        if other != value and misfit(colour, lo, hi, d) < CLEAR_AT_SIZE and misfit(colour, 0.0, 1.0, d) < CLEAR_AT_ANY:
-            return None
-    return value
+        if other != value and misses[other] < CLEAR_AT_SIZE and misfit(colour, 0.0, 1.0, d) < CLEAR_AT_ANY:
+            return None, likely
+    return value, likely
 
 
 def _median_colour(frame: Frame, rects: Sequence[Rect]) -> np.ndarray:

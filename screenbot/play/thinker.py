@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import statistics
 import threading
 import time
+from collections import deque
 from typing import Callable
 
 from screenbot.game.rules import Grid
+
+RECENT = 5  # search times remembered for search_ms()
 
 
 class Thinker:
@@ -34,6 +38,12 @@ class Thinker:
         self._thread.start()
         self.searched = 0  # boards searched
         self.ahead = 0  # decisions that were ready (or under way) before they were asked for
+        self.recent_ms: deque = deque(maxlen=RECENT)  # the agent's latest search times
+
+    def search_ms(self) -> float | None:
+        """What a search is likely to take now: the median of the latest few (boards change slowly)."""
+        with self._lock:
+            return statistics.median(self.recent_ms) if self.recent_ms else None
 
     def expect(self, boards: list[Grid]) -> None:
         """Search these boards next (dropping earlier guesses not searched yet)."""
@@ -86,6 +96,7 @@ class Thinker:
             with self._lock:
                 self._busy = None
                 self.searched += 1
+                self.recent_ms.append(ms)
                 if failure is not None:
                     self._failed[board] = failure
                 else:
