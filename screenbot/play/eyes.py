@@ -22,6 +22,7 @@ class Sight:
     frame: Frame
     t: float  # clock time of the grab
     ms: float  # grab + read, milliseconds
+    why: str = ""  # what vision said about a frame it could not read
 
 
 @dataclass(frozen=True)
@@ -134,17 +135,29 @@ class ScreenEyes(Eyes):
             return self._fast.grab(self.geometry.board)
         return self.screen.grab(self.geometry.board)
 
+    def _reading(self, frame: Frame) -> tuple[SeenGrid | None, str, str]:
+        """(grid, state, why) for one frame. A tile vision cannot name (a tile above 2048 caught
+        mid-animation, or digits OCR cannot read) is an unsettled sight: play knows such tiles from
+        the tracked history and looks again; on a first board it says why it cannot start."""
+        from screenbot.vision.reader import UnreadableTileError
+
+        try:
+            reading = self._read(frame, self.profile)
+        except UnreadableTileError as exc:
+            return None, "unsettled", str(exc)
+        return reading.grid, reading.state, getattr(reading, "detail", "")
+
     def read_frame(self, frame: Frame, t: float | None = None) -> Sight:
         start = self._clock()
-        reading = self._read(frame, self.profile)
+        grid, state, why = self._reading(frame)
         t = start if t is None else t
-        return Sight(reading.grid, reading.state, frame, t, (self._clock() - start) * 1000)
+        return Sight(grid, state, frame, t, (self._clock() - start) * 1000, why)
 
     def look(self) -> Sight:
         start = self._clock()
         frame = self.grab()
-        reading = self._read(frame, self.profile)
-        return Sight(reading.grid, reading.state, frame, start, (self._clock() - start) * 1000)
+        grid, state, why = self._reading(frame)
+        return Sight(grid, state, frame, start, (self._clock() - start) * 1000, why)
 
     def glance(self) -> Sight:
         start = self._clock()

@@ -268,7 +268,8 @@ class Player:
                     raise StopPlaying(
                         "no board where the profile says: run `screenbot calibrate` with the game visible"
                     )
-                raise StopPlaying(f"the board did not settle (last state: {sight.state})")
+                why = f": {sight.why}" if sight.why else ""
+                raise StopPlaying(f"the board did not settle (last state: {sight.state}{why})")
             self.sleep(0.02)
 
     def learn_look(self, sight: Sight) -> None:

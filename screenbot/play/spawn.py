@@ -4,10 +4,11 @@ The classic game's `appear` keyframes take a new tile from scale 0, opacity 0 to
 with one timing function, so in every frame the tile is a square of side `p * cell` in the middle
 of its cell, and its background is `empty + p * (tile - empty)` for the same `p`. The square's side
 gives `p`; the colour then fits the 2 or the 4 at that `p`, or neither. A value is taken only when
-it fits and the other misses by a clear margin (two or three frames into the animation in both
-practice themes, whatever the animation speed or dropped frames); anything else -- a sliding tile,
-a glow, a faint first frame, a clone with another animation -- is left to the still read.
-Colours are the ones this game has shown on still boards, never assumed.
+it fits and the other misses by a clear margin: on the practice page a classic 2 on the tile's
+first frame, a 4 (and both values in the dark theme) on its second or third, whatever the
+animation speed or dropped frames. Anything else -- a sliding tile, a glow, a clone with another
+animation -- is left to the still read. Colours are the ones this game has shown on still boards,
+never assumed.
 """
 
 from __future__ import annotations

@@ -1,0 +1,33 @@
+"""The eyes: a grab of the board's region, read by vision; a tile vision cannot name is an unsettled look."""
+
+import numpy as np
+
+from screenbot.control.screen import ImageScreen
+from screenbot.geometry import Rect
+from screenbot.play.eyes import ScreenEyes
+from screenbot.vision.reader import Reading, UnreadableTileError
+
+
+class Geometry:
+    board = Rect(10, 10, 40, 40)
+    cells = tuple(Rect(12 + 10 * (i % 4), 12 + 10 * (i // 4), 8, 8) for i in range(16))
+    scale = 1.0
+
+
+def test_a_tile_vision_cannot_name_is_an_unsettled_sight_with_the_reason():
+    def read(frame, profile):
+        raise UnreadableTileError("cannot read the tile in row 4, column 4 (colour #3c3a32)", Reading(None, "unsettled"))
+
+    eyes = ScreenEyes(ImageScreen(np.zeros((60, 60, 3), np.uint8)), Geometry(), read=read)
+    sight = eyes.look()
+    assert sight.grid is None and sight.state == "unsettled"
+    assert "row 4, column 4" in sight.why
+    assert sight.frame.rect == Geometry.board
+
+
+def test_a_glance_grabs_without_reading():
+    calls = []
+    eyes = ScreenEyes(ImageScreen(np.zeros((60, 60, 3), np.uint8)), Geometry(), read=lambda f, p: calls.append(f))
+    sight = eyes.glance()
+    assert sight.state == "unread" and sight.grid is None and not calls
+    assert sight.frame.pixels.shape == (40, 40, 3)
