@@ -1,6 +1,6 @@
 """Live play speed on the rig: the practice page's own timing, then moves/s and misreads over a game.
 
-    .venv/bin/python benchmarks/live.py [--seed S] [--max-moves N] [--anim A] [--keys K] [--json]
+    .venv/bin/python benchmarks/live.py [--seed S] [--max-moves N] [--anim A] [--keys K] [--progress N] [--json]
 
 Starts Xvfb + Chromium with the practice board (real animation speed unless --anim), measures
 key -> first change -> board still for K keys, then calibrates and plays (to game over unless
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import statistics
 import sys
 import time
@@ -52,6 +53,30 @@ def page_timing(rig, screen, keyboard, board, keys: int) -> dict:
             "still_ms_range": [round(min(still)), round(max(still))] if still else None}
 
 
+class Progress:
+    """Every `every` moves, one line on stderr: moves, max tile, and the last stretch's key-to-key
+    and search medians (a full game takes a while)."""
+
+    def __init__(self, every: int) -> None:
+        self.every = every
+        self.done = 0
+
+    def __call__(self, player) -> None:
+        moves = player.tracker.moves
+        if not self.every or moves < self.done + self.every:
+            return
+        self.done = moves
+        gaps = np.diff(player.key_times[-self.every:]) * 1000
+        search = [t.agent_ms for t in player.timings[-self.every:]]
+        print(f"  {moves} moves, max tile {max(max(r) for r in player.tracker.board)}: last {self.every} key to key "
+              f"median {statistics.median(gaps):.1f} ms, search median {statistics.median(search):.1f} ms",
+              file=sys.stderr, flush=True)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt  # stop play cleanly (it prints its figures) when the run is ended from outside
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=2048)
@@ -60,7 +85,9 @@ def main(argv=None) -> int:
     parser.add_argument("--keys", type=int, default=20, help="keys used to measure the page's timing")
     parser.add_argument("--budget-ms", type=float, default=None)
     parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
+    parser.add_argument("--progress", type=int, default=500, help="a progress line every N moves (0: none)")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, _interrupt)
 
     from screenbot.control.keyboard import XTestKeyboard
     from screenbot.control.screen import MssScreen
@@ -81,11 +108,14 @@ def main(argv=None) -> int:
         parts = open_live(profile=profile)
         try:
             player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms),
-                            focus_watch=parts.focus_watch)
+                            focus_watch=parts.focus_watch, status=Progress(args.progress))
             summary = player.play()
         finally:
             parts.close()
-        page_misreads = misreads_against_page(player.tracker.history, rig.state())
+        state = rig.state()
+        if summary.reason.startswith("interrupted") and len(state.get("history", [])) == player.tracker.moves + 1:
+            state["history"] = state["history"][:-1]  # the key pressed just before the interrupt: not watched
+        page_misreads = misreads_against_page(player.tracker.history, state)
 
     gaps = np.diff(player.key_times) * 1000
     key_gaps = [round(float(np.percentile(gaps, q)), 1) for q in (10, 90)] if len(gaps) else None

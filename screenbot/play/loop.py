@@ -130,6 +130,16 @@ def default_agent(grid: Grid, budget_ms: float | None):
     return choose_move(grid, budget_ms=budget_ms)
 
 
+def warm_up_agent() -> None:
+    """Compile the agent's search, or load it from numba's cache (about a second); a missing agent
+    is reported by its first move."""
+    try:
+        from screenbot.agent import warm_up
+    except ImportError:
+        return
+    warm_up()
+
+
 def focus_point(eyes: Eyes) -> tuple[int, int]:
     """Where to click to give the game focus: the board's own background, in the frame's top edge
     between the two middle columns (never a tile, never a button). Captured pixels."""
@@ -199,6 +209,8 @@ class Player:
     def play(self) -> Summary:
         self.started = self.clock()
         reason, ok, diagnostics = "", True, None
+        if self.agent is default_agent:
+            warm_up_agent()  # load the compiled search now, not on the first move
         if self.settings.think_ahead and not self.settings.dry_run:
             self.thinker = Thinker(self.agent, self.settings.budget_ms)
         try:
