@@ -30,8 +30,6 @@ from screenbot.play.tracker import Check, Prediction, Tracker, TrackingError, co
 # while the new tile has not shown yet it is made again when older than FOCUS_RECHECK_S.
 FOCUS_CHECK_FRESH_S = 0.06
 FOCUS_RECHECK_S = 0.03
-# Every this many pixels (both ways) of a grab, compared to tell the page's frames apart.
-SIGNATURE_STEP = 8
 
 
 class StopPlaying(ScreenbotError):
@@ -397,7 +395,7 @@ class Player:
             if self.safety is not None and (self._focus_problem is None or t - self._focus_problem[0] > FOCUS_RECHECK_S):
                 self._focus_problem = (t, self.safety.focus_problem())
             sight, seen = self.glance_and_see(watch)
-            now_signature = sight.frame.pixels[::SIGNATURE_STEP, ::SIGNATURE_STEP].tobytes()
+            now_signature = watch.signature(sight.frame)
             if now_signature != signature:
                 if changed_t is not None:
                     pace.saw_frame_change((sight.t - changed_t) * 1000)

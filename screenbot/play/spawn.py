@@ -302,6 +302,14 @@ class SpawnWatch:
         self.still_tiles_seen = False  # a frame showed every still tile in its value's colour
         self.cleared: set[tuple[int, int]] = set()
 
+    def signature(self, frame: Frame) -> bytes:
+        """A fingerprint that differs between two frames of the page when anything moved or grew:
+        the board every eighth pixel, the watched windows (where a new tile starts, a few pixels
+        wide) every second one."""
+        parts = [frame.pixels[::8, ::8].tobytes()]
+        parts += [frame.crop(w).pixels[::2, ::2].tobytes() for w in self.windows.values()]
+        return b"".join(parts)
+
     def see(self, frame: Frame) -> Sighting:
         looks = {}
         for rc in self.candidates:

@@ -4,65 +4,26 @@ value is read only when the colour fits one value and clearly not the other; any
 import numpy as np
 import pytest
 
-from screenbot.control.screen import Frame
 from screenbot.game.rules import Move, parse_board
-from screenbot.geometry import Rect
 from screenbot.play.spawn import CLEAR_AT_ANY, SpawnReader, look_at_window, misfit, window_of
 from screenbot.play.tracker import Tracker
 
-CELL, GAP = 100, 12
-BOARD = np.array([0xA0, 0xAD, 0xBB], float)
-CLASSIC = {  # BGR, from the classic stylesheet (FACTS.md)
-    0: np.array([0xB4, 0xC1, 0xCD], float),
-    2: np.array([0xDA, 0xE4, 0xEE], float),
-    4: np.array([0xC8, 0xE0, 0xED], float),
-    "digit": np.array([0x65, 0x6E, 0x77], float),
-}
-DARK = {  # the practice page's dark theme: its 2 and 4 point almost the same way from empty
-    0: np.array([0x4E, 0x42, 0x3D], float),
-    2: np.array([0xEE, 0xE8, 0xE4], float),
-    4: np.array([0xE0, 0xD3, 0xC9], float),
-    "digit": np.array([0x24, 0x1E, 0x1C], float),
-}
+from drawn import CLASSIC, DARK, DrawnBoard
+
+BOARD = DrawnBoard(cell=100, gap=12)
+CELL = BOARD.cell
 
 
 def cells():
-    return tuple(Rect(GAP + c * (CELL + GAP), GAP + r * (CELL + GAP), CELL, CELL) for r in range(4) for c in range(4))
+    return BOARD.cells()
 
 
 def strips(cell):
-    return (
-        Rect(cell.x + 28, cell.y + 16, 44, 9), Rect(cell.x + 28, cell.y + 75, 44, 9),
-        Rect(cell.x + 16, cell.y + 28, 9, 44), Rect(cell.x + 75, cell.y + 28, 9, 44),
-    )
-
-
-def coverage(lo: float, hi: float, n: int) -> np.ndarray:
-    """How much of each pixel 0..n-1 the interval [lo, hi] covers (anti-aliased edges)."""
-    edges = np.arange(n + 1, dtype=float)
-    return np.clip(np.minimum(edges[1:], hi) - np.maximum(edges[:-1], lo), 0.0, 1.0)
+    return BOARD.strips(cell)
 
 
 def picture(tiles, palette=CLASSIC, offset=(0.0, 0.0), opacity=None):
-    """A board: each (r, c): (value, p) drawn as the `appear` animation draws it at progress p: a
-    square of side p * CELL in the middle of the cell, at opacity p (or `opacity`), with a dark
-    digit block in its middle; colours rounded to whole levels, as the screen has them."""
-    size = 4 * CELL + 5 * GAP
-    px = np.zeros((size, size, 3), float)
-    px[:] = BOARD
-    for cell in cells():
-        px[cell.y:cell.bottom, cell.x:cell.right] = palette[0]
-    for (r, c), (value, p) in tiles.items():
-        cell = cells()[r * 4 + c]
-        alpha = p if opacity is None else opacity
-        cx, cy = cell.x + CELL / 2 + offset[0], cell.y + CELL / 2 + offset[1]
-        half = CELL * p / 2
-        cover = coverage(cy - half, cy + half, size)[:, None] * coverage(cx - half, cx + half, size)[None, :]
-        px += (alpha * cover)[:, :, None] * (palette[value] - px)
-        dy, dx = half * 0.35, half * 0.22
-        digit = coverage(cy - dy, cy + dy, size)[:, None] * coverage(cx - dx, cx + dx, size)[None, :]
-        px += (alpha * digit)[:, :, None] * (palette["digit"] - px)
-    return Frame(np.clip(px.round(), 0, 255).astype(np.uint8), 0, 0)
+    return BOARD.picture(tiles, palette, offset, opacity)
 
 
 def reader(palette=CLASSIC):
