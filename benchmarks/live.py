@@ -1,6 +1,7 @@
 """Live play speed on the rig: the practice page's own timing, then moves/s and misreads over a game.
 
-    .venv/bin/python benchmarks/live.py [--seed S] [--max-moves N] [--anim A] [--keys K] [--progress N] [--json]
+    .venv/bin/python benchmarks/live.py [--seed S] [--max-moves N] [--anim A] [--theme T] [--zoom Z]
+                                        [--keys K] [--progress N] [--json]
 
 Starts Xvfb + Chromium with the practice board (real animation speed unless --anim), measures
 key -> first change -> board still for K keys, then calibrates and plays (to game over unless
@@ -84,6 +85,8 @@ def main(argv=None) -> int:
     parser.add_argument("--anim", type=float, default=None, help="practice page animation multiplier (default 1)")
     parser.add_argument("--keys", type=int, default=20, help="keys used to measure the page's timing")
     parser.add_argument("--budget-ms", type=float, default=None)
+    parser.add_argument("--theme", default="classic", help="practice page theme (classic or dark)")
+    parser.add_argument("--zoom", type=float, default=1.0, help="browser zoom factor")
     parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
     parser.add_argument("--progress", type=int, default=500, help="a progress line every N moves (0: none)")
     args = parser.parse_args(argv)
@@ -96,7 +99,10 @@ def main(argv=None) -> int:
     from screenbot.play.session import calibrate_live, open_live
     from screenbot.practice.rig import Rig
 
-    with Rig(seed=args.seed, anim=args.anim, export_env=True) as rig:
+    rig_options = dict(seed=args.seed, anim=args.anim, theme=args.theme, zoom=args.zoom, export_env=True)
+    if args.zoom > 1.0:
+        rig_options["screen"] = (1600, 1200)  # room for the zoomed board
+    with Rig(**rig_options) as rig:
         with MssScreen() as screen:
             board = rig.board_rect()
             keyboard = XTestKeyboard(board)
@@ -121,6 +127,8 @@ def main(argv=None) -> int:
     key_gaps = [round(float(np.percentile(gaps, q)), 1) for q in (10, 90)] if len(gaps) else None
     figures = {
         "page": timing,
+        "theme": args.theme,
+        "zoom": args.zoom,
         "moves": summary.moves,
         "reason": summary.reason,
         "score": summary.score,
