@@ -74,40 +74,6 @@ class Eyes(abc.ABC):
         pass
 
 
-class FastGrab:
-    """Grabs one screen region with its own mss instance and turns BGRA into BGR with OpenCV:
-    ~0.1 ms for a 500 px board where numpy's strided copy (MssScreen.grab) takes ~2 ms, which
-    matters when the board is grabbed every few milliseconds."""
-
-    def __init__(self) -> None:
-        self._sct = None
-
-    def grab(self, region: Rect) -> Frame:
-        import cv2
-        import numpy as np
-
-        from screenbot.control.screen import ScreenError
-
-        if self._sct is None:
-            import mss
-
-            factory = getattr(mss, "MSS", None) or mss.mss
-            self._sct = factory()
-        try:
-            shot = self._sct.grab({"left": region.x, "top": region.y, "width": region.w, "height": region.h})
-        except Exception as exc:
-            raise ScreenError(f"screen capture of {region.as_list()} failed: {exc}") from exc
-        bgra = np.frombuffer(shot.raw, dtype=np.uint8).reshape(shot.height, shot.width, 4)
-        return Frame(cv2.cvtColor(bgra, cv2.COLOR_BGRA2BGR), int(shot.left), int(shot.top))
-
-    def close(self) -> None:
-        if self._sct is not None:
-            close = getattr(self._sct, "close", None)
-            if close:
-                close()
-            self._sct = None
-
-
 class ScreenEyes(Eyes):
     """Grabs the board's frame from a Screen and reads it with screenbot.vision.read_board."""
 
@@ -125,14 +91,8 @@ class ScreenEyes(Eyes):
         self.geometry = geometry_of(profile)
         self._read = read
         self._clock = clock
-        from screenbot.control.screen import MssScreen
-
-        # the live screen: grab the board with FastGrab (same pixels, a faster conversion)
-        self._fast = FastGrab() if isinstance(screen, MssScreen) else None
 
     def grab(self) -> Frame:
-        if self._fast is not None:
-            return self._fast.grab(self.geometry.board)
         return self.screen.grab(self.geometry.board)
 
     def _reading(self, frame: Frame) -> tuple[SeenGrid | None, str, str]:
@@ -163,7 +123,3 @@ class ScreenEyes(Eyes):
         start = self._clock()
         frame = self.grab()
         return Sight(None, "unread", frame, start, (self._clock() - start) * 1000)
-
-    def close(self) -> None:
-        if self._fast is not None:
-            self._fast.close()
