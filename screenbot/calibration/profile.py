@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from screenbot.calibration.errors import ProfileError
@@ -104,6 +104,25 @@ class Profile:
     @property
     def cell_size(self) -> float:
         return sum(c.w for c in self.cells) / len(self.cells)
+
+    def shifted(self, dx: int, dy: int, monitor: int | None = None) -> "Profile":
+        """A copy of this profile for the same board moved by (dx, dy) pixels (a dragged window, a
+        scrolled page): board, cells and patches shifted, the learned colours and digit shapes kept
+        (copied: the copy learns on its own)."""
+        return replace(
+            self,
+            board=self.board.translated(dx, dy),
+            cells=tuple(c.translated(dx, dy) for c in self.cells),
+            patches=tuple(tuple(p.translated(dx, dy) for p in ps) for ps in self.patches),
+            monitor=self.monitor if monitor is None else int(monitor),
+            learned=[LearnedColour(e.colour, e.value) for e in self.learned],
+            glyphs=dict(self.glyphs),
+            changed=False,
+        )
+
+    def moved_to(self, board: Rect, monitor: int | None = None) -> "Profile":
+        """A copy of this profile with the board's top-left corner at `board`'s (see `shifted`)."""
+        return self.shifted(board.x - self.board.x, board.y - self.board.y, monitor)
 
     def learn(self, colour, value: int | None) -> None:
         """Remember a tile colour (value None: a colour shared by several values)."""

@@ -148,6 +148,12 @@ class FocusWatch:
                 found.append(child.id)
         return found
 
+    def move_to(self, board: Rect) -> None:
+        """Watch the board at its new place (its window was moved); call `remember` after the
+        next focusing click."""
+        self.board = board
+        self.snapshot = None
+
     def remember(self) -> WindowSnapshot:
         """Call right after the focusing click."""
         if not self.available:

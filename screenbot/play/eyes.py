@@ -70,6 +70,15 @@ class Eyes(abc.ABC):
         eyes can; else a full look."""
         return self.look()
 
+    def look_around(self) -> tuple[Frame, list[Rect]] | None:
+        """The whole screen (every monitor) and the monitors, to find the board again after it
+        moved; None where the eyes see only the board."""
+        return None
+
+    def move_to(self, profile) -> None:
+        """Look at the board at its new place from now on (a profile shifted by `Profile.shifted`)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot follow a moved board")
+
     def close(self) -> None:
         pass
 
@@ -95,21 +104,31 @@ class ScreenEyes(Eyes):
     def grab(self) -> Frame:
         return self.screen.grab(self.geometry.board)
 
-    def _reading(self, frame: Frame) -> tuple[SeenGrid | None, str, str]:
-        """(grid, state, why) for one frame. A tile vision cannot name (a tile above 2048 caught
-        mid-animation, or digits OCR cannot read) is an unsettled sight: play knows such tiles from
-        the tracked history and looks again; on a first board it says why it cannot start."""
+    def look_around(self) -> tuple[Frame, list[Rect]]:
+        monitors = self.screen.monitors()
+        return self.screen.grab(monitors[0]), monitors
+
+    def move_to(self, profile) -> None:
+        self.profile = profile
+        self.geometry = geometry_of(profile)
+
+    def _reading(self, frame: Frame, profile=None) -> tuple[SeenGrid | None, str, str]:
+        """(grid, state, why) for one frame (at `profile`'s place, by default the eyes' own). A tile
+        vision cannot name (a tile above 2048 caught mid-animation, or digits OCR cannot read) is an
+        unsettled sight: play knows such tiles from the tracked history and looks again; on a first
+        board it says why it cannot start."""
         from screenbot.vision.reader import UnreadableTileError
 
         try:
-            reading = self._read(frame, self.profile)
+            reading = self._read(frame, self.profile if profile is None else profile)
         except UnreadableTileError as exc:
             return None, "unsettled", str(exc)
         return reading.grid, reading.state, getattr(reading, "detail", "")
 
-    def read_frame(self, frame: Frame, t: float | None = None) -> Sight:
+    def read_frame(self, frame: Frame, t: float | None = None, profile=None) -> Sight:
+        """Read a frame grabbed elsewhere (the whole screen, a recording), at `profile`'s place."""
         start = self._clock()
-        grid, state, why = self._reading(frame)
+        grid, state, why = self._reading(frame, profile)
         t = start if t is None else t
         return Sight(grid, state, frame, t, (self._clock() - start) * 1000, why)
 

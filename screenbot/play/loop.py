@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -21,6 +22,7 @@ from screenbot.play.overlay import find_keep_going
 from screenbot.play.record import FrameRecorder, MoveLog
 from screenbot.play.safety import BoardLook, Safety
 from screenbot.play.pace import FramePace
+from screenbot.play.relocate import SEARCH_AFTER_S, SEARCH_EVERY_S, Found, find_board_again
 from screenbot.play.spawn import Sighting
 from screenbot.play.thinker import Thinker
 from screenbot.play.tracker import Check, Prediction, Tracker, TrackingError, compare
@@ -96,6 +98,7 @@ class Summary:
     advice: dict | None = None
     early_reads: int = 0
     read_still: dict | None = None  # why new tiles were read only once still: reason -> moves
+    relocations: int = 0  # times the board was found again at another place (a moved window)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -113,6 +116,8 @@ class Summary:
                 f"(search {self.agent_ms_median:.1f} ms, mostly while the tiles moved; longest {self.agent_ms_max:.0f} ms), "
                 f"wait {self.wait_ms_median:.1f} ms, key to key {self.move_ms_median:.1f} ms"
             )
+        if self.relocations:
+            lines.append(f"the board moved {self.relocations} time{'s' if self.relocations > 1 else ''}: found again, played on")
         if self.read_still:
             lines.append("read only once still: " + ", ".join(f"{n} ({why})" for why, n in self.read_still.items()))
         if self.diagnostics:
@@ -166,6 +171,7 @@ class Player:
         spawn_reader=None,
         clock: Callable[[], float] = time.perf_counter,
         sleep: Callable[[float], None] = time.sleep,
+        say: Callable[[str], None] | None = None,
     ) -> None:
         self.eyes = eyes
         self.keyboard = keyboard
@@ -192,6 +198,11 @@ class Player:
         self._focus_problem: tuple[float, str | None] | None = None  # (when, what) checked while watching
         self.clock = clock
         self.sleep = sleep
+        self.say = say or self._say
+        self.relocations = 0
+        self._missing_since: float | None = None  # the board first failed the pixel check (while paused)
+        self._searched_at: float | None = None  # the last search of the whole screen ended
+        self._search_note = ""  # what the last search saw instead of the board
         self.tracker = Tracker()
         self.safety: Safety | None = None
         self.timings: list[MoveTiming] = []
@@ -324,18 +335,87 @@ class Player:
             self.wait_until_safe(problem)
 
     def wait_until_safe(self, problem: str) -> None:
-        """Pause: re-check for a while (a window passing over the board); if the problem stays, stop."""
+        """Pause: re-check for a while (a window passing over the board); if the board stays away,
+        look for it over the whole screen (a moved window); if the problem stays, stop."""
         deadline = self.clock() + self.settings.safety_wait_s
+        self._missing_since, self._search_note = None, ""
         while self.clock() < deadline:
             self.sleep(0.1)
             sight = self.look()
-            if self.safety.problem(sight.frame) is None and sight.grid is not None and sight.state == "playing":
+            if self.safety.look.problem(sight.frame) is not None:
+                if self.follow_board(self.same_as_tracked):
+                    deadline = max(deadline, self.clock() + 1.0)  # time to see it there again
+                continue
+            self._missing_since = None
+            if self.safety.focus_problem() is None and sight.grid is not None and sight.state == "playing":
                 try:
                     self.tracker.resume(sight.grid)
                 except TrackingError:
                     break
                 return
-        raise StopPlaying(f"paused, then stopped: {problem}; no key was pressed")
+        raise self.paused_too_long(problem)
+
+    def paused_too_long(self, problem: str) -> StopPlaying:
+        note = f"; searched the screen and saw {self._search_note}" if self._search_note else ""
+        return StopPlaying(f"paused, then stopped: {problem}{note}; no key was pressed")
+
+    def same_as_tracked(self, sight: Sight) -> Grid | None:
+        """The tracked board, when the sight shows it (still, every tile as tracked); else None."""
+        if sight.grid is None or sight.state != "playing":
+            return None
+        try:
+            return self.tracker.resume(sight.grid)
+        except TrackingError:
+            return None
+
+    def follow_board(self, believe: Callable[[Sight], Grid | None]) -> bool:
+        """The board has left its place: once it has been away SEARCH_AFTER_S, search the whole
+        screen for it (at most every SEARCH_EVERY_S) and, if it is found at another place showing
+        the board `believe` accepts, move everything there and focus it. True when it moved."""
+        now = self.clock()
+        if self._missing_since is None:
+            self._missing_since = now
+        if now - self._missing_since < SEARCH_AFTER_S:
+            return False
+        if self._searched_at is not None and now - self._searched_at < SEARCH_EVERY_S:
+            return False
+        around = self.eyes.look_around()
+        if around is None or getattr(self.eyes, "profile", None) is None:
+            return False
+        frame, monitors = around
+        result = find_board_again(frame, monitors, self.eyes.profile,
+                                  lambda f, profile: self.eyes.read_frame(f, profile=profile), believe)
+        self._searched_at = self.clock()
+        if result.found is None:
+            self._search_note = result.note
+            return False
+        self.move_board(result.found)
+        return True
+
+    def move_board(self, found: Found) -> None:
+        """Everything that knows where the board is moves to its new place; then one click on the
+        board there gives it focus (no key yet: the caller reads the board there once more)."""
+        self.eyes.move_to(found.profile)
+        g = self.eyes.geometry
+        if self.focus_watch is not None:
+            self.focus_watch.move_to(g.board)
+        self.learn_look(found.sight)
+        if self.spawn_reader is not None:
+            from screenbot.play.spawn import SpawnReader
+
+            self.spawn_reader = SpawnReader.for_profile(found.profile)
+            self.spawn_reader.learn(found.sight.frame, found.board)
+        self._focus_problem = None
+        self._missing_since, self._search_note = None, ""
+        self.relocations += 1
+        self.say(f"screenbot: the board moved to ({g.board.x}, {g.board.y}): carrying on")
+        self.focus()
+
+    def _say(self, message: str) -> None:
+        end = getattr(self.status, "end", None)
+        if end is not None:
+            end()  # a status line being rewritten in place gives way to the message
+        print(message, file=sys.stderr)
 
     def press(self, move: Move, board: Grid, think_ms: float) -> None:
         t = self.clock() - self.started
@@ -512,14 +592,28 @@ class Player:
         return board
 
     def pause_watch(self, problem: str, prediction: Prediction) -> None:
-        """The board went out of sight after a key: wait (bounded) until it shows again, else stop."""
+        """The board went out of sight after a key: wait (bounded) until it shows again, or is
+        found at another place showing the move's board with its new tile; else stop."""
+
+        def follows(sight: Sight) -> Grid | None:
+            if sight.grid is None or sight.state != "playing":
+                return None
+            check = compare(sight.grid, prediction)
+            return check.board if check.matched else None
+
         deadline = self.clock() + self.settings.safety_wait_s
+        self._missing_since, self._search_note = None, ""
         while self.clock() < deadline:
             self.sleep(0.1)
             sight = self.look()
-            if self.safety.problem(sight.frame) is None and sight.grid is not None:
+            if self.safety.look.problem(sight.frame) is not None:
+                if self.follow_board(follows):
+                    deadline = max(deadline, self.clock() + 1.0)
+                continue
+            self._missing_since = None
+            if self.safety.focus_problem() is None and sight.grid is not None:
                 return
-        raise StopPlaying(f"paused, then stopped: {problem}; no key was pressed")
+        raise self.paused_too_long(problem)
 
     def after_first_2048(self) -> None:
         """The classic game shows "You win!" after the first 2048 and ignores keys until "Keep going"
@@ -663,4 +757,5 @@ class Player:
             advice=advice,
             early_reads=self.early_accepts,
             read_still=dict(self.read_still.most_common()) or None,
+            relocations=self.relocations,
         )

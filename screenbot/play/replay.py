@@ -51,7 +51,8 @@ def replay(folder: str | Path, read: Callable | None = None, profile=None) -> Re
         from screenbot.vision import read_board as read
     from screenbot.play.spawn import SpawnReader
 
-    spawn_reader = SpawnReader.for_profile(profile)
+    recorded = profile
+    readers = {(profile.board.x, profile.board.y): (profile, SpawnReader.for_profile(profile))}
     report = ReplayReport(moves=len(moves), summary=summary)
     previous = None
     for entry in moves:
@@ -69,6 +70,15 @@ def replay(folder: str | Path, read: Callable | None = None, profile=None) -> Re
         if frame_name:
             origin = entry.get("origin") or [0, 0]
             frame = Frame.load(folder / frame_name, int(origin[0]), int(origin[1]))
+            if (frame.width, frame.height) == (recorded.board.w, recorded.board.h):
+                # a board frame grabbed elsewhere: play found the board again after its window moved
+                at = (frame.left, frame.top)
+                if at not in readers:
+                    moved = recorded.moved_to(frame.rect)
+                    readers[at] = (moved, SpawnReader.for_profile(moved))
+                profile, spawn_reader = readers[at]
+            else:
+                profile, spawn_reader = readers[(recorded.board.x, recorded.board.y)]
             reading = read(frame, profile)
             report.frames_read += 1
             still = reading.grid is not None and reading.state == "playing"
