@@ -156,3 +156,31 @@ def test_adaptive_depth_is_nneonneos_rule():
 def test_bad_settings_are_refused(kwargs):
     with pytest.raises(ValueError):
         choose_move(parse_board("2 0 0 0 / 0 0 0 0 / 0 0 0 0 / 0 0 0 2"), **kwargs)
+
+
+SLOW_BOARD = parse_board("2 16 4 2 / 32 8 64 4 / 128 256 512 1024 / . 2 . 8")  # depth 14: seconds
+
+
+def test_a_search_cancelled_from_another_thread_stops_and_leaves_later_decisions_as_they_were():
+    import threading
+    import time
+
+    from screenbot.agent import SearchCancelled, allow_search, cancel_search
+
+    before = choose_move(SLOW_BOARD, depth=6)
+    timer = threading.Timer(0.05, cancel_search)
+    timer.start()
+    started = time.perf_counter()
+    try:
+        with pytest.raises(SearchCancelled):
+            choose_move(SLOW_BOARD, depth=14)
+        with pytest.raises(SearchCancelled):  # still cancelled until allowed
+            choose_move(SLOW_BOARD, depth=1)
+        with pytest.raises(SearchCancelled):  # a timed search too
+            choose_move(SLOW_BOARD, budget_ms=50)
+    finally:
+        timer.join()
+        allow_search()
+    assert time.perf_counter() - started < 30  # it did stop (depth 14 alone would take far longer)
+    after = choose_move(SLOW_BOARD, depth=6)
+    assert after.values == before.values and after.move == before.move

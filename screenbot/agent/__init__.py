@@ -5,7 +5,10 @@ from screenbot.agent.search import (  # noqa: F401
     DEFAULT_CUTOFF,
     DEFAULT_DEPTH,
     Decision,
+    SearchCancelled,
     adaptive_depth,
+    allow_search,
+    cancel_search,
     choose_move,
     warm_up,
 )

@@ -16,7 +16,11 @@ out from the node rate measured so far). It also stops deepening once no path re
 limit any more (every path ended at the probability cutoff: deeper would search the same tree).
 
 The table and the kernel's work arrays are allocated once per process (~16 MB): one search at a
-time per process (use processes, not threads, to search in parallel).
+time per process (use processes, not threads, to search in parallel). Another thread may stop the
+search under way with `cancel_search()` (play does, when the board it was thinking ahead about
+did not come): that choose_move raises SearchCancelled within a few thousand nodes, and searches
+stay cancelled until `allow_search()`. A cancelled search leaves nothing that later decisions
+use: each decision starts a new generation of the table.
 """
 
 from __future__ import annotations
@@ -40,6 +44,10 @@ MAX_DEPTH = 16  # iterative deepening stops here
 MAX_FIXED_DEPTH = kernel.MAX_TREE_DEPTH
 
 
+class SearchCancelled(Exception):
+    """The search was stopped by `cancel_search()` from another thread; it has no answer."""
+
+
 @dataclass(frozen=True)
 class Decision:
     """The chosen move (None when no move is legal) and what the search saw."""
@@ -58,6 +66,7 @@ class _Search:
         self.tt = np.zeros(2 * kernel.TT_ENTRIES, np.uint64)
         self.work = np.zeros(kernel.WORK_SIZE, np.float64)
         self.nodes_per_ms = 15000.0  # refined by every timed search
+        self.cancelled = False  # set by cancel_search() from another thread
 
     def new_generation(self) -> None:
         gen = int(self.work[kernel.W_GEN]) + 1
@@ -72,6 +81,8 @@ class _Search:
         work = self.work
         work[kernel.W_NODES] = 0.0
         work[kernel.W_LIMIT] = node_limit
+        if self.cancelled:  # a cancel that came just before the limit above was set
+            work[kernel.W_LIMIT] = -1.0
         work[kernel.W_ABORTED] = 0.0
         work[kernel.W_DEPTH_CUT] = 0.0
         work[kernel.W_CUTOFF] = cutoff
@@ -80,6 +91,8 @@ class _Search:
         kernel.search_root(afters, depth, self.tt, work, out)
         took_ms = (time.perf_counter() - started) * 1000.0
         nodes = int(work[kernel.W_NODES])
+        if self.cancelled:
+            raise SearchCancelled("the search was cancelled")
         if took_ms > 2.0 and nodes > 1000:
             self.nodes_per_ms = 0.7 * self.nodes_per_ms + 0.3 * (nodes / took_ms)
         values = None if work[kernel.W_ABORTED] else out
@@ -94,6 +107,19 @@ def _get_search() -> _Search:
     if _search is None:
         _search = _Search()
     return _search
+
+
+def cancel_search() -> None:
+    """Stop the search under way (called from another thread): its choose_move raises
+    SearchCancelled. Every search raises it at once until allow_search() is called."""
+    search = _get_search()
+    search.cancelled = True  # first the flag, then the limit: run() checks them in the other order
+    search.work[kernel.W_LIMIT] = -1.0
+
+
+def allow_search() -> None:
+    """Searches run again after cancel_search()."""
+    _get_search().cancelled = False
 
 
 def adaptive_depth(grid: Grid) -> int:
@@ -132,6 +158,8 @@ def choose_move(
         return Decision(None, {}, 0, (time.perf_counter() - start) * 1000.0, 0)
     afters = np.array([to_bitboard(apply_move(grid, m)[0]) for m in moves], np.uint64)
     search = _get_search()
+    if search.cancelled:
+        raise SearchCancelled("the search was cancelled")
     search.new_generation()
 
     if budget_ms is None:

@@ -221,7 +221,12 @@ class Player:
         if self.agent is default_agent:
             warm_up_agent()  # load the compiled search now, not on the first move
         if self.settings.think_ahead and not self.settings.dry_run:
-            self.thinker = Thinker(self.agent, self.settings.budget_ms)
+            cancel = allow = None
+            if self.agent is default_agent:
+                from screenbot.agent import allow_search, cancel_search
+
+                cancel, allow = cancel_search, allow_search
+            self.thinker = Thinker(self.agent, self.settings.budget_ms, cancel=cancel, allow=allow)
         try:
             board = self.first_board()
             if not self.settings.dry_run:

@@ -22,12 +22,26 @@ class Thinker:
     thread gets to it (it goes first). Every decision is the agent's own answer for exactly that
     board with the same budget, so thinking ahead changes when the answer is ready, never what it is.
     The agent is only ever called from the thread, so it never runs twice at once.
+
+    With `cancel` and `allow` (the agent's cancel_search / allow_search), the search of a board
+    that is no longer wanted (a guess the new tile proved wrong) is stopped half-way, so that the
+    board that did come is searched at once rather than after it; a stopped search is dropped.
     """
 
-    def __init__(self, agent: Callable, budget_ms: float | None = None, keep: int = 64) -> None:
+    def __init__(
+        self,
+        agent: Callable,
+        budget_ms: float | None = None,
+        keep: int = 64,
+        cancel: Callable[[], None] | None = None,
+        allow: Callable[[], None] | None = None,
+    ) -> None:
         self.agent = agent
         self.budget_ms = budget_ms
         self.keep = keep
+        self._cancel = cancel
+        self._allow = allow
+        self._cancelling: Grid | None = None  # the board whose search was told to stop
         self._lock = threading.Condition()
         self._wanted: list[Grid] = []  # boards to search, in order
         self._done: dict[Grid, tuple[object, float]] = {}  # board -> (decision, agent ms)
@@ -38,6 +52,7 @@ class Thinker:
         self._thread.start()
         self.searched = 0  # boards searched
         self.ahead = 0  # decisions that were ready (or under way) before they were asked for
+        self.cancelled = 0  # searches stopped half-way because their board did not come
         self.recent_ms: deque = deque(maxlen=RECENT)  # the agent's latest search times
 
     def search_ms(self) -> float | None:
@@ -49,6 +64,8 @@ class Thinker:
         """Search these boards next (dropping earlier guesses not searched yet)."""
         with self._lock:
             self._wanted = [b for b in boards if b not in self._done and b != self._busy]
+            if self._busy is not None and self._busy not in boards:
+                self._stop_busy()
             self._lock.notify_all()
 
     def decide(self, board: Grid) -> tuple[object, float]:
@@ -56,8 +73,11 @@ class Thinker:
         with self._lock:
             if board in self._done or board == self._busy:
                 self.ahead += 1
-            elif board not in self._wanted[:1]:
-                self._wanted = [board] + [b for b in self._wanted if b != board]
+            else:
+                if board not in self._wanted[:1]:
+                    self._wanted = [board] + [b for b in self._wanted if b != board]
+                if self._busy is not None:
+                    self._stop_busy()  # a guess that did not come true
                 self._lock.notify_all()
             while board not in self._done and board not in self._failed:
                 if self._closed:
@@ -71,10 +91,18 @@ class Thinker:
             self._wanted = []
             return decision, ms
 
+    def _stop_busy(self) -> None:
+        """Stop the search under way (the lock is held): its board is not wanted any more."""
+        if self._cancel is not None and self._cancelling is None:
+            self._cancelling = self._busy
+            self._cancel()
+
     def close(self) -> None:
         with self._lock:
             self._closed = True
             self._wanted = []
+            if self._busy is not None:
+                self._stop_busy()
             self._lock.notify_all()
         self._thread.join(timeout=5.0)
 
@@ -86,6 +114,9 @@ class Thinker:
                 if self._closed:
                     return
                 board = self._busy = self._wanted.pop(0)
+                if self._cancelling is not None:
+                    self._cancelling = None
+                    self._allow()
             started = time.perf_counter()
             try:
                 decision = self.agent(board, self.budget_ms)
@@ -95,6 +126,10 @@ class Thinker:
             ms = (time.perf_counter() - started) * 1000.0
             with self._lock:
                 self._busy = None
+                if failure is not None and self._cancelling == board:
+                    self.cancelled += 1  # stopped half-way: nothing to keep
+                    self._lock.notify_all()
+                    continue
                 self.searched += 1
                 self.recent_ms.append(ms)
                 if failure is not None:

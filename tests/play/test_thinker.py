@@ -125,3 +125,28 @@ def test_the_real_agent_gives_the_same_move_ahead_or_not():
         thinker.close()
     assert ahead.move == direct.move and ahead.values == direct.values
     assert isinstance(ahead.move, Move)
+
+
+def test_a_guess_that_did_not_come_is_stopped_half_way_and_the_board_that_came_searched_at_once():
+    from screenbot.agent import allow_search, cancel_search, choose_move
+
+    slow_guess = parse_board("2 16 4 2 / 32 8 64 4 / 128 256 512 1024 / . 2 . 8")  # seconds at depth 14
+    came = parse_board("2 16 4 2 / 32 8 64 4 / 128 256 512 1024 / 2 2 . 8")
+    direct = choose_move(came, depth=14)
+
+    def agent(g, budget):
+        return choose_move(g, depth=14)
+
+    thinker = Thinker(agent, cancel=cancel_search, allow=allow_search)
+    try:
+        thinker.expect([slow_guess])
+        wait_until(lambda: thinker._busy == slow_guess)
+        decision, _ = thinker.decide(came)
+        assert thinker.cancelled == 1 and thinker.searched == 1  # the guess was dropped, not kept
+        assert decision.move == direct.move and decision.values == direct.values
+        # a later guess is searched in full again (the cancel does not stick)
+        small = parse_board("2 . . . / . . . . / . . . . / . . . 2")
+        thinker.expect([small])
+        assert thinker.decide(small)[0].move == choose_move(small, depth=14).move
+    finally:
+        thinker.close()
