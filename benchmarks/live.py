@@ -1,7 +1,7 @@
 """Live play speed on the rig: the practice page's own timing, then moves/s and misreads over a game.
 
     .venv/bin/python benchmarks/live.py [--seed S] [--max-moves N] [--anim A] [--theme T] [--zoom Z]
-                                        [--keys K] [--progress N] [--json]
+                                        [--board "..." [--score N]] [--keys K] [--progress N] [--json]
 
 Starts Xvfb + Chromium with the practice board (real animation speed unless --anim), measures
 key -> first change -> board still for K keys, then calibrates and plays (to game over unless
@@ -87,6 +87,8 @@ def main(argv=None) -> int:
     parser.add_argument("--budget-ms", type=float, default=None)
     parser.add_argument("--theme", default="classic", help="practice page theme (classic or dark)")
     parser.add_argument("--zoom", type=float, default=1.0, help="browser zoom factor")
+    parser.add_argument("--board", default=None, help='start from this board ("2 0 0 4 / ..."), e.g. a crowded late-game one')
+    parser.add_argument("--score", type=int, default=None, help="the score shown with --board")
     parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
     parser.add_argument("--progress", type=int, default=500, help="a progress line every N moves (0: none)")
     args = parser.parse_args(argv)
@@ -97,6 +99,7 @@ def main(argv=None) -> int:
     from screenbot.play.demo import misreads_against_page
     from screenbot.play.loop import PlaySettings, Player
     from screenbot.play.session import calibrate_live, open_live
+    from screenbot.game.rules import parse_board
     from screenbot.practice.rig import Rig
 
     rig_options = dict(seed=args.seed, anim=args.anim, theme=args.theme, zoom=args.zoom, export_env=True)
@@ -108,7 +111,10 @@ def main(argv=None) -> int:
             keyboard = XTestKeyboard(board)
             timing = page_timing(rig, screen, keyboard, board, args.keys)
             keyboard.close()
-            rig.load(seed=args.seed)  # a fresh game for the play part
+            start = None if args.board is None else [list(row) for row in parse_board(args.board)]
+            # a fresh game for the play part; one that starts past 2048 has had its "Keep going"
+            keep = 1 if start is not None and max(max(row) for row in start) >= 2048 else None
+            rig.load(seed=args.seed, board=start, score=args.score, keep=keep)
             rig.wait_still()
             profile = calibrate_live(screen, save=False)
         parts = open_live(profile=profile)
@@ -124,6 +130,10 @@ def main(argv=None) -> int:
         page_misreads = misreads_against_page(player.tracker.history, state)
 
     gaps = np.diff(player.key_times) * 1000
+    thinks = np.array([t.think_ms for t in player.timings]) if player.timings else np.zeros(0)
+    waited = thinks[thinks > 1.0]  # moves where play waited for the agent after the board was read
+    elapsed_s = player.key_times[-1] - player.key_times[0] if len(player.key_times) > 1 else 0.0
+    thinker = player.thinker
     key_gaps = [round(float(np.percentile(gaps, q)), 1) for q in (10, 90)] if len(gaps) else None
     figures = {
         "page": timing,
@@ -144,6 +154,11 @@ def main(argv=None) -> int:
         "key_to_key_ms_median": summary.move_ms_median,
         "key_to_key_ms_p10_p90": key_gaps,
         "read_while_growing": summary.early_reads,
+        "moves_waiting_for_agent": int(len(waited)),
+        "agent_wait_s": round(float(waited.sum()) / 1000, 1),
+        "play_s": round(elapsed_s, 1),
+        "guesses_cancelled": getattr(thinker, "cancelled", 0),
+        "decisions_ready_ahead": getattr(thinker, "ahead", 0),
     }
     print(f"page timing over {timing['keys']} keys: first change {timing['first_change_ms']} ms "
           f"(range {timing['first_change_ms_range']}), still {timing['still_ms']} ms (range {timing['still_ms_range']})")
@@ -154,6 +169,9 @@ def main(argv=None) -> int:
           f"wait {summary.wait_ms_median} ms   (the agent's own search: median {summary.agent_ms_median} ms, "
           f"longest {summary.agent_ms_max} ms, mostly while the tiles moved)")
     print(f"new tiles read while growing: {summary.early_reads} of {summary.moves}")
+    print(f"waited for the agent after the board was read: {len(waited)} moves, {waited.sum() / 1000:.1f} s of "
+          f"{elapsed_s:.1f} s of play; decisions ready (or under way) before asked: {figures['decisions_ready_ahead']}, "
+          f"guesses cancelled half-way: {figures['guesses_cancelled']}")
     print(f"misreads against the page's record: {page_misreads} (target 0); boards re-read: {summary.misreads}")
     if args.json:
         print(json.dumps(figures))
