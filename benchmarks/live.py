@@ -75,7 +75,10 @@ class Progress:
 
 
 def _interrupt(signum, frame):
-    raise KeyboardInterrupt  # stop play cleanly (it prints its figures) when the run is ended from outside
+    # stop play cleanly (it prints its figures) when the run is ended from outside; once: a second
+    # signal must not break the clean-up
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 def main(argv=None) -> int:

@@ -259,7 +259,10 @@ class Player:
             reason, ok = str(exc), False
         finally:
             if self.thinker is not None:
-                self.thinker.close()
+                try:
+                    self.thinker.close()
+                except KeyboardInterrupt:  # a second Ctrl-C while the search thread stops: stop anyway
+                    reason = reason or "interrupted (Ctrl-C)"
         summary = self.summary(reason, ok, diagnostics)
         if self.log is not None:
             self.log.write({"summary": summary.as_dict()})
