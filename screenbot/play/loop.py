@@ -345,22 +345,34 @@ class Player:
     def wait_until_safe(self, problem: str) -> None:
         """Pause: re-check for a while (a window passing over the board); if the board stays away,
         look for it over the whole screen (a moved window); if the problem stays, stop."""
+
+        def back(sight: Sight) -> bool | None:
+            if sight.state != "playing":
+                return False
+            return self.same_as_tracked(sight) is not None or None  # None: the board changed meanwhile
+
+        self.pause(problem, self.same_as_tracked, back)
+
+    def pause(self, problem: str, believe: Callable[[Sight], Grid | None], back: Callable[[Sight], bool | None]) -> None:
+        """Look again every 0.1 s until the board is where it was, with focus, and `back(sight)` is
+        True; while it is away, follow it to another place showing a board `believe` accepts. Stop
+        (no key) after safety_wait_s, or at once when `back` says None."""
         deadline = self.clock() + self.settings.safety_wait_s
         self._missing_since, self._search_note = None, ""
         while self.clock() < deadline:
             self.sleep(0.1)
             sight = self.look()
             if self.safety.look.problem(sight.frame) is not None:
-                if self.follow_board(self.same_as_tracked):
+                if self.follow_board(believe):
                     deadline = max(deadline, self.clock() + 1.0)  # time to see it there again
                 continue
             self._missing_since = None
-            if self.safety.focus_problem() is None and sight.grid is not None and sight.state == "playing":
-                try:
-                    self.tracker.resume(sight.grid)
-                except TrackingError:
+            if self.safety.focus_problem() is None and sight.grid is not None:
+                verdict = back(sight)
+                if verdict is None:
                     break
-                return
+                if verdict:
+                    return
         raise self.paused_too_long(problem)
 
     def paused_too_long(self, problem: str) -> StopPlaying:
@@ -609,19 +621,7 @@ class Player:
             check = compare(sight.grid, prediction)
             return check.board if check.matched else None
 
-        deadline = self.clock() + self.settings.safety_wait_s
-        self._missing_since, self._search_note = None, ""
-        while self.clock() < deadline:
-            self.sleep(0.1)
-            sight = self.look()
-            if self.safety.look.problem(sight.frame) is not None:
-                if self.follow_board(follows):
-                    deadline = max(deadline, self.clock() + 1.0)
-                continue
-            self._missing_since = None
-            if self.safety.focus_problem() is None and sight.grid is not None:
-                return
-        raise self.paused_too_long(problem)
+        self.pause(problem, follows, lambda sight: True)
 
     def after_first_2048(self) -> None:
         """The classic game shows "You win!" after the first 2048 and ignores keys until "Keep going"
