@@ -1,12 +1,14 @@
 """The expectimax agent: the compiled search against a plain reference, sensible choices, the API's promises."""
 
 import math
+from contextlib import contextmanager
 from functools import lru_cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from screenbot import agent
 from screenbot.agent import Decision, adaptive_depth, choose_move
 from screenbot.agent.heuristic import ROW_SCORE, Weights
 from screenbot.game import Move, apply_move, empty_cells, legal_moves, parse_board, to_grid
@@ -76,12 +78,23 @@ tile = st.sampled_from([0, 0, 0, 0, 0, 2, 2, 4, 4, 8, 16, 32, 64, 128, 256, 1024
 grids = st.lists(st.lists(tile, min_size=4, max_size=4), min_size=4, max_size=4).map(to_grid)
 
 
+@contextmanager
+def search_threads(n):
+    before = agent.search_threads()
+    agent.set_threads(n)
+    try:
+        yield
+    finally:
+        agent.set_threads(before)
+
+
 @settings(max_examples=30, deadline=None)
-@given(grids, st.sampled_from([1, 2]), st.sampled_from([0.0, 1e-4, 0.02]))
-def test_values_equal_a_plain_reference_search(grid, depth, cutoff):
+@given(grids, st.sampled_from([1, 2]), st.sampled_from([0.0, 1e-4, 0.02]), st.sampled_from([1, 2]))
+def test_values_equal_a_plain_reference_search(grid, depth, cutoff, threads):
     if depth == 2 and len(empty_cells(grid)) > 9:
         depth = 1  # keeps the plain reference quick
-    decision = choose_move(grid, depth=depth, cutoff=cutoff)
+    with search_threads(threads):  # two: depth 2 is shared out by the root's spawns
+        decision = choose_move(grid, depth=depth, cutoff=cutoff)
     assert set(decision.values) == set(legal_moves(grid))
     for move, value in decision.values.items():
         after, _ = apply_move(grid, move)
@@ -161,12 +174,14 @@ def test_bad_settings_are_refused(kwargs):
 SLOW_BOARD = parse_board("2 16 4 2 / 32 8 64 4 / 128 256 512 1024 / . 2 . 8")  # depth 14: seconds
 
 
-def test_a_search_cancelled_from_another_thread_stops_and_leaves_later_decisions_as_they_were():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_search_cancelled_from_another_thread_stops_and_leaves_later_decisions_as_they_were(threads):
     import threading
     import time
 
     from screenbot.agent import SearchCancelled, allow_search, cancel_search
 
+    agent.set_threads(threads)
     before = choose_move(SLOW_BOARD, depth=6)
     timer = threading.Timer(0.05, cancel_search)
     timer.start()
@@ -181,6 +196,36 @@ def test_a_search_cancelled_from_another_thread_stops_and_leaves_later_decisions
     finally:
         timer.join()
         allow_search()
+        agent.set_threads(agent.search.default_threads())
     assert time.perf_counter() - started < 30  # it did stop (depth 14 alone would take far longer)
-    after = choose_move(SLOW_BOARD, depth=6)
-    assert after.values == before.values and after.move == before.move
+    with search_threads(threads):
+        after = choose_move(SLOW_BOARD, depth=6)
+    if threads == 1:
+        assert after.values == before.values and after.move == before.move
+    else:  # threads share the table in whatever order they get to its entries: the same to ~1e-6
+        assert after.move == before.move
+        for move, value in before.values.items():
+            assert math.isclose(after.values[move], value, rel_tol=1e-4), move
+
+
+def test_search_threads_can_be_set_and_come_from_the_environment(monkeypatch):
+    from screenbot.agent.search import default_threads
+
+    monkeypatch.setenv("SCREENBOT_THREADS", "3")
+    assert default_threads() == 3
+    monkeypatch.setenv("SCREENBOT_THREADS", "many")
+    with pytest.raises(ValueError, match="SCREENBOT_THREADS"):
+        default_threads()
+    with search_threads(3):
+        assert agent.search_threads() == 3
+        grid = parse_board("2 16 4 2 / 32 8 64 4 / 128 256 512 0 / 0 2 0 8")
+        assert choose_move(grid, depth=3).move in legal_moves(grid)
+
+
+def test_a_depth_cap_caps_the_adaptive_rule_only():
+    grid = parse_board("2 16 4 2 / 32 8 64 4 / 128 256 512 1024 / . 2 . 8")
+    assert adaptive_depth(grid) > 5
+    assert choose_move(grid, depth="adaptive", depth_cap=5).depth == 5
+    assert choose_move(grid, depth=2, depth_cap=1).depth == 2
+    with pytest.raises(ValueError, match="depth_cap"):
+        choose_move(grid, depth="adaptive", depth_cap=0)

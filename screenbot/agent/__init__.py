@@ -10,5 +10,9 @@ from screenbot.agent.search import (  # noqa: F401
     allow_search,
     cancel_search,
     choose_move,
+    search_threads,
+    set_threads,
+    search_threads,
+    set_threads,
     warm_up,
 )

@@ -9,7 +9,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
-from screenbot.agent.search import DEFAULT_BUDGET_MS, DEFAULT_DEPTH, choose_move, warm_up
+from screenbot.agent.search import DEFAULT_BUDGET_MS, DEFAULT_DEPTH, choose_move, search_threads, set_threads, warm_up
 from screenbot.game.rules import EMPTY, Game, Grid, max_tile
 
 REPORTED_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
@@ -23,6 +23,7 @@ class BenchSettings:
     budget_ms: float | None = None
     depth: int | str | None = None
     stop_at: int | None = None  # stop a game once this tile is on the board
+    depth_cap: int | None = None  # cap on the adaptive depth (None: the agent's default)
 
     def describe(self) -> str:
         if self.depth is None and self.budget_ms is None:
@@ -31,6 +32,8 @@ class BenchSettings:
             how = f"depth {self.depth}"
         else:
             how = f"budget {self.budget_ms:g} ms"
+        if self.depth_cap is not None:
+            how += f", adaptive depth capped at {self.depth_cap}"
         return how + (f", stop at {self.stop_at}" if self.stop_at else "")
 
 
@@ -72,7 +75,7 @@ def play_game(
     while True:
         if settings.stop_at and max_tile(game.grid) >= settings.stop_at:
             break
-        decision = choose_move(game.grid, budget_ms=settings.budget_ms, depth=settings.depth)
+        decision = choose_move(game.grid, budget_ms=settings.budget_ms, depth=settings.depth, depth_cap=settings.depth_cap)
         if decision.move is None:
             over = True
             break
@@ -91,9 +94,10 @@ def play_game(
 _progress_queue = None  # set in each worker process
 
 
-def _worker_start(progress_queue) -> None:
+def _worker_start(progress_queue, threads: int) -> None:
     global _progress_queue
     _progress_queue = progress_queue
+    set_threads(threads)  # the workers share the cores
     warm_up()  # loads the compiled kernels from numba's disk cache
 
 
@@ -117,8 +121,9 @@ def run_games(
         return [play_game(seed + i, settings, i, report) for i in range(games)]
     context = multiprocessing.get_context("spawn")  # fresh interpreters: each loads the JIT cache itself
     progress_queue = context.Queue()
+    threads = max(1, search_threads() // min(workers, games))
     results: list[GameResult | None] = [None] * games
-    with context.Pool(min(workers, games), initializer=_worker_start, initargs=(progress_queue,)) as pool:
+    with context.Pool(min(workers, games), initializer=_worker_start, initargs=(progress_queue, threads)) as pool:
         pending = {i: pool.apply_async(_worker_game, (seed + i, i, settings)) for i in range(games)}
         while pending:
             try:

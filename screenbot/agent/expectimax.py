@@ -4,11 +4,14 @@ Everything here is flat: boards are uint64 words (see `screenbot.game.bitboard`)
 and the heuristic table are read-only module arrays that numba bakes into the machine code, and
 the search's mutable state lives in two preallocated arrays that the Python side owns:
 
-- `tt` (uint64, 2 words per entry): the transposition table. Entry s: word 2s is the board,
-  word 2s + 1 packs the value (fixed point, 40 bits), a 16-bit generation and the depth that was
-  still searched below the node. Only entries of the current generation count, so a new decision
-  "clears" the table by bumping the generation.
-- `work` (float64): counters and flags (`W_*` below) and a little scratch.
+- `tt` (uint64, 2 words per entry): the transposition table. Entry s: word 2s + 1 ("info") packs
+  the value (fixed point, 40 bits), a 16-bit generation and the depth that was still searched
+  below the node; word 2s is the board XOR info. Only entries of the current generation count, so
+  a new decision "clears" the table by bumping the generation. Several threads may share one
+  table without locks: two threads writing one entry at once can leave the board word of one and
+  the info word of the other, and the XOR then no longer gives either board back, so the torn
+  entry is a miss rather than a wrong value.
+- `work` (float64): counters and flags (`W_*` below) and a little scratch; one per thread.
 
 A chance node at `depth` (chance layers left, >= 1) is a board after a move, before the spawn.
 Its value is the average over empty cells of 0.9 * best(a 2 there) + 0.1 * best(a 4 there), where
@@ -188,8 +191,8 @@ def _patched(word, tile_bits, table, slid, slid_t, q):
 def _table_value(tt, b, depth, gen):
     """The stored value of chance node b if the table holds it from this generation at >= depth, else NaN."""
     slot = np.int64((b * _HASH_MUL) >> _HASH_SHIFT)
-    if tt[2 * slot] == b:
-        info = tt[2 * slot + 1]
+    info = tt[2 * slot + 1]
+    if tt[2 * slot] ^ info == b:
         if ((info >> _S8) & _M16) == gen and (info & _M8) >= np.uint64(depth):
             return np.float64(info >> _S24) / _VALUE_SCALE - _VALUE_OFFSET
     return np.nan
@@ -299,8 +302,9 @@ def chance_value(b, t, depth, cprob, tt, work):
     value = total / empties
     slot = np.int64((b * _HASH_MUL) >> _HASH_SHIFT)
     packed = min(max((value + _VALUE_OFFSET) * _VALUE_SCALE, 0.0), _VALUE_MAX)
-    tt[2 * slot] = b
-    tt[2 * slot + 1] = (np.uint64(packed) << _S24) | (gen << _S8) | np.uint64(depth)
+    info = (np.uint64(packed) << _S24) | (gen << _S8) | np.uint64(depth)
+    tt[2 * slot] = b ^ info
+    tt[2 * slot + 1] = info
     return value
 
 
@@ -317,3 +321,38 @@ def search_root(afters, depth, tt, work, out):
             out[k] = _child_value(tt, work, b, t, depth, 1.0, gen)
         if work[W_ABORTED] != 0.0:
             return
+
+
+@njit(cache=True, error_model="numpy", _nrt=False, nogil=True)
+def max_value(b, depth, cprob, tt, work):
+    """The value of move node b (a board with its new tile, to move): the best of 0 and the chance
+    nodes its legal moves make, searched `depth` (>= 1) chance layers deep with path probability
+    `cprob`; with depth 0, or cprob below the cutoff, the heuristic after each move instead. A root
+    chance node's spawns are these, which lets threads share one root's work."""
+    gen = np.uint64(work[W_GEN])
+    t = transpose(b)
+    r = _W_REST
+    up_t, up_b, up_moved = _slide_rows(t, ROW_LEFT, work, r)
+    down_t, down_b, down_moved = _slide_rows(t, ROW_RIGHT, work, r)
+    left_b, left_t, left_moved = _slide_rows(b, ROW_LEFT, work, r)
+    right_b, right_t, right_moved = _slide_rows(b, ROW_RIGHT, work, r)
+    best = 0.0
+    if depth == 0 or cprob < work[W_CUTOFF]:
+        if up_moved:
+            best = max(best, score(up_b, up_t))
+        if down_moved:
+            best = max(best, score(down_b, down_t))
+        if left_moved:
+            best = max(best, score(left_b, left_t))
+        if right_moved:
+            best = max(best, score(right_b, right_t))
+        return best
+    if up_moved:
+        best = max(best, _child_value(tt, work, up_b, up_t, depth, cprob, gen))
+    if down_moved:
+        best = max(best, _child_value(tt, work, down_b, down_t, depth, cprob, gen))
+    if left_moved:
+        best = max(best, _child_value(tt, work, left_b, left_t, depth, cprob, gen))
+    if right_moved:
+        best = max(best, _child_value(tt, work, right_b, right_t, depth, cprob, gen))
+    return best

@@ -15,16 +15,22 @@ in the time left, and abandons one that overruns (the kernel stops after a node 
 out from the node rate measured so far). It also stops deepening once no path reaches the depth
 limit any more (every path ended at the probability cutoff: deeper would search the same tree).
 
-The table and the kernel's work arrays are allocated once per process (~16 MB): one search at a
-time per process (use processes, not threads, to search in parallel). Another thread may stop the
-search under way with `cancel_search()` (play does, when the board it was thinking ahead about
-did not come): that choose_move raises SearchCancelled within a few thousand nodes, and searches
-stay cancelled until `allow_search()`. A cancelled search leaves nothing that later decisions
-use: each decision starts a new generation of the table.
+The table and the kernel's work arrays are allocated once per process (~16 MB) and serve one
+search at a time. A search uses `search_threads()` threads (`set_threads`, $SCREENBOT_THREADS;
+by default the CPU count up to 4): each depth from 2 on is shared out by the root moves' spawns
+(see `_Search`). Another thread may stop the search under way with `cancel_search()` (play does,
+when the board it was thinking ahead about did not come): that choose_move raises
+SearchCancelled within a few thousand nodes, and searches stay cancelled until `allow_search()`.
+A cancelled search leaves nothing that later decisions use: each decision starts a new
+generation of the table.
 """
 
 from __future__ import annotations
 
+import itertools
+import os
+import queue
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -40,6 +46,8 @@ DEFAULT_CUTOFF = 1e-4  # chance paths less likely than this are scored by the he
 # on easy boards and more on crowded ones; the budget only caps the rare very slow move.
 DEFAULT_DEPTH = "adaptive"
 DEFAULT_BUDGET_MS = 500.0
+# The deepest the adaptive rule goes unless told otherwise (`depth_cap`): no cap.
+DEFAULT_DEPTH_CAP = 40
 MAX_DEPTH = 16  # iterative deepening stops here
 MAX_FIXED_DEPTH = kernel.MAX_TREE_DEPTH
 
@@ -60,61 +68,170 @@ class Decision:
 
 
 class _Search:
-    """The transposition table, the kernel's work array and the measured node rate, reused by every decision."""
+    """The transposition table, one work array per thread, the helper threads and the measured node
+    rate, reused by every decision.
 
-    def __init__(self) -> None:
+    With more than one thread, a depth of 2 or more is searched by all of them at once: the root
+    moves' spawns (every empty cell x {2, 4} of every move's result) are handed out one at a time,
+    2s first (they are the bigger searches), and every thread searches the spawns it takes into the
+    one shared table (see `screenbot.agent.expectimax` on sharing it without locks). The root
+    values are then put together in the order the single-thread kernel adds them."""
+
+    def __init__(self, threads: int = 1) -> None:
         self.tt = np.zeros(2 * kernel.TT_ENTRIES, np.uint64)
-        self.work = np.zeros(kernel.WORK_SIZE, np.float64)
-        self.nodes_per_ms = 15000.0  # refined by every timed search
+        self.works = [np.zeros(kernel.WORK_SIZE, np.float64)]
+        self.nodes_per_ms = 15000.0  # per thread; refined by every timed search
         self.cancelled = False  # set by cancel_search() from another thread
+        self._jobs: list[queue.SimpleQueue] = []
+        self._done: queue.SimpleQueue = queue.SimpleQueue()
+        self.set_threads(threads)
+
+    @property
+    def threads(self) -> int:
+        return len(self.works)
+
+    def set_threads(self, threads: int) -> None:
+        """Search with this many threads from now on (the caller's plus helpers)."""
+        threads = max(1, int(threads))
+        gen = self.works[0][kernel.W_GEN]
+        while len(self.works) < threads:
+            work = np.zeros(kernel.WORK_SIZE, np.float64)
+            work[kernel.W_GEN] = gen
+            jobs: queue.SimpleQueue = queue.SimpleQueue()
+            helper = threading.Thread(target=self._helper, args=(jobs, work), name="screenbot-search", daemon=True)
+            self.works.append(work)
+            self._jobs.append(jobs)
+            helper.start()
+        while len(self.works) > threads:
+            self.works.pop()
+            self._jobs.pop().put(None)  # that helper ends
+
+    def _helper(self, jobs: queue.SimpleQueue, work: np.ndarray) -> None:
+        while (job := jobs.get()) is not None:
+            try:
+                job(work)
+            finally:
+                self._done.put(None)
+
+    def stop_all(self) -> None:
+        """Make every thread's kernel give up at its next node (a cancel, or one thread gave up)."""
+        for work in self.works:
+            work[kernel.W_LIMIT] = -1.0
 
     def new_generation(self) -> None:
-        gen = int(self.work[kernel.W_GEN]) + 1
+        gen = int(self.works[0][kernel.W_GEN]) + 1
         if gen >= kernel.GENERATIONS:  # tags cannot tell older generations apart: wipe the table
             self.tt[:] = 0
             gen = 1
-        self.work[kernel.W_GEN] = gen
+        for work in self.works:
+            work[kernel.W_GEN] = gen
 
     def run(self, afters: np.ndarray, depth: int, cutoff: float, node_limit: float) -> tuple[np.ndarray | None, int, bool]:
         """Search every root move's result `depth` deep: (values, or None if abandoned; nodes; whether a
-        deeper search would see more)."""
-        work = self.work
-        work[kernel.W_NODES] = 0.0
-        work[kernel.W_LIMIT] = node_limit
-        if self.cancelled:  # a cancel that came just before the limit above was set
-            work[kernel.W_LIMIT] = -1.0
-        work[kernel.W_ABORTED] = 0.0
-        work[kernel.W_DEPTH_CUT] = 0.0
-        work[kernel.W_CUTOFF] = cutoff
-        out = np.zeros(afters.shape[0], np.float64)
+        deeper search would see more). `node_limit`: nodes each thread may search."""
+        parallel = self.threads > 1 and depth >= 2
+        works = self.works if parallel else self.works[:1]
+        for work in works:
+            work[kernel.W_NODES] = 0.0
+            work[kernel.W_LIMIT] = node_limit
+            work[kernel.W_ABORTED] = 0.0
+            work[kernel.W_DEPTH_CUT] = 0.0
+            work[kernel.W_CUTOFF] = cutoff
+        if self.cancelled:  # a cancel that came just before the limits above were set
+            self.stop_all()
         started = time.perf_counter()
-        kernel.search_root(afters, depth, self.tt, work, out)
+        if parallel:
+            out = self._run_parallel(afters, depth, cutoff)
+        else:
+            out = np.zeros(afters.shape[0], np.float64)
+            kernel.search_root(afters, depth, self.tt, works[0], out)
         took_ms = (time.perf_counter() - started) * 1000.0
-        nodes = int(work[kernel.W_NODES])
+        nodes = int(sum(work[kernel.W_NODES] for work in works))
         if self.cancelled:
             raise SearchCancelled("the search was cancelled")
         if took_ms > 2.0 and nodes > 1000:
-            self.nodes_per_ms = 0.7 * self.nodes_per_ms + 0.3 * (nodes / took_ms)
-        values = None if work[kernel.W_ABORTED] else out
-        return values, nodes, bool(work[kernel.W_DEPTH_CUT])
+            self.nodes_per_ms = 0.7 * self.nodes_per_ms + 0.3 * (nodes / len(works) / took_ms)
+        aborted = any(work[kernel.W_ABORTED] for work in works)
+        return (None if aborted else out), nodes, any(work[kernel.W_DEPTH_CUT] for work in works)
+
+    def _run_parallel(self, afters: np.ndarray, depth: int, cutoff: float) -> np.ndarray:
+        spawns = []  # (root move, cell, tile rank) in the order the kernel adds them up
+        empties = []
+        for k, after in enumerate(afters.tolist()):
+            cells = [i for i in range(16) if not (after >> (4 * i)) & 0xF]
+            empties.append(len(cells))
+            spawns += [(k, i, rank) for i in cells for rank in (1, 2)]
+        order = sorted(range(len(spawns)), key=lambda j: spawns[j][2])  # the 2s first
+        boards = [int(afters[k]) | (rank << (4 * i)) for k, i, rank in spawns]
+        probs = [(0.9 if rank == 1 else 0.1) / empties[k] for k, i, rank in spawns]
+        values = [0.0] * len(spawns)
+        taken = itertools.count()
+        tt = self.tt
+
+        def job(work: np.ndarray) -> None:
+            for j in iter(taken.__next__, None):
+                if j >= len(order) or work[kernel.W_LIMIT] < 0:
+                    return
+                j = order[j]
+                values[j] = kernel.max_value(np.uint64(boards[j]), depth - 1, probs[j], tt, work)
+                if work[kernel.W_ABORTED]:
+                    self.stop_all()
+                    return
+
+        for jobs in self._jobs:
+            jobs.put(job)
+        try:
+            job(self.works[0])
+        finally:
+            for _ in self._jobs:
+                self._done.get()
+        self.works[0][kernel.W_NODES] += 2 * sum(empties)  # the root chance nodes themselves
+        out = np.zeros(afters.shape[0], np.float64)
+        for j in range(0, len(spawns), 2):  # per cell: 0.9 x best after a 2, then 0.1 x best after a 4
+            k = spawns[j][0]
+            out[k] += 0.9 * values[j]
+            out[k] += 0.1 * values[j + 1]
+        for k, n in enumerate(empties):
+            out[k] /= n
+        return out
 
 
 _search: _Search | None = None
 
 
+def default_threads() -> int:
+    """Search threads when nothing says otherwise: $SCREENBOT_THREADS, else the CPU count up to 4."""
+    env = os.environ.get("SCREENBOT_THREADS", "").strip()
+    if env:
+        try:
+            return max(1, int(env))
+        except ValueError:
+            raise ValueError(f"SCREENBOT_THREADS must be a whole number, not {env!r}") from None
+    return max(1, min(4, os.cpu_count() or 1))
+
+
 def _get_search() -> _Search:
     global _search
     if _search is None:
-        _search = _Search()
+        _search = _Search(default_threads())
     return _search
+
+
+def set_threads(threads: int) -> None:
+    """Search with this many threads from the next decision on (1: the calling thread only)."""
+    _get_search().set_threads(threads)
+
+
+def search_threads() -> int:
+    return _get_search().threads
 
 
 def cancel_search() -> None:
     """Stop the search under way (called from another thread): its choose_move raises
     SearchCancelled. Every search raises it at once until allow_search() is called."""
     search = _get_search()
-    search.cancelled = True  # first the flag, then the limit: run() checks them in the other order
-    search.work[kernel.W_LIMIT] = -1.0
+    search.cancelled = True  # first the flag, then the limits: run() checks them in the other order
+    search.stop_all()
 
 
 def allow_search() -> None:
@@ -133,6 +250,7 @@ def choose_move(
     depth: int | str | None = None,
     *,
     cutoff: float = DEFAULT_CUTOFF,
+    depth_cap: int | None = None,
 ) -> Decision:
     """The best move for `grid` (4x4 tile values) by expectimax.
 
@@ -140,13 +258,17 @@ def choose_move(
     - `budget_ms` alone: iterative deepening within about that many milliseconds.
     - both: iterative deepening within the budget, never deeper than `depth`.
     - neither: `depth=DEFAULT_DEPTH` within `budget_ms=DEFAULT_BUDGET_MS` (the defaults for play).
+    `depth_cap` (default DEFAULT_DEPTH_CAP) caps the depth the adaptive rule gives.
     """
     start = time.perf_counter()
     grid = to_grid(grid)
     if budget_ms is None and depth is None:
         budget_ms, depth = DEFAULT_BUDGET_MS, DEFAULT_DEPTH
     if depth == "adaptive":
-        depth = adaptive_depth(grid)
+        cap = DEFAULT_DEPTH_CAP if depth_cap is None else depth_cap
+        if not 1 <= cap <= MAX_FIXED_DEPTH:
+            raise ValueError(f"depth_cap must be from 1 to {MAX_FIXED_DEPTH}, not {depth_cap!r}")
+        depth = min(adaptive_depth(grid), cap)
     elif depth is not None:
         if isinstance(depth, str) or not 0 <= int(depth) <= MAX_FIXED_DEPTH:
             raise ValueError(f"depth must be an integer from 0 to {MAX_FIXED_DEPTH} or 'adaptive', not {depth!r}")

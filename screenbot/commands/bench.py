@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from screenbot.agent.bench import BenchSettings, Progress, plot_reach, run_games, summarize
-from screenbot.commands.hint import budget_from_value, depth_from_text
+from screenbot.commands.hint import budget_from_value, depth_cap_from_value, depth_from_text
 from screenbot.errors import UsageError
 from screenbot.game.rules import MAX_TILE
 
@@ -29,6 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     how = p.add_mutually_exclusive_group()
     how.add_argument("--budget-ms", type=float, metavar="B", help="thinking time per move (default: what `play` uses)")
     how.add_argument("--depth", metavar="D", help="fixed search depth per move, or 'adaptive' (nneonneo's rule)")
+    p.add_argument("--depth-cap", type=int, metavar="D", help="cap the adaptive depth at D (default: what `play` uses)")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")
     p.add_argument("--stop-at", type=int, metavar="TILE", help="end a game once this tile appears (a power of two)")
     p.add_argument("--json", metavar="FILE", help="also write the results as one JSON object")
@@ -59,7 +60,8 @@ def settings_from_args(args: argparse.Namespace) -> BenchSettings:
         raise UsageError(f"--plot {args.plot}: the picture must end in {', '.join(PLOT_SUFFIXES)}")
     _check_output(args.json, "--json")
     _check_output(args.plot, "--plot")
-    return BenchSettings(budget_from_value(args.budget_ms), depth_from_text(args.depth), args.stop_at)
+    return BenchSettings(budget_from_value(args.budget_ms), depth_from_text(args.depth), args.stop_at,
+                         depth_cap_from_value(args.depth_cap))
 
 
 class _ProgressView:
@@ -114,7 +116,7 @@ class _ProgressView:
 def format_summary(summary: dict) -> str:
     s = summary["settings"]
     lines = [f"{summary['games']} games from seed {summary['seed']}, "
-             f"{BenchSettings(s['budget_ms'], s['depth'], s['stop_at']).describe()}, {s['workers']} worker(s)"]
+             f"{BenchSettings(s['budget_ms'], s['depth'], s['stop_at'], s.get('depth_cap')).describe()}, {s['workers']} worker(s)"]
     lines.append("reached: " + "  ".join(f"{tile} {100 * share:.0f}%" for tile, share in summary["reached"].items()))
     lines.append(f"score: mean {summary['mean_score']:,.0f}, median {summary['median_score']:,.0f}")
     lines.append(f"moves: mean {summary['moves_mean']:,.0f}, median {summary['moves_median']:,.0f}, "

@@ -62,6 +62,13 @@ def depth_from_text(text: str | None) -> int | str | None:
     return depth
 
 
+def depth_cap_from_value(value: int | None) -> int | None:
+    """A --depth-cap argument: None (the agent's default) or 1..MAX_FIXED_DEPTH; UsageError otherwise."""
+    if value is not None and not 1 <= value <= MAX_FIXED_DEPTH:
+        raise UsageError(f"--depth-cap must be from 1 to {MAX_FIXED_DEPTH}, got {value}")
+    return value
+
+
 def budget_from_value(value: float | None) -> float | None:
     if value is not None and not 0 < value <= 600_000:
         raise UsageError(f"--budget-ms must be above 0 and at most 600000, got {value:g}")

@@ -20,7 +20,8 @@ class Thinker:
     them in that order while the caller watches the screen. `decide(board)` returns the agent's
     decision for the board that did come, at once if it was searched already, else as soon as the
     thread gets to it (it goes first). Every decision is the agent's own answer for exactly that
-    board with the same budget, so thinking ahead changes when the answer is ready, never what it is.
+    board with the same budget, so thinking ahead changes when the answer is ready, never what it is
+    (beyond the small amount a search on several threads varies by itself from run to run).
     The agent is only ever called from the thread, so it never runs twice at once.
 
     With `cancel` and `allow` (the agent's cancel_search / allow_search), the search of a board
