@@ -88,6 +88,7 @@ def main(argv=None) -> int:
     parser.add_argument("--anim", type=float, default=None, help="practice page animation multiplier (default 1)")
     parser.add_argument("--keys", type=int, default=20, help="keys used to measure the page's timing")
     parser.add_argument("--budget-ms", type=float, default=None)
+    parser.add_argument("--depth-cap", type=int, help="cap the agent's adaptive depth (default: the agent's)")
     parser.add_argument("--theme", default="classic", help="practice page theme (classic or dark)")
     parser.add_argument("--zoom", type=float, default=1.0, help="browser zoom factor")
     parser.add_argument("--board", default=None, help='start from this board ("2 0 0 4 / ..."), e.g. a crowded late-game one')
@@ -97,6 +98,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)
 
+    from screenbot.agent import search_threads
     from screenbot.control.keyboard import XTestKeyboard
     from screenbot.control.screen import MssScreen
     from screenbot.play.demo import misreads_against_page
@@ -122,7 +124,8 @@ def main(argv=None) -> int:
             profile = calibrate_live(screen, save=False)
         parts = open_live(profile=profile)
         try:
-            player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms),
+            player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms,
+                                                                  depth_cap=args.depth_cap),
                             focus_watch=parts.focus_watch, status=Progress(args.progress))
             summary = player.play()
         finally:
@@ -141,6 +144,8 @@ def main(argv=None) -> int:
     figures = {
         "page": timing,
         "theme": args.theme,
+        "depth_cap": args.depth_cap,
+        "search_threads": search_threads(),
         "zoom": args.zoom,
         "moves": summary.moves,
         "reason": summary.reason,
@@ -165,7 +170,9 @@ def main(argv=None) -> int:
     }
     print(f"page timing over {timing['keys']} keys: first change {timing['first_change_ms']} ms "
           f"(range {timing['first_change_ms_range']}), still {timing['still_ms']} ms (range {timing['still_ms_range']})")
-    print(f"played {summary.moves} moves ({summary.reason}): score {summary.score}, max tile {summary.max_tile}")
+    cap = "the agent's default depth" if args.depth_cap is None else f"depth capped at {args.depth_cap}"
+    print(f"played {summary.moves} moves ({summary.reason}): score {summary.score}, max tile {summary.max_tile}  "
+          f"[{cap}, {figures['search_threads']} search thread(s)]")
     print(f"moves/s {summary.moves_per_s}  (key to key median {summary.move_ms_median} ms, 10%-90% {key_gaps}; "
           f"target >= 6 moves/s, <= ~165 ms)")
     print(f"per move, median: read {summary.read_ms_median} ms  think {summary.think_ms_median} ms  "

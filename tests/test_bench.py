@@ -60,6 +60,7 @@ def test_tiles_reported():
         (["--budget-ms", "20", "--depth", "2"], "not allowed"),
         (["--budget-ms", "0"], "--budget-ms"),
         (["--depth", "many"], "--depth"),
+        (["--depth-cap", "0"], "--depth-cap"),
         (["--stop-at", "1000"], "power of two"),
         (["--stop-at", "2"], "power of two"),
         (["--json", "/no/such/folder/out.json"], "does not exist"),

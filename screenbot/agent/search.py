@@ -49,6 +49,7 @@ DEFAULT_BUDGET_MS = 500.0
 # The deepest the adaptive rule goes unless told otherwise (`depth_cap`): no cap.
 DEFAULT_DEPTH_CAP = 40
 MAX_DEPTH = 16  # iterative deepening stops here
+HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)
 MAX_FIXED_DEPTH = kernel.MAX_TREE_DEPTH
 
 
@@ -107,6 +108,11 @@ class _Search:
             self._jobs.pop().put(None)  # that helper ends
 
     def _helper(self, jobs: queue.SimpleQueue, work: np.ndarray) -> None:
+        try:  # spare CPU only: on a busy machine (a browser drawing the game) the others go first
+            tid = threading.get_native_id()
+            os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + HELPER_NICE))
+        except (AttributeError, OSError):  # not on this system (Windows), or not allowed
+            pass
         while (job := jobs.get()) is not None:
             try:
                 job(work)

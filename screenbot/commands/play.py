@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from screenbot.commands.hint import depth_cap_from_value
 from screenbot.errors import UsageError
 
 
@@ -20,6 +21,8 @@ def register(subparsers) -> None:
     p.add_argument("--profile", metavar="PATH", help="calibration profile (default: the saved one, or calibrate now)")
     p.add_argument("--max-moves", type=int, metavar="N", help="stop after N moves")
     p.add_argument("--budget-ms", type=float, metavar="B", help="thinking time per move (the agent's default if unset)")
+    p.add_argument("--depth-cap", type=int, metavar="D",
+                   help="search at most D layers deep (the agent's default if unset; lower is faster and weaker)")
     p.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per move, then a summary line")
     p.add_argument("--record", metavar="DIR", help="keep the board frames, the log and the profile in DIR (for replay)")
     p.add_argument("--dry-run", action="store_true", help="read the board and say the move, press nothing")
@@ -46,6 +49,7 @@ def check_args(args) -> None:
         raise UsageError("--max-moves must be 0 or more")
     if args.budget_ms is not None and not 0 < args.budget_ms <= 60000:
         raise UsageError("--budget-ms must be between 0 and 60000")
+    depth_cap_from_value(args.depth_cap)
 
 
 def run(args) -> int:
@@ -67,7 +71,8 @@ def run(args) -> int:
             if record_dir is not None and args.log:
                 log = TeeLog(log, MoveLog(record_dir / LOG_NAME))  # the recording keeps its own copy
         status = StatusLine()
-        settings = PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms, dry_run=args.dry_run)
+        settings = PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms, depth_cap=args.depth_cap,
+                                dry_run=args.dry_run)
         player = Player(parts.eyes, parts.keyboard, settings, focus_watch=parts.focus_watch, log=log,
                         recorder=recorder, status=status,
                         diagnostics_dir=(record_dir / "stop") if record_dir is not None else None)

@@ -46,6 +46,7 @@ class PlaySettings:
 
     max_moves: int | None = None
     budget_ms: float | None = None
+    depth_cap: int | None = None  # cap on the agent's adaptive depth (None: the agent's default)
     dry_run: bool = False
     # a new board is believed once its new tile has stopped changing: the same pixels in two grabs
     # at least this far apart (Chromium draws at 60 Hz: a tile still over 20 ms has finished growing;
@@ -125,12 +126,18 @@ class Summary:
         return "\n".join(lines)
 
 
-def default_agent(grid: Grid, budget_ms: float | None):
-    try:
-        from screenbot.agent import choose_move
-    except ImportError as exc:
-        raise StopPlaying(f"the agent (screenbot.agent.choose_move) cannot be loaded: {exc}") from exc
-    return choose_move(grid, budget_ms=budget_ms)
+@dataclass(frozen=True)
+class DefaultAgent:
+    """screenbot.agent.choose_move as play calls it: agent(grid, budget_ms), with play's depth cap."""
+
+    depth_cap: int | None = None
+
+    def __call__(self, grid: Grid, budget_ms: float | None):
+        try:
+            from screenbot.agent import choose_move
+        except ImportError as exc:
+            raise StopPlaying(f"the agent (screenbot.agent.choose_move) cannot be loaded: {exc}") from exc
+        return choose_move(grid, budget_ms=budget_ms, depth_cap=self.depth_cap)
 
 
 def warm_up_agent() -> None:
@@ -176,7 +183,7 @@ class Player:
         self.eyes = eyes
         self.keyboard = keyboard
         self.settings = settings or PlaySettings()
-        self.agent = agent or default_agent
+        self.agent = agent or DefaultAgent(self.settings.depth_cap)
         self.focus_watch = focus_watch
         self.log = log
         self.recorder = recorder
@@ -218,11 +225,11 @@ class Player:
     def play(self) -> Summary:
         self.started = self.clock()
         reason, ok, diagnostics = "", True, None
-        if self.agent is default_agent:
+        if isinstance(self.agent, DefaultAgent):
             warm_up_agent()  # load the compiled search now, not on the first move
         if self.settings.think_ahead and not self.settings.dry_run:
             cancel = allow = None
-            if self.agent is default_agent:
+            if isinstance(self.agent, DefaultAgent):
                 from screenbot.agent import allow_search, cancel_search
 
                 cancel, allow = cancel_search, allow_search

@@ -190,3 +190,12 @@ def test_log_has_one_line_per_move_then_the_summary(tmp_path):
     for entry in moves:
         assert entry["board"] == [list(r) for r in game.grid]
         game.step(Move.parse(entry["move"]))
+
+
+def test_the_default_agent_searches_with_plays_depth_cap():
+    from screenbot.play.loop import DefaultAgent
+
+    grid = parse_board("2 16 4 2 / 32 8 64 4 / 128 256 512 1024 / . 2 . 8")  # adaptive depth 8
+    player = Player(None, None, PlaySettings(depth_cap=4))
+    assert player.agent == DefaultAgent(4)
+    assert player.agent(grid, None).depth == 4
