@@ -9,6 +9,10 @@ the best of those runs counts (other processes on a shared machine only ever add
 table, then the median time per move, nneonneo's median from the file, their ratio and the share
 of positions where both choose the same move. With --json the last line is one JSON object.
 Target (issue 2): median <= 1.0x nneonneo's C++.
+
+The table is one search thread, like nneonneo's program. Then the same positions are searched
+again with the threads play uses (`--threads`, default: screenbot's default), and both medians
+are printed side by side.
 """
 
 from __future__ import annotations
@@ -23,7 +27,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from screenbot.agent import DEFAULT_CUTOFF, adaptive_depth, choose_move, warm_up  # noqa: E402
+from screenbot.agent import (  # noqa: E402
+    DEFAULT_CUTOFF,
+    adaptive_depth,
+    choose_move,
+    search_threads,
+    set_threads,
+    warm_up,
+)
+from screenbot.agent.search import MAX_FIXED_DEPTH  # noqa: E402
 from screenbot.game.rules import to_grid  # noqa: E402
 
 DEFAULT_POSITIONS = ROOT.parent / "shared" / "anchors" / "positions.json"
@@ -34,7 +46,7 @@ def time_position(grid, repeat: int, cutoff: float) -> tuple[float, float, objec
     wall, cpu, decision = [], [], None
     for _ in range(repeat):
         w0, c0 = time.perf_counter(), time.thread_time()
-        decision = choose_move(grid, depth="adaptive", cutoff=cutoff)
+        decision = choose_move(grid, depth="adaptive", cutoff=cutoff, depth_cap=MAX_FIXED_DEPTH)
         cpu.append((time.thread_time() - c0) * 1000.0)
         wall.append((time.perf_counter() - w0) * 1000.0)
     return min(wall), min(cpu), decision
@@ -45,10 +57,13 @@ def main() -> int:
     parser.add_argument("--positions", default=str(DEFAULT_POSITIONS), help="the anchors file (positions.json)")
     parser.add_argument("--repeat", type=int, default=3, help="timed searches per position; the best counts")
     parser.add_argument("--cutoff", type=float, default=DEFAULT_CUTOFF, help="path-probability cutoff (1e-4)")
+    parser.add_argument("--threads", type=int, default=None, help="search threads for the second pass (default: play's)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object on the last line")
     args = parser.parse_args()
 
     positions = json.loads(Path(args.positions).read_text())["positions"]
+    threads = args.threads or search_threads()
+    set_threads(1)
     compile_s = warm_up()
     rows = []
     print(f"warm-up (JIT from cache or compile): {compile_s:.2f} s; {len(positions)} positions, best of {args.repeat}")
@@ -79,10 +94,17 @@ def main() -> int:
         "repeat": args.repeat,
         "cutoff": args.cutoff,
     }
+    set_threads(threads)
+    threaded = [time_position(to_grid(p["grid"]), args.repeat, args.cutoff)[0] for p in positions]
+    summary["threads"] = threads
+    summary["threaded_median_ms"] = round(statistics.median(threaded), 3)
+    summary["threaded_speedup_median"] = round(statistics.median(r["ms"] / t for r, t in zip(rows, threaded)), 3)
     print(f"median per move: ours {median_ms:.1f} ms (CPU {summary['cpu_median_ms']:.1f} ms), "
           f"nneonneo {theirs_median:.1f} ms -> {summary['ratio']:.2f}x; "
           f"total {summary['total_ms'] / 1000:.2f} s vs {summary['nneonneo_total_ms'] / 1000:.2f} s; "
           f"same move in {100 * summary['same_move_share']:.0f}% of positions")
+    print(f"with {threads} search threads: median {summary['threaded_median_ms']:.1f} ms per move, "
+          f"{summary['threaded_speedup_median']:.2f}x faster than one thread (median of the per-position ratios)")
     if args.json:
         print(json.dumps(summary))
     return 0

@@ -39,6 +39,7 @@ def test_hint_on_a_lost_board_says_so(capsys):
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth", "deep"], "--depth"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth", "99"], "--depth"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--budget-ms", "-5"], "--budget-ms"),
+        (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth-cap", "99"], "--depth-cap"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth", "2", "--budget-ms", "9"], "not allowed"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--image", "x.png"], "not allowed"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--profile", "p.json"], "--profile"),

@@ -28,6 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     how = p.add_mutually_exclusive_group()
     how.add_argument("--budget-ms", type=float, metavar="B", help="thinking time (default: what `play` uses)")
     how.add_argument("--depth", metavar="D", help=f"search depth 0..{MAX_FIXED_DEPTH}, or 'adaptive' (no time limit)")
+    p.add_argument("--depth-cap", type=int, metavar="D", help="cap the adaptive depth at D (default: what `play` uses)")
     p.set_defaults(func=run)
 
 
@@ -75,8 +76,9 @@ def budget_from_value(value: float | None) -> float | None:
     return value
 
 
-def advise(grid: Grid, budget_ms: float | None = None, depth: int | str | None = None) -> Decision:
-    return choose_move(grid, budget_ms=budget_ms, depth=depth)
+def advise(grid: Grid, budget_ms: float | None = None, depth: int | str | None = None,
+           depth_cap: int | None = None) -> Decision:
+    return choose_move(grid, budget_ms=budget_ms, depth=depth, depth_cap=depth_cap)
 
 
 def format_advice(grid: Grid, decision: Decision) -> str:
@@ -98,7 +100,8 @@ def format_advice(grid: Grid, decision: Decision) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    depth_cap = depth_cap_from_value(args.depth_cap)
     grid = grid_from_args(args)
-    decision = advise(grid, budget_from_value(args.budget_ms), depth_from_text(args.depth))
+    decision = advise(grid, budget_from_value(args.budget_ms), depth_from_text(args.depth), depth_cap)
     print(format_advice(grid, decision))
     return 0
