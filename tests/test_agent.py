@@ -210,12 +210,14 @@ def test_a_search_cancelled_from_another_thread_stops_and_leaves_later_decisions
 
 def test_search_threads_can_be_set_and_come_from_the_environment(monkeypatch):
     from screenbot.agent.search import default_threads
+    from screenbot.errors import UsageError
 
     monkeypatch.setenv("SCREENBOT_THREADS", "3")
     assert default_threads() == 3
     monkeypatch.setenv("SCREENBOT_THREADS", "many")
-    with pytest.raises(ValueError, match="SCREENBOT_THREADS"):
+    with pytest.raises(UsageError, match="SCREENBOT_THREADS"):
         default_threads()
+    monkeypatch.delenv("SCREENBOT_THREADS")
     with search_threads(3):
         assert agent.search_threads() == 3
         grid = parse_board("2 16 4 2 / 32 8 64 4 / 128 256 512 0 / 0 2 0 8")
@@ -229,3 +231,26 @@ def test_a_depth_cap_caps_the_adaptive_rule_only():
     assert choose_move(grid, depth=2, depth_cap=1).depth == 2
     with pytest.raises(ValueError, match="depth_cap"):
         choose_move(grid, depth="adaptive", depth_cap=0)
+
+
+def test_a_failure_in_a_search_thread_reaches_the_caller_and_the_next_search_still_runs(monkeypatch):
+    import threading
+
+    from screenbot.agent import search
+
+    real = search.kernel.max_value
+
+    def fails_off_the_main_thread(*args):
+        if threading.current_thread() is not threading.main_thread():
+            raise RuntimeError("helper failed")
+        return real(*args)
+
+    grid = parse_board("2 16 4 2 / 32 8 64 4 / 128 256 512 0 / 0 2 0 8")
+    with search_threads(2):
+        expected = choose_move(grid, depth=3)
+        monkeypatch.setattr(search.kernel, "max_value", fails_off_the_main_thread)
+        with pytest.raises(RuntimeError, match="helper failed"):
+            for _ in range(20):  # the helper takes a spawn in every search but the rarest
+                choose_move(grid, depth=3)
+        monkeypatch.setattr(search.kernel, "max_value", real)
+        assert choose_move(grid, depth=3).move == expected.move

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from screenbot.agent import expectimax as kernel
+from screenbot.errors import UsageError
 from screenbot.game.bitboard import distinct_ranks, to_bitboard
 from screenbot.game.rules import Grid, Move, apply_move, legal_moves, to_grid
 
@@ -114,10 +115,12 @@ class _Search:
         except (AttributeError, OSError):  # not on this system (Windows), or not allowed
             pass
         while (job := jobs.get()) is not None:
+            failure = None
             try:
                 job(work)
-            finally:
-                self._done.put(None)
+            except BaseException as exc:  # handed to the caller, which raises it
+                failure = exc
+            self._done.put(failure)
 
     def stop_all(self) -> None:
         """Make every thread's kernel give up at its next node (a cancel, or one thread gave up)."""
@@ -189,8 +192,10 @@ class _Search:
         try:
             job(self.works[0])
         finally:
-            for _ in self._jobs:
-                self._done.get()
+            failures = [self._done.get() for _ in self._jobs]
+        for failure in failures:
+            if failure is not None:
+                raise failure
         self.works[0][kernel.W_NODES] += 2 * sum(empties)  # the root chance nodes themselves
         out = np.zeros(afters.shape[0], np.float64)
         for j in range(0, len(spawns), 2):  # per cell: 0.9 x best after a 2, then 0.1 x best after a 4
@@ -212,7 +217,7 @@ def default_threads() -> int:
         try:
             return max(1, int(env))
         except ValueError:
-            raise ValueError(f"SCREENBOT_THREADS must be a whole number, not {env!r}") from None
+            raise UsageError(f"SCREENBOT_THREADS must be a whole number, not {env!r}") from None
     return max(1, min(4, os.cpu_count() or 1))
 
 
