@@ -9,7 +9,15 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
-from screenbot.agent.search import DEFAULT_BUDGET_MS, DEFAULT_DEPTH, choose_move, search_threads, set_threads, warm_up
+from screenbot.agent.search import (
+    DEFAULT_BUDGET_MS,
+    DEFAULT_DEPTH,
+    DEFAULT_DEPTH_CAP,
+    choose_move,
+    search_threads,
+    set_threads,
+    warm_up,
+)
 from screenbot.game.rules import EMPTY, Game, Grid, max_tile
 
 REPORTED_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
@@ -27,7 +35,7 @@ class BenchSettings:
 
     def describe(self) -> str:
         if self.depth is None and self.budget_ms is None:
-            how = f"the defaults ({DEFAULT_DEPTH} depth, at most {DEFAULT_BUDGET_MS:g} ms)"
+            how = f"the defaults ({DEFAULT_DEPTH} depth up to {DEFAULT_DEPTH_CAP}, at most {DEFAULT_BUDGET_MS:g} ms)"
         elif self.budget_ms is None:
             how = f"depth {self.depth}"
         else:
