@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     how = p.add_mutually_exclusive_group()
     how.add_argument("--budget-ms", type=float, metavar="B", help="thinking time per move (default: what `play` uses)")
     how.add_argument("--depth", metavar="D", help="fixed search depth per move, or 'adaptive' (nneonneo's rule)")
-    p.add_argument("--depth-cap", type=int, metavar="D", help="cap the adaptive depth at D (default: what `play` uses)")
+    p.add_argument("--depth-cap", type=int, metavar="D", help="cap the adaptive depth at D (default 6, what `play` uses; 40: nneonneo's rule uncapped)")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")
     p.add_argument("--stop-at", type=int, metavar="TILE", help="end a game once this tile appears (a power of two)")
     p.add_argument("--json", metavar="FILE", help="also write the results as one JSON object")
