@@ -77,3 +77,11 @@ def test_bad_arguments_are_one_line_with_exit_code_2(capsys, extra, problem):
 def test_a_game_without_stop_tile_plays_until_no_move_is_legal():
     result = play_game(5, BenchSettings(depth=0))
     assert result.over and is_over(result.final) and max_tile(result.final) == result.max_tile
+
+
+def test_settings_describe_the_depth_cap_they_play_with():
+    assert BenchSettings().describe() == "the defaults (adaptive depth up to 6, at most 500 ms)"
+    assert BenchSettings(depth_cap=40, stop_at=16384).describe() == \
+        "the defaults (adaptive depth up to 40, at most 500 ms), stop at 16384"
+    assert BenchSettings(depth="adaptive", depth_cap=5).describe() == "depth adaptive up to 5"
+    assert BenchSettings(depth=3).describe() == "depth 3"

@@ -34,14 +34,13 @@ class BenchSettings:
     depth_cap: int | None = None  # cap on the adaptive depth (None: the agent's default)
 
     def describe(self) -> str:
+        cap = DEFAULT_DEPTH_CAP if self.depth_cap is None else self.depth_cap
         if self.depth is None and self.budget_ms is None:
-            how = f"the defaults ({DEFAULT_DEPTH} depth up to {DEFAULT_DEPTH_CAP}, at most {DEFAULT_BUDGET_MS:g} ms)"
+            how = f"the defaults ({DEFAULT_DEPTH} depth up to {cap}, at most {DEFAULT_BUDGET_MS:g} ms)"
         elif self.budget_ms is None:
-            how = f"depth {self.depth}"
+            how = f"depth {self.depth}" + (f" up to {cap}" if self.depth == "adaptive" else "")
         else:
             how = f"budget {self.budget_ms:g} ms"
-        if self.depth_cap is not None:
-            how += f", adaptive depth capped at {self.depth_cap}"
         return how + (f", stop at {self.stop_at}" if self.stop_at else "")
 
 

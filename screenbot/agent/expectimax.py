@@ -25,10 +25,11 @@ rows of t exactly as left/right slide the rows of b. A spawn changes one row of 
 t, so a node slides its four rows once per move and each spawn only patches its row: one row
 lookup per move and spawn, plus five heuristic lookups at a leaf.
 
-The two entry points are compiled with `_nrt=False` (no reference counting: they allocate nothing,
-and counting references to the array arguments cost an atomic increment and decrement per node)
-and `error_model="numpy"` (float division without Python exception paths), and they release the GIL
-(`nogil=True`: the play loop searches in a background thread while it watches the screen).
+The entry points (search_root, chance_value, max_value) are compiled with `_nrt=False` (no
+reference counting: they allocate nothing, and counting references to the array arguments cost an
+atomic increment and decrement per node) and `error_model="numpy"` (float division without Python
+exception paths), and they release the GIL (`nogil=True`: the play loop searches in a background
+thread while it watches the screen, and several threads share one search).
 """
 
 from __future__ import annotations
