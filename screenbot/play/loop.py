@@ -647,22 +647,20 @@ class Player:
         """Click "Keep going" on the win overlay, then wait until the board shows again
         (as believed, when `resume`)."""
         g = self.eyes.geometry
-        # the overlay fades in: wait until two looks agree it is there, then find the button
-        button = None
+        # The overlay fades in (800 ms in the classic game), and while it fades the buttons'
+        # contrast changes from frame to frame: click only once two looks in a row show the very
+        # same pixels with the button at the same place (the fade is over).
         deadline = self.clock() + self.settings.overlay_wait_s
-        while self.clock() < deadline:
-            button = find_keep_going(sight.frame, g.board)
-            if button is not None and sight.state == "won":
+        last = None  # (pixels, button) of the look before, when it showed the overlay and a button
+        while True:
+            button = find_keep_going(sight.frame, g.board) if sight.state == "won" else None
+            if button is not None and last is not None and last[1] == button and np.array_equal(last[0], sight.frame.pixels):
                 break
+            last = (sight.frame.pixels, button) if button is not None else None
+            if self.clock() >= deadline:
+                raise StopPlaying("the win overlay is up but no 'Keep going' button was found on it once it stood still")
             self.sleep(0.1)
             sight = self.look()
-        if button is None:
-            raise StopPlaying("the win overlay is up but its 'Keep going' button was not found")
-        self.sleep(0.05)
-        sight = self.look()  # the overlay may have moved on: look once more before clicking
-        button = find_keep_going(sight.frame, g.board)
-        if button is None or sight.state != "won":
-            raise StopPlaying("the win overlay changed before 'Keep going' could be clicked")
         self.keyboard.confine_clicks(g.board_in_points)
         self.keyboard.click(*g.to_points(button.center.x, button.center.y))
         self.won_handled = True

@@ -199,3 +199,40 @@ def test_the_default_agent_searches_with_plays_depth_cap():
     player = Player(None, None, PlaySettings(depth_cap=4))
     assert player.agent == DefaultAgent(4)
     assert player.agent(grid, None).depth == 4
+
+
+def test_keep_going_waits_for_the_overlay_to_stand_still_before_clicking(monkeypatch):
+    """Mid-fade the button may show, vanish, or show elsewhere (the other button picked while one
+    is too faint): the click waits for two looks in a row that agree."""
+    from screenbot.play import loop
+    from screenbot.play.overlay import Button
+    from screenbot.geometry import Rect
+
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, start=parse_board("1024 1024 . . / . . . . / . . . . / . . . 2"))
+    keep_going, try_again = Button(Rect(10, 60, 30, 10)), Button(Rect(60, 60, 30, 10))
+    fading = [keep_going, None, try_again]  # what the first looks at the overlay find
+    monkeypatch.setattr(loop, "find_keep_going",
+                        lambda frame, board: (fading.pop(0) if fading else keep_going) if screen.won_overlay else None)
+
+    def on_key(move, original=screen.keyboard.on_press):
+        original(move)
+        if max(max(r) for r in screen.game.grid) >= 2048 and not screen.keep_going_clicks:
+            screen.win_pending = True
+
+    screen.keyboard.on_press = on_key
+    original_click = screen.keyboard._click
+
+    def click(x, y):
+        original_click(x, y)
+        if screen.won_overlay:
+            screen.won_overlay = False
+            screen.keep_going_clicks += 1
+            screen.win_pending = False
+
+    screen.keyboard._click = click
+    summary = make_player(screen, clock, max_moves=6).play()
+    assert summary.ok and summary.moves == 6, summary.reason
+    assert not fading and screen.keep_going_clicks == 1
+    clicks = [e for e in screen.keyboard.events if isinstance(e, Click)]
+    assert clicks[-1] == Click(25, 65)  # Keep going's centre, never Try again's
