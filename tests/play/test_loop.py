@@ -128,6 +128,25 @@ def test_a_board_uncovered_in_time_is_played_on():
     assert summary.ok and summary.moves == 10
 
 
+def win_overlay_after_2048(screen):
+    """The simulated page raises "You win!" a while after the first 2048 and drops it on a click."""
+
+    def on_key(move, original=screen.keyboard.on_press):
+        original(move)
+        if max(max(r) for r in screen.game.grid) >= 2048 and not screen.keep_going_clicks:
+            screen.win_pending = True  # the overlay comes up a while after the move
+
+    def click(x, y, original=screen.keyboard._click):
+        original(x, y)
+        if screen.won_overlay:
+            screen.won_overlay = False
+            screen.keep_going_clicks += 1
+            screen.win_pending = False
+
+    screen.keyboard.on_press = on_key
+    screen.keyboard._click = click
+
+
 @pytest.mark.parametrize("overlay_after_looks", [0, 8])
 def test_the_win_overlay_is_dismissed_with_keep_going_and_play_goes_on(monkeypatch, overlay_after_looks):
     from screenbot.play import loop
@@ -141,22 +160,7 @@ def test_the_win_overlay_is_dismissed_with_keep_going_and_play_goes_on(monkeypat
     button = Button(Rect(10, 60, 30, 10))
     monkeypatch.setattr(loop, "find_keep_going", lambda frame, board: button if screen.won_overlay else None)
 
-    def on_key(move, original=screen.keyboard.on_press):
-        original(move)
-        if max(max(r) for r in screen.game.grid) >= 2048 and not screen.keep_going_clicks:
-            screen.win_pending = True  # the overlay comes up a while after the move
-
-    screen.keyboard.on_press = on_key
-    original_click = screen.keyboard._click
-
-    def click(x, y):
-        original_click(x, y)
-        if screen.won_overlay:
-            screen.won_overlay = False
-            screen.keep_going_clicks += 1
-            screen.win_pending = False
-
-    screen.keyboard._click = click
+    win_overlay_after_2048(screen)
     summary = make_player(screen, clock, max_moves=6).play()
     assert summary.ok and summary.moves == 6, summary.reason
     assert screen.keep_going_clicks == 1
@@ -215,22 +219,7 @@ def test_keep_going_waits_for_the_overlay_to_stand_still_before_clicking(monkeyp
     monkeypatch.setattr(loop, "find_keep_going",
                         lambda frame, board: (fading.pop(0) if fading else keep_going) if screen.won_overlay else None)
 
-    def on_key(move, original=screen.keyboard.on_press):
-        original(move)
-        if max(max(r) for r in screen.game.grid) >= 2048 and not screen.keep_going_clicks:
-            screen.win_pending = True
-
-    screen.keyboard.on_press = on_key
-    original_click = screen.keyboard._click
-
-    def click(x, y):
-        original_click(x, y)
-        if screen.won_overlay:
-            screen.won_overlay = False
-            screen.keep_going_clicks += 1
-            screen.win_pending = False
-
-    screen.keyboard._click = click
+    win_overlay_after_2048(screen)
     summary = make_player(screen, clock, max_moves=6).play()
     assert summary.ok and summary.moves == 6, summary.reason
     assert not fading and screen.keep_going_clicks == 1
