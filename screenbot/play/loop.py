@@ -131,13 +131,14 @@ class DefaultAgent:
     """screenbot.agent.choose_move as play calls it: agent(grid, budget_ms), with play's depth cap."""
 
     depth_cap: int | None = None
+    keep_table: bool = False  # use what the searches since the agent's new_table() stored (the thinker's rounds)
 
     def __call__(self, grid: Grid, budget_ms: float | None):
         try:
             from screenbot.agent import choose_move
         except ImportError as exc:
             raise StopPlaying(f"the agent (screenbot.agent.choose_move) cannot be loaded: {exc}") from exc
-        return choose_move(grid, budget_ms=budget_ms, depth_cap=self.depth_cap)
+        return choose_move(grid, budget_ms=budget_ms, depth_cap=self.depth_cap, keep_table=self.keep_table)
 
 
 def warm_up_agent() -> None:
@@ -228,12 +229,13 @@ class Player:
         if isinstance(self.agent, DefaultAgent):
             warm_up_agent()  # load the compiled search now, not on the first move
         if self.settings.think_ahead and not self.settings.dry_run:
-            cancel = allow = None
+            agent, cancel, allow, new_round = self.agent, None, None, None
             if isinstance(self.agent, DefaultAgent):
-                from screenbot.agent import allow_search, cancel_search
+                from screenbot.agent import allow_search, cancel_search, new_table
 
-                cancel, allow = cancel_search, allow_search
-            self.thinker = Thinker(self.agent, self.settings.budget_ms, cancel=cancel, allow=allow)
+                # the boards one key can lead to share one table (see Thinker, screenbot.agent.search)
+                agent, cancel, allow, new_round = replace(self.agent, keep_table=True), cancel_search, allow_search, new_table
+            self.thinker = Thinker(agent, self.settings.budget_ms, cancel=cancel, allow=allow, new_round=new_round)
         try:
             board = self.first_board()
             if not self.settings.dry_run:
@@ -466,6 +468,8 @@ class Player:
         """Watch the board after a key until it shows the predicted board with its new tile: read
         while the tile grows in when this game's colours allow it, else once it is still."""
         key_t = self.clock()
+        if self.thinker is not None:
+            self.thinker.next_round()
         if self.spawn_reader is not None:
             if self.spawn_reader.ready_for(prediction):
                 board = self.watch_growing(prediction, key_t, think_ms)
@@ -540,16 +544,20 @@ class Player:
         return None
 
     def guesses(self, prediction: Prediction, key_t: float) -> list[Grid]:
-        """The boards to think about before the new tile shows: a 2 in as many of the empty cells
-        (in random order) as the thinker can search before the earliest first frame seen so far,
-        so that it is free again when the tile shows (a search cannot be stopped half-way)."""
+        """The boards to think about before the new tile shows: a 2 in each empty cell (in random
+        order: the game picks the cell uniformly), then a 4 in each. A search under way when the
+        tile shows is stopped if it guessed wrong; a thinker that cannot stop one gets only as many
+        as it can search before the earliest first frame seen so far, so that it is free again then."""
         cells = list(prediction.spawn_cells)
         self._rng.shuffle(cells)
-        search_ms = self.thinker.search_ms() if self.thinker is not None else None
-        if search_ms is not None and self.pace.first_ms:
-            left_ms = min(self.pace.first_ms) - (self.clock() - key_t) * 1000
-            cells = cells[:max(0, int(left_ms // max(search_ms, 0.1)) + 1)]
-        return [prediction.with_spawn(r, c, 2) for r, c in cells]
+        boards = [prediction.with_spawn(r, c, 2) for r, c in cells]
+        boards += [prediction.with_spawn(r, c, 4) for r, c in cells]
+        if self.thinker is not None and not self.thinker.can_stop:
+            search_ms = self.thinker.search_ms()
+            if search_ms is not None and self.pace.first_ms:
+                left_ms = min(self.pace.first_ms) - (self.clock() - key_t) * 1000
+                boards = boards[:max(0, int(left_ms // max(search_ms, 0.1)) + 1)]
+        return boards
 
     def glance_and_see(self, watch) -> tuple[Sight, "Sighting"]:
         sight = self.glance()

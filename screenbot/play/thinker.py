@@ -20,13 +20,18 @@ class Thinker:
     them in that order while the caller watches the screen. `decide(board)` returns the agent's
     decision for the board that did come, at once if it was searched already, else as soon as the
     thread gets to it (it goes first). Every decision is the agent's own answer for exactly that
-    board with the same budget, so thinking ahead changes when the answer is ready, never what it is
-    (beyond the small amount a search on several threads varies by itself from run to run).
+    board with the same budget, so thinking ahead changes when the answer is ready, not what it is
+    (beyond the small amount a search on several threads varies by itself from run to run, and the
+    near-ties a shared table can tip, see `new_round`).
     The agent is only ever called from the thread, so it never runs twice at once.
 
     With `cancel` and `allow` (the agent's cancel_search / allow_search), the search of a board
     that is no longer wanted (a guess the new tile proved wrong) is stopped half-way, so that the
     board that did come is searched at once rather than after it; a stopped search is dropped.
+
+    With `new_round` (the agent's new_table, when the agent keeps its table between searches), the
+    boards of one round -- those one key can lead to, see `next_round()` -- share what their
+    searches stored, and the table is cleared, in this thread, before a round's first search.
     """
 
     def __init__(
@@ -36,12 +41,16 @@ class Thinker:
         keep: int = 64,
         cancel: Callable[[], None] | None = None,
         allow: Callable[[], None] | None = None,
+        new_round: Callable[[], None] | None = None,
     ) -> None:
         self.agent = agent
         self.budget_ms = budget_ms
         self.keep = keep
         self._cancel = cancel
         self._allow = allow
+        self._new_round = new_round
+        self._round = 0  # rounds begun (next_round)
+        self._searched_round = -1  # the round the latest search belonged to
         self._cancelling: Grid | None = None  # the board whose search was told to stop
         self._lock = threading.Condition()
         self._wanted: list[Grid] = []  # boards to search, in order
@@ -60,6 +69,16 @@ class Thinker:
         """What a search is likely to take now: the median of the latest few (boards change slowly)."""
         with self._lock:
             return statistics.median(self.recent_ms) if self.recent_ms else None
+
+    @property
+    def can_stop(self) -> bool:
+        """Whether a search under way can be stopped half-way (the agent's cancel was given)."""
+        return self._cancel is not None
+
+    def next_round(self) -> None:
+        """A key was pressed: the boards searched from now on follow from it (a new table for them)."""
+        with self._lock:
+            self._round += 1
 
     def expect(self, boards: list[Grid]) -> None:
         """Search these boards next (dropping earlier guesses not searched yet)."""
@@ -118,8 +137,12 @@ class Thinker:
                 if self._cancelling is not None:
                     self._cancelling = None
                     self._allow()
+                fresh = self._new_round is not None and self._searched_round != self._round
+                self._searched_round = self._round
             started = time.perf_counter()
             try:
+                if fresh:
+                    self._new_round()
                 decision = self.agent(board, self.budget_ms)
                 failure = None
             except BaseException as exc:  # handed to whoever asks for this board
