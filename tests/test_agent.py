@@ -254,3 +254,25 @@ def test_a_failure_in_a_search_thread_reaches_the_caller_and_the_next_search_sti
                 choose_move(grid, depth=3)
         monkeypatch.setattr(search.kernel, "max_value", real)
         assert choose_move(grid, depth=3).move == expected.move
+
+
+def test_a_kept_table_serves_the_boards_one_move_can_make_and_new_table_forgets_it():
+    from screenbot.agent import new_table
+
+    after = parse_board("2 16 4 2 / 32 8 64 4 / . . . . / . 2 . 8")  # a board after a move
+    siblings = [tuple(tuple(2 if (r, c) == cell else after[r][c] for c in range(4)) for r in range(4))
+                for cell in [(2, 0), (2, 1), (2, 2), (2, 3), (3, 0), (3, 2)]]
+    with search_threads(1):
+        fresh = [choose_move(b, depth=4) for b in siblings]
+        new_table()
+        kept = [choose_move(b, depth=4, keep_table=True) for b in siblings]
+        new_table()
+        again = choose_move(siblings[3], depth=4, keep_table=True)
+    # the first of a round searches as a fresh decision does; the later ones find their siblings' nodes
+    assert kept[0].values == fresh[0].values and kept[0].nodes == fresh[0].nodes
+    assert sum(k.nodes for k in kept[1:]) < 0.8 * sum(f.nodes for f in fresh[1:])
+    for k, f in zip(kept, fresh):  # values found by other paths, cut off elsewhere: within ~0.1 %
+        assert k.move == f.move
+        for move, value in f.values.items():
+            assert math.isclose(k.values[move], value, rel_tol=5e-3), move
+    assert again.values == fresh[3].values and again.nodes == fresh[3].nodes  # new_table forgot them

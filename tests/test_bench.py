@@ -85,3 +85,30 @@ def test_settings_describe_the_depth_cap_they_play_with():
         "the defaults (adaptive depth up to 40, at most 500 ms), stop at 16384"
     assert BenchSettings(depth="adaptive", depth_cap=5).describe() == "depth adaptive up to 5"
     assert BenchSettings(depth=3).describe() == "depth 3"
+
+
+def test_siblings_are_the_same_new_tile_in_other_empty_cells():
+    import random
+
+    from screenbot.agent.bench import SHARED_SIBLINGS, _some_siblings
+    from screenbot.game.rules import parse_board
+
+    after = parse_board("2 4 . . / . . . . / 8 . . . / . . . 16")
+    board = parse_board("2 4 . . / . 4 . . / 8 . . . / . . . 16")  # the 4 came at row 2, col 2
+    rng = random.Random(3)
+    counts = set()
+    for _ in range(40):
+        siblings = _some_siblings(after, board, rng)
+        counts.add(len(siblings))
+        for s in siblings:
+            new = [(r, c) for r in range(4) for c in range(4) if s[r][c] != after[r][c]]
+            assert len(new) == 1 and s[new[0][0]][new[0][1]] == 4 and new[0] != (1, 1)
+    assert counts == set(range(SHARED_SIBLINGS + 1))
+    assert _some_siblings(None, board, rng) == []
+
+
+def test_a_shared_table_game_plays_on_and_says_so():
+    settings = BenchSettings(depth=2, stop_at=128, shared_table=True)
+    result = play_game(5, settings)
+    assert result.max_tile == 128 and len(result.move_ms) == result.moves
+    assert "sibling boards" in settings.describe()

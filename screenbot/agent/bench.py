@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import queue as queue_module
+import random
 import statistics
 import time
 from dataclasses import asdict, dataclass, field
@@ -14,13 +15,17 @@ from screenbot.agent.search import (
     DEFAULT_DEPTH,
     DEFAULT_DEPTH_CAP,
     choose_move,
+    new_table,
     search_threads,
     set_threads,
     warm_up,
 )
-from screenbot.game.rules import EMPTY, Game, Grid, max_tile
+from screenbot.game.rules import EMPTY, Game, Grid, apply_move, max_tile
 
 REPORTED_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
+# With shared_table: before each move's board, up to this many of its siblings are searched
+# (a random number of them, 0 included), into the same table.
+SHARED_SIBLINGS = 2
 PROGRESS_EVERY = 25  # moves between progress reports from a game
 
 
@@ -32,6 +37,9 @@ class BenchSettings:
     depth: int | str | None = None
     stop_at: int | None = None  # stop a game once this tile is on the board
     depth_cap: int | None = None  # cap on the adaptive depth (None: the agent's default)
+    # as play searches: each board in a table that some of its siblings (the new tile of the move
+    # before in another empty cell) filled first, as when play's guesses came before it
+    shared_table: bool = False
 
     def describe(self) -> str:
         cap = DEFAULT_DEPTH_CAP if self.depth_cap is None else self.depth_cap
@@ -41,7 +49,8 @@ class BenchSettings:
             how = f"depth {self.depth}" + (f" up to {cap}" if self.depth == "adaptive" else "")
         else:
             how = f"budget {self.budget_ms:g} ms"
-        return how + (f", stop at {self.stop_at}" if self.stop_at else "")
+        shared = f", a table shared with up to {SHARED_SIBLINGS} sibling boards searched first" if self.shared_table else ""
+        return how + shared + (f", stop at {self.stop_at}" if self.stop_at else "")
 
 
 @dataclass(frozen=True)
@@ -79,13 +88,21 @@ def play_game(
     move_ms: list[float] = []
     started = time.perf_counter()
     over = False
+    siblings_rng = random.Random(seed)
+    after = None  # the board after the last move, before its new tile
     while True:
         if settings.stop_at and max_tile(game.grid) >= settings.stop_at:
             break
-        decision = choose_move(game.grid, budget_ms=settings.budget_ms, depth=settings.depth, depth_cap=settings.depth_cap)
+        how = dict(budget_ms=settings.budget_ms, depth=settings.depth, depth_cap=settings.depth_cap)
+        if settings.shared_table:
+            new_table()
+            for sibling in _some_siblings(after, game.grid, siblings_rng):
+                choose_move(sibling, keep_table=True, **how)
+        decision = choose_move(game.grid, keep_table=settings.shared_table, **how)
         if decision.move is None:
             over = True
             break
+        after = apply_move(game.grid, decision.move)[0]
         game.step(decision.move)
         move_ms.append(decision.ms)
         if report and game.moves % PROGRESS_EVERY == 0:
@@ -96,6 +113,21 @@ def play_game(
     if report:
         report(Progress(index, result.moves, result.score, result.max_tile, done=True))
     return result
+
+
+def _some_siblings(after: Grid | None, board: Grid, rng: random.Random) -> list[Grid]:
+    """A random number (0 to SHARED_SIBLINGS) of the boards `after` could have become instead of
+    `board`: the same new tile in another empty cell."""
+    if after is None:
+        return []
+    cells = [(r, c) for r in range(4) for c in range(4) if after[r][c] == 0]
+    new = [(r, c) for r, c in cells if board[r][c] != 0]
+    if len(new) != 1:
+        return []
+    (nr, nc), value = new[0], board[new[0][0]][new[0][1]]
+    others = [(r, c) for r, c in cells if (r, c) != (nr, nc)]
+    picked = rng.sample(others, rng.randint(0, min(SHARED_SIBLINGS, len(others))))
+    return [tuple(tuple(value if (r, c) == cell else after[r][c] for c in range(4)) for r in range(4)) for cell in picked]
 
 
 _progress_queue = None  # set in each worker process
@@ -214,7 +246,8 @@ def plot_reach(summary: dict, path: str) -> None:
     ax.set_xlabel("tile")
     ax.set_ylabel("games that reached it (%)")
     settings = summary["settings"]
-    how = BenchSettings(settings["budget_ms"], settings["depth"], settings["stop_at"]).describe()
+    how = BenchSettings(settings["budget_ms"], settings["depth"], settings["stop_at"], settings.get("depth_cap"),
+                        settings.get("shared_table", False)).describe()
     ax.set_title(f"{summary['games']} games from seed {summary['seed']} ({how}); "
                  f"median score {summary['median_score']:,.0f}")
     fig.tight_layout()

@@ -30,6 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     how.add_argument("--budget-ms", type=float, metavar="B", help="thinking time per move (default: what `play` uses)")
     how.add_argument("--depth", metavar="D", help="fixed search depth per move, or 'adaptive' (nneonneo's rule)")
     p.add_argument("--depth-cap", type=int, metavar="D", help="cap the adaptive depth at D (default 6, what `play` uses; 40: nneonneo's rule uncapped)")
+    p.add_argument("--shared-table", action="store_true",
+                   help="search each board in a table that up to 2 of its sibling boards filled first, as `play` thinks ahead")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")
     p.add_argument("--stop-at", type=int, metavar="TILE", help="end a game once this tile appears (a power of two)")
     p.add_argument("--json", metavar="FILE", help="also write the results as one JSON object")
@@ -61,7 +63,7 @@ def settings_from_args(args: argparse.Namespace) -> BenchSettings:
     _check_output(args.json, "--json")
     _check_output(args.plot, "--plot")
     return BenchSettings(budget_from_value(args.budget_ms), depth_from_text(args.depth), args.stop_at,
-                         depth_cap_from_value(args.depth_cap))
+                         depth_cap_from_value(args.depth_cap), shared_table=args.shared_table)
 
 
 class _ProgressView:
@@ -116,7 +118,7 @@ class _ProgressView:
 def format_summary(summary: dict) -> str:
     s = summary["settings"]
     lines = [f"{summary['games']} games from seed {summary['seed']}, "
-             f"{BenchSettings(s['budget_ms'], s['depth'], s['stop_at'], s.get('depth_cap')).describe()}, {s['workers']} worker(s)"]
+             f"{BenchSettings(s['budget_ms'], s['depth'], s['stop_at'], s.get('depth_cap'), s.get('shared_table', False)).describe()}, {s['workers']} worker(s)"]
     lines.append("reached: " + "  ".join(f"{tile} {100 * share:.0f}%" for tile, share in summary["reached"].items()))
     lines.append(f"score: mean {summary['mean_score']:,.0f}, median {summary['median_score']:,.0f}")
     lines.append(f"moves: mean {summary['moves_mean']:,.0f}, median {summary['moves_median']:,.0f}, "

@@ -123,3 +123,31 @@ def test_a_still_tile_that_disagrees_is_never_believed_early_and_play_stops():
     assert not summary.ok and "does not follow" in summary.reason
     assert len(presses) == 12  # nothing pressed after the board stopped making sense
     assert player.tracker.moves == 11
+
+
+def test_the_guesses_are_a_2_in_every_empty_cell_then_a_4_and_fewer_for_a_thinker_that_cannot_stop():
+    from screenbot.play.thinker import Thinker
+
+    clock = VirtualClock()
+    page = GrowingPage(clock)
+    player = player_for(page, clock)
+    player.tracker.begin(START)
+    prediction = player.tracker.predict(Move.LEFT)
+    cells = list(prediction.spawn_cells)
+    n = len(cells)
+    twos = sorted(prediction.with_spawn(r, c, 2) for r, c in cells)
+    fours = sorted(prediction.with_spawn(r, c, 4) for r, c in cells)
+
+    guesses = player.guesses(prediction, clock.now)
+    assert n == 12 and sorted(guesses[:n]) == twos and sorted(guesses[n:]) == fours
+
+    # a search that cannot be stopped: only what fits before the earliest first frame (100 ms)
+    player.thinker = Thinker(lambda board, budget: None)
+    try:
+        assert not player.thinker.can_stop
+        player.thinker.recent_ms.append(30.0)
+        player.pace.first_ms.extend([100.0] * 8)
+        limited = player.guesses(prediction, clock.now)
+    finally:
+        player.thinker.close()
+    assert len(limited) == 4 and set(limited) <= set(twos)

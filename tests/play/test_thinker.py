@@ -162,3 +162,25 @@ def test_a_guess_that_did_not_come_is_stopped_half_way_and_the_board_that_came_s
         assert thinker.decide(small)[0].move == choose_move(small, depth=14).move
     finally:
         thinker.close()
+
+
+def test_each_round_starts_with_a_new_table_in_the_thinker_thread_before_its_first_search():
+    agent = CountingAgent()
+    rounds = []
+
+    def new_round():
+        rounds.append((threading.current_thread().name, len(agent.boards)))
+
+    thinker = Thinker(agent, new_round=new_round)
+    try:
+        thinker.decide(A)  # the first board: a round of its own
+        thinker.next_round()  # a key: B and C may come
+        thinker.expect([B, C])
+        wait_until(lambda: len(agent.boards) == 3)
+        thinker.decide(C)  # searched in the same round as B: no new table between them
+        thinker.next_round()
+        thinker.decide(A)
+    finally:
+        thinker.close()
+    assert rounds == [("screenbot-thinker", 0), ("screenbot-thinker", 1), ("screenbot-thinker", 3)]
+    assert agent.boards == [A, B, C, A]
