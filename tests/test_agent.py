@@ -276,3 +276,32 @@ def test_a_kept_table_serves_the_boards_one_move_can_make_and_new_table_forgets_
         for move, value in f.values.items():
             assert math.isclose(k.values[move], value, rel_tol=5e-3), move
     assert again.values == fresh[3].values and again.nodes == fresh[3].nodes  # new_table forgot them
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_what_a_cancelled_search_left_in_a_kept_table_is_sound(threads):
+    import threading
+    import time
+
+    from screenbot.agent import SearchCancelled, allow_search, cancel_search, new_table
+
+    with search_threads(threads):
+        started = time.perf_counter()
+        fresh = choose_move(SLOW_BOARD, depth=9)
+        took_s = time.perf_counter() - started
+        new_table()
+        timer = threading.Timer(took_s * 0.3, cancel_search)  # about a third of the way in
+        timer.start()
+        try:
+            with pytest.raises(SearchCancelled):
+                choose_move(SLOW_BOARD, depth=9, keep_table=True)
+        finally:
+            timer.join()
+            allow_search()
+        # the same board again in the same table: it finds what the stopped search finished, and
+        # nothing half-done (an abandoned node returns 0 and is never stored)
+        again = choose_move(SLOW_BOARD, depth=9, keep_table=True)
+    assert again.nodes < fresh.nodes  # it did find stored work
+    assert again.move == fresh.move
+    for move, value in fresh.values.items():
+        assert math.isclose(again.values[move], value, rel_tol=5e-3), move
