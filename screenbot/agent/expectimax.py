@@ -5,8 +5,11 @@ and the heuristic table are read-only module arrays that numba bakes into the ma
 the search's mutable state lives in two preallocated arrays that the Python side owns:
 
 - `tt` (uint64, 2 words per entry): the transposition table. Entry s: word 2s + 1 ("info") packs
-  the value (fixed point, 40 bits), a 16-bit generation and the depth that was still searched
-  below the node; word 2s is the board XOR info. Only entries of the current generation count, so
+  the value (fixed point, 40 bits), a 16-bit generation, the depth that was still searched
+  below the node (7 bits) and whether a depth limit (rather than the probability cutoff) ended
+  any path below it; word 2s is the board XOR info. A value taken from the table counts that
+  depth cut again, so that iterative deepening, which stops once no path reached the depth
+  limit, does not stop early because the paths that did were found in the table. Only entries of the current generation count, so
   a new decision "clears" the table by bumping the generation. Several threads may share one
   table without locks: two threads writing one entry at once can leave the board word of one and
   the info word of the other, and the XOR then no longer gives either board back, so the torn
@@ -42,7 +45,7 @@ from screenbot.game.bitboard import ROW_LEFT, ROW_RIGHT
 
 TT_BITS = 20  # 1 M entries of 16 bytes
 TT_ENTRIES = 1 << TT_BITS
-MAX_TREE_DEPTH = 40  # the deepest search allowed (the table's depth field holds up to 255)
+MAX_TREE_DEPTH = 40  # the deepest search allowed (the table's depth field holds up to 127)
 GENERATIONS = 1 << 16  # generations a tag can tell apart; the table is wiped when they run out
 
 # work[]: the search's counters and flags, then scratch
@@ -57,7 +60,8 @@ WORK_SIZE = _W_REST + 16
 
 _M16 = np.uint64(0xFFFF)
 _M4 = np.uint64(0xF)
-_M8 = np.uint64(0xFF)
+_DEPTH_BITS = np.uint64(0x7F)  # an entry's low byte: the depth searched below it ...
+_CUT_BIT = np.uint64(0x80)  # ... and whether a depth limit cut that search somewhere
 _S4 = np.uint64(4)
 _S8 = np.uint64(8)
 _S12 = np.uint64(12)
@@ -189,22 +193,18 @@ def _patched(word, tile_bits, table, slid, slid_t, q):
 
 
 @njit(cache=True, inline="always")
-def _table_value(tt, b, depth, gen):
-    """The stored value of chance node b if the table holds it from this generation at >= depth, else NaN."""
-    slot = np.int64((b * _HASH_MUL) >> _HASH_SHIFT)
-    info = tt[2 * slot + 1]
-    if tt[2 * slot] ^ info == b:
-        if ((info >> _S8) & _M16) == gen and (info & _M8) >= np.uint64(depth):
-            return np.float64(info >> _S24) / _VALUE_SCALE - _VALUE_OFFSET
-    return np.nan
-
-
-@njit(cache=True, inline="always")
 def _child_value(tt, work, nb, nt, depth, cprob, gen):
-    value = _table_value(tt, nb, depth, gen)
-    if value != value:
-        value = chance_value(nb, nt, depth, cprob, tt, work)
-    return value
+    """The value of chance node nb: from the table if it holds it from this generation at >= depth
+    (and then, if a depth limit cut its search, that counts as a depth cut here too: a deeper
+    search would see more below it), else searched."""
+    slot = np.int64((nb * _HASH_MUL) >> _HASH_SHIFT)
+    info = tt[2 * slot + 1]
+    if tt[2 * slot] ^ info == nb:
+        if ((info >> _S8) & _M16) == gen and (info & _DEPTH_BITS) >= np.uint64(depth):
+            if info & _CUT_BIT:
+                work[W_DEPTH_CUT] += 1.0
+            return np.float64(info >> _S24) / _VALUE_SCALE - _VALUE_OFFSET
+    return chance_value(nb, nt, depth, cprob, tt, work)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, nogil=True)
@@ -221,6 +221,7 @@ def chance_value(b, t, depth, cprob, tt, work):
         return 0.0
     gen = np.uint64(work[W_GEN])
     cutoff = work[W_CUTOFF]
+    cuts_before = work[W_DEPTH_CUT]
     p2 = cprob * 0.9 / empties
     p4 = cprob * 0.1 / empties
     leaf2 = depth == 1 or p2 < cutoff
@@ -304,6 +305,8 @@ def chance_value(b, t, depth, cprob, tt, work):
     slot = np.int64((b * _HASH_MUL) >> _HASH_SHIFT)
     packed = min(max((value + _VALUE_OFFSET) * _VALUE_SCALE, 0.0), _VALUE_MAX)
     info = (np.uint64(packed) << _S24) | (gen << _S8) | np.uint64(depth)
+    if work[W_DEPTH_CUT] > cuts_before:
+        info |= _CUT_BIT
     tt[2 * slot] = b ^ info
     tt[2 * slot + 1] = info
     return value
