@@ -9,8 +9,9 @@ the search's mutable state lives in two preallocated arrays that the Python side
   below the node (7 bits) and whether a depth limit (rather than the probability cutoff) ended
   any path below it; word 2s is the board XOR info. A value taken from the table counts that
   depth cut again, so that iterative deepening, which stops once no path reached the depth
-  limit, does not stop early because the paths that did were found in the table. Only entries of the current generation count, so
-  a new decision "clears" the table by bumping the generation. Several threads may share one
+  limit, does not stop early because the paths that did were found in the table. Only entries
+  of the current generation count, so a new decision "clears" the table by bumping the
+  generation. Several threads may share one
   table without locks: two threads writing one entry at once can leave the board word of one and
   the info word of the other, and the XOR then no longer gives either board back, so the torn
   entry is a miss rather than a wrong value.
