@@ -260,8 +260,7 @@ def test_a_kept_table_serves_the_boards_one_move_can_make_and_new_table_forgets_
     from screenbot.agent import new_table
 
     after = parse_board("2 16 4 2 / 32 8 64 4 / . . . . / . 2 . 8")  # a board after a move
-    siblings = [tuple(tuple(2 if (r, c) == cell else after[r][c] for c in range(4)) for r in range(4))
-                for cell in [(2, 0), (2, 1), (2, 2), (2, 3), (3, 0), (3, 2)]]
+    siblings = [place(after, r, c, 2) for r, c in [(2, 0), (2, 1), (2, 2), (2, 3), (3, 0), (3, 2)]]
     with search_threads(1):
         fresh = [choose_move(b, depth=4) for b in siblings]
         new_table()
@@ -314,8 +313,7 @@ def test_a_kept_table_deepens_as_far_as_a_fresh_search():
     from screenbot.agent import new_table
 
     after = parse_board("0 16 512 8192 / 0 8 256 2048 / 8 2 8 16 / 2 8 2 4")
-    siblings = [tuple(tuple(2 if (r, c) == cell else after[r][c] for c in range(4)) for r in range(4))
-                for cell in [(0, 0), (1, 0)]]
+    siblings = [place(after, r, c, 2) for r, c in [(0, 0), (1, 0)]]
     with search_threads(1):
         fresh = [choose_move(b, budget_ms=60_000, depth="adaptive") for b in siblings]
         new_table()

@@ -20,7 +20,7 @@ from screenbot.agent.search import (
     set_threads,
     warm_up,
 )
-from screenbot.game.rules import EMPTY, Game, Grid, apply_move, max_tile
+from screenbot.game.rules import EMPTY, Game, Grid, apply_move, empty_cells, max_tile, place
 
 REPORTED_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
 # With shared_table: before each move's board, up to this many of its siblings are searched
@@ -51,6 +51,12 @@ class BenchSettings:
             how = f"budget {self.budget_ms:g} ms"
         shared = f", a table shared with up to {SHARED_SIBLINGS} sibling boards searched first" if self.shared_table else ""
         return how + shared + (f", stop at {self.stop_at}" if self.stop_at else "")
+
+    @classmethod
+    def from_summary(cls, settings: dict) -> "BenchSettings":
+        """The settings as `summarize` wrote them (older results lack the later fields)."""
+        return cls(settings["budget_ms"], settings["depth"], settings["stop_at"], settings.get("depth_cap"),
+                   settings.get("shared_table", False))
 
 
 @dataclass(frozen=True)
@@ -120,14 +126,14 @@ def _some_siblings(after: Grid | None, board: Grid, rng: random.Random) -> list[
     `board`: the same new tile in another empty cell."""
     if after is None:
         return []
-    cells = [(r, c) for r in range(4) for c in range(4) if after[r][c] == 0]
+    cells = empty_cells(after)
     new = [(r, c) for r, c in cells if board[r][c] != 0]
     if len(new) != 1:
         return []
-    (nr, nc), value = new[0], board[new[0][0]][new[0][1]]
-    others = [(r, c) for r, c in cells if (r, c) != (nr, nc)]
+    (nr, nc), = new
+    others = [cell for cell in cells if cell != (nr, nc)]
     picked = rng.sample(others, rng.randint(0, min(SHARED_SIBLINGS, len(others))))
-    return [tuple(tuple(value if (r, c) == cell else after[r][c] for c in range(4)) for r in range(4)) for cell in picked]
+    return [place(after, r, c, board[nr][nc]) for r, c in picked]
 
 
 _progress_queue = None  # set in each worker process
@@ -246,8 +252,7 @@ def plot_reach(summary: dict, path: str) -> None:
     ax.set_xlabel("tile")
     ax.set_ylabel("games that reached it (%)")
     settings = summary["settings"]
-    how = BenchSettings(settings["budget_ms"], settings["depth"], settings["stop_at"], settings.get("depth_cap"),
-                        settings.get("shared_table", False)).describe()
+    how = BenchSettings.from_summary(settings).describe()
     ax.set_title(f"{summary['games']} games from seed {summary['seed']} ({how}); "
                  f"median score {summary['median_score']:,.0f}")
     fig.tight_layout()

@@ -118,7 +118,7 @@ class _ProgressView:
 def format_summary(summary: dict) -> str:
     s = summary["settings"]
     lines = [f"{summary['games']} games from seed {summary['seed']}, "
-             f"{BenchSettings(s['budget_ms'], s['depth'], s['stop_at'], s.get('depth_cap'), s.get('shared_table', False)).describe()}, {s['workers']} worker(s)"]
+             f"{BenchSettings.from_summary(s).describe()}, {s['workers']} worker(s)"]
     lines.append("reached: " + "  ".join(f"{tile} {100 * share:.0f}%" for tile, share in summary["reached"].items()))
     lines.append(f"score: mean {summary['mean_score']:,.0f}, median {summary['median_score']:,.0f}")
     lines.append(f"moves: mean {summary['moves_mean']:,.0f}, median {summary['moves_median']:,.0f}, "
