@@ -27,26 +27,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from screenbot.agent import (  # noqa: E402
-    DEFAULT_CUTOFF,
-    adaptive_depth,
-    choose_move,
-    search_threads,
-    set_threads,
-    warm_up,
-)
-from screenbot.agent.search import MAX_FIXED_DEPTH  # noqa: E402
+from screenbot.agent.limits import MAX_FIXED_DEPTH  # noqa: E402
+from screenbot.agent.search import DEFAULT_CUTOFF, ExpectimaxAgent, adaptive_depth, default_threads  # noqa: E402
 from screenbot.game.rules import to_grid  # noqa: E402
 
 DEFAULT_POSITIONS = ROOT.parent / "shared" / "anchors" / "positions.json"
 
 
-def time_position(grid, repeat: int, cutoff: float) -> tuple[float, float, object]:
+def time_position(agent, grid, repeat: int, cutoff: float) -> tuple[float, float, object]:
     """(best wall ms, best CPU ms, the decision) over `repeat` searches of one position."""
     wall, cpu, decision = [], [], None
     for _ in range(repeat):
         w0, c0 = time.perf_counter(), time.thread_time()
-        decision = choose_move(grid, depth="adaptive", cutoff=cutoff, depth_cap=MAX_FIXED_DEPTH)
+        decision = agent.choose(grid, depth="adaptive", cutoff=cutoff, depth_cap=MAX_FIXED_DEPTH)
         cpu.append((time.thread_time() - c0) * 1000.0)
         wall.append((time.perf_counter() - w0) * 1000.0)
     return min(wall), min(cpu), decision
@@ -62,15 +55,15 @@ def main() -> int:
     args = parser.parse_args()
 
     positions = json.loads(Path(args.positions).read_text())["positions"]
-    threads = args.threads or search_threads()
-    set_threads(1)
-    compile_s = warm_up()
+    threads = args.threads or default_threads()
+    agent = ExpectimaxAgent(threads=1)
+    compile_s = agent.warm_up()
     rows = []
     print(f"warm-up (JIT from cache or compile): {compile_s:.2f} s; {len(positions)} positions, best of {args.repeat}")
     print(f"{'#':>3} {'depth':>5} {'ours ms':>9} {'cpu ms':>8} {'nneonneo ms':>11} {'ratio':>6}  move  theirs")
     for i, position in enumerate(positions):
         grid = to_grid(position["grid"])
-        wall_ms, cpu_ms, decision = time_position(grid, args.repeat, args.cutoff)
+        wall_ms, cpu_ms, decision = time_position(agent, grid, args.repeat, args.cutoff)
         theirs_ms = float(position["nneonneo_ms"])
         ours = decision.move.letter if decision.move is not None else "-"
         same = ours == position["nneonneo_move"]
@@ -94,8 +87,8 @@ def main() -> int:
         "repeat": args.repeat,
         "cutoff": args.cutoff,
     }
-    set_threads(threads)
-    threaded = [time_position(to_grid(p["grid"]), args.repeat, args.cutoff)[0] for p in positions]
+    agent.set_threads(threads)
+    threaded = [time_position(agent, to_grid(p["grid"]), args.repeat, args.cutoff)[0] for p in positions]
     summary["threads"] = threads
     summary["threaded_median_ms"] = round(statistics.median(threaded), 3)
     summary["threaded_speedup_median"] = round(statistics.median(r["ms"] / t for r, t in zip(rows, threaded)), 3)

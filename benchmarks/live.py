@@ -67,8 +67,8 @@ class Progress:
         if not self.every or moves < self.done + self.every:
             return
         self.done = moves
-        gaps = np.diff(player.key_times[-self.every:]) * 1000
-        search = [t.agent_ms for t in player.timings[-self.every:]]
+        gaps = np.diff(player.stats.key_times[-self.every:]) * 1000
+        search = [t.agent_ms for t in player.stats.timings[-self.every:]]
         print(f"  {moves} moves, max tile {max(max(r) for r in player.tracker.board)}: last {self.every} key to key "
               f"median {statistics.median(gaps):.1f} ms, search median {statistics.median(search):.1f} ms",
               file=sys.stderr, flush=True)
@@ -98,7 +98,6 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)
 
-    from screenbot.agent import search_threads
     from screenbot.control.keyboard import XTestKeyboard
     from screenbot.control.screen import MssScreen
     from screenbot.play.demo import misreads_against_page
@@ -135,17 +134,18 @@ def main(argv=None) -> int:
             state["history"] = state["history"][:-1]  # the key pressed just before the interrupt: not watched
         page_misreads = misreads_against_page(player.tracker.history, state)
 
-    gaps = np.diff(player.key_times) * 1000
-    thinks = np.array([t.think_ms for t in player.timings]) if player.timings else np.zeros(0)
+    stats = player.stats
+    gaps = np.diff(stats.key_times) * 1000
+    thinks = np.array([t.think_ms for t in stats.timings]) if stats.timings else np.zeros(0)
     waited = thinks[thinks > 1.0]  # moves where play waited for the agent after the board was read
-    elapsed_s = player.key_times[-1] - player.key_times[0] if len(player.key_times) > 1 else 0.0
+    elapsed_s = stats.key_times[-1] - stats.key_times[0] if len(stats.key_times) > 1 else 0.0
     thinker = player.thinker
     key_gaps = [round(float(np.percentile(gaps, q)), 1) for q in (10, 90)] if len(gaps) else None
     figures = {
         "page": timing,
         "theme": args.theme,
         "depth_cap": args.depth_cap,
-        "search_threads": search_threads(),
+        "search_threads": player.agent.threads,
         "zoom": args.zoom,
         "moves": summary.moves,
         "reason": summary.reason,

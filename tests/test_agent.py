@@ -8,8 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from screenbot import agent
-from screenbot.agent import Decision, adaptive_depth, choose_move
+from screenbot.agent import Decision, ExpectimaxAgent, SearchCancelled, adaptive_depth
 from screenbot.agent.heuristic import ROW_SCORE, Weights
 from screenbot.game import Move, apply_move, empty_cells, legal_moves, parse_board, to_grid
 from screenbot.game.rules import place
@@ -78,14 +77,21 @@ tile = st.sampled_from([0, 0, 0, 0, 0, 2, 2, 4, 4, 8, 16, 32, 64, 128, 256, 1024
 grids = st.lists(st.lists(tile, min_size=4, max_size=4), min_size=4, max_size=4).map(to_grid)
 
 
+AGENT = ExpectimaxAgent(threads=1)  # one agent for the module: its table and threads are set up once
+
+
+def choose_move(grid, *args, **kwargs):
+    return AGENT.choose(grid, *args, **kwargs)
+
+
 @contextmanager
 def search_threads(n):
-    before = agent.search_threads()
-    agent.set_threads(n)
+    before = AGENT.threads
+    AGENT.set_threads(n)
     try:
         yield
     finally:
-        agent.set_threads(before)
+        AGENT.set_threads(before)
 
 
 @settings(max_examples=30, deadline=None)
@@ -179,11 +185,9 @@ def test_a_search_cancelled_from_another_thread_stops_and_leaves_later_decisions
     import threading
     import time
 
-    from screenbot.agent import SearchCancelled, allow_search, cancel_search
-
-    agent.set_threads(threads)
+    AGENT.set_threads(threads)
     before = choose_move(SLOW_BOARD, depth=6)
-    timer = threading.Timer(0.05, cancel_search)
+    timer = threading.Timer(0.05, AGENT.cancel)
     timer.start()
     started = time.perf_counter()
     try:
@@ -195,8 +199,8 @@ def test_a_search_cancelled_from_another_thread_stops_and_leaves_later_decisions
             choose_move(SLOW_BOARD, budget_ms=50)
     finally:
         timer.join()
-        allow_search()
-        agent.set_threads(agent.search.default_threads())
+        AGENT.allow()
+        AGENT.set_threads(1)
     assert time.perf_counter() - started < 30  # it did stop (depth 14 alone would take far longer)
     with search_threads(threads):
         after = choose_move(SLOW_BOARD, depth=6)
@@ -219,7 +223,7 @@ def test_search_threads_can_be_set_and_come_from_the_environment(monkeypatch):
         default_threads()
     monkeypatch.delenv("SCREENBOT_THREADS")
     with search_threads(3):
-        assert agent.search_threads() == 3
+        assert AGENT.threads == 3
         grid = parse_board("2 16 4 2 / 32 8 64 4 / 128 256 512 0 / 0 2 0 8")
         assert choose_move(grid, depth=3).move in legal_moves(grid)
 
@@ -231,6 +235,7 @@ def test_a_depth_cap_caps_the_adaptive_rule_only():
     assert choose_move(grid, depth=2, depth_cap=1).depth == 2
     with pytest.raises(ValueError, match="depth_cap"):
         choose_move(grid, depth="adaptive", depth_cap=0)
+    assert ExpectimaxAgent(depth_cap=5, threads=1).choose(grid, depth="adaptive").depth == 5
 
 
 def test_a_failure_in_a_search_thread_reaches_the_caller_and_the_next_search_still_runs(monkeypatch):
@@ -257,7 +262,7 @@ def test_a_failure_in_a_search_thread_reaches_the_caller_and_the_next_search_sti
 
 
 def test_a_kept_table_serves_the_boards_one_move_can_make_and_new_table_forgets_it():
-    from screenbot.agent import new_table
+    new_table = AGENT.new_table
 
     after = parse_board("2 16 4 2 / 32 8 64 4 / . . . . / . 2 . 8")  # a board after a move
     siblings = [place(after, r, c, 2) for r, c in [(2, 0), (2, 1), (2, 2), (2, 3), (3, 0), (3, 2)]]
@@ -282,21 +287,19 @@ def test_what_a_cancelled_search_left_in_a_kept_table_is_sound(threads):
     import threading
     import time
 
-    from screenbot.agent import SearchCancelled, allow_search, cancel_search, new_table
-
     with search_threads(threads):
         started = time.perf_counter()
         fresh = choose_move(SLOW_BOARD, depth=9)
         took_s = time.perf_counter() - started
-        new_table()
-        timer = threading.Timer(took_s * 0.3, cancel_search)  # about a third of the way in
+        AGENT.new_table()
+        timer = threading.Timer(took_s * 0.3, AGENT.cancel)  # about a third of the way in
         timer.start()
         try:
             with pytest.raises(SearchCancelled):
                 choose_move(SLOW_BOARD, depth=9, keep_table=True)
         finally:
             timer.join()
-            allow_search()
+            AGENT.allow()
         # the same board again in the same table: it finds what the stopped search finished, and
         # nothing half-done (an abandoned node returns 0 and is never stored)
         again = choose_move(SLOW_BOARD, depth=9, keep_table=True)
@@ -310,7 +313,7 @@ def test_a_kept_table_deepens_as_far_as_a_fresh_search():
     """Iterative deepening stops once no path reached the depth limit; paths found in a table a
     sibling filled still count (without that, a late-game board stopped at depth 2, seen in
     simulated games as 16384 lost more often)."""
-    from screenbot.agent import new_table
+    new_table = AGENT.new_table
 
     after = parse_board("0 16 512 8192 / 0 8 256 2048 / 8 2 8 16 / 2 8 2 4")
     siblings = [place(after, r, c, 2) for r, c in [(0, 0), (1, 0)]]

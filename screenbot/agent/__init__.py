@@ -1,17 +1,13 @@
-"""Expectimax search that chooses the move, and the simulated-game bench."""
+"""The agents that choose moves (the `Agent` interface, the expectimax search) and the simulated-game bench."""
 
-from screenbot.agent.search import (  # noqa: F401
-    DEFAULT_BUDGET_MS,
-    DEFAULT_CUTOFF,
-    DEFAULT_DEPTH,
-    Decision,
-    SearchCancelled,
-    adaptive_depth,
-    allow_search,
-    cancel_search,
-    choose_move,
-    new_table,
-    search_threads,
-    set_threads,
-    warm_up,
-)
+from screenbot.agent.base import Agent, Decision, SearchCancelled  # noqa: F401
+
+
+def __getattr__(name: str):
+    """The expectimax agent and its constants load the compiled kernel (numba): only when asked for."""
+    if name in ("ExpectimaxAgent", "DEFAULT_BUDGET_MS", "DEFAULT_CUTOFF", "DEFAULT_DEPTH", "DEFAULT_DEPTH_CAP",
+                "adaptive_depth", "default_threads"):
+        from screenbot.agent import search
+
+        return getattr(search, name)
+    raise AttributeError(f"module 'screenbot.agent' has no attribute {name!r}")

@@ -10,16 +10,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
-from screenbot.agent.search import (
-    DEFAULT_BUDGET_MS,
-    DEFAULT_DEPTH,
-    DEFAULT_DEPTH_CAP,
-    choose_move,
-    new_table,
-    search_threads,
-    set_threads,
-    warm_up,
-)
+from screenbot.agent.search import DEFAULT_BUDGET_MS, DEFAULT_DEPTH, DEFAULT_DEPTH_CAP, ExpectimaxAgent, default_threads
 from screenbot.game.rules import EMPTY, Game, Grid, apply_move, empty_cells, max_tile, place
 
 REPORTED_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
@@ -87,8 +78,10 @@ def play_game(
     settings: BenchSettings,
     index: int = 0,
     report: Callable[[Progress], None] | None = None,
+    agent: ExpectimaxAgent | None = None,
 ) -> GameResult:
     """One seeded game of the agent on the rules engine, until no move is legal or stop_at is reached."""
+    agent = agent or ExpectimaxAgent()
     game = Game(seed=seed)
     game.reset()
     move_ms: list[float] = []
@@ -101,10 +94,10 @@ def play_game(
             break
         how = dict(budget_ms=settings.budget_ms, depth=settings.depth, depth_cap=settings.depth_cap)
         if settings.shared_table:
-            new_table()
+            agent.new_table()
             for sibling in _some_siblings(after, game.grid, siblings_rng):
-                choose_move(sibling, keep_table=True, **how)
-        decision = choose_move(game.grid, keep_table=settings.shared_table, **how)
+                agent.choose(sibling, keep_table=True, **how)
+        decision = agent.choose(game.grid, keep_table=settings.shared_table, **how)
         if decision.move is None:
             over = True
             break
@@ -136,18 +129,17 @@ def _some_siblings(after: Grid | None, board: Grid, rng: random.Random) -> list[
     return [place(after, r, c, board[nr][nc]) for r, c in picked]
 
 
-_progress_queue = None  # set in each worker process
+_worker: dict = {}  # in each worker process: its progress queue and its agent
 
 
 def _worker_start(progress_queue, threads: int) -> None:
-    global _progress_queue
-    _progress_queue = progress_queue
-    set_threads(threads)  # the workers share the cores
-    warm_up()  # loads the compiled kernels from numba's disk cache
+    agent = ExpectimaxAgent(threads=threads)  # the workers share the cores
+    agent.warm_up()  # loads the compiled kernels from numba's disk cache
+    _worker.update(queue=progress_queue, agent=agent)
 
 
 def _worker_game(seed: int, index: int, settings: BenchSettings) -> GameResult:
-    return play_game(seed, settings, index, _progress_queue.put)
+    return play_game(seed, settings, index, _worker["queue"].put, _worker["agent"])
 
 
 def run_games(
@@ -162,11 +154,15 @@ def run_games(
     Results come back in game order; `report` sees progress as it happens (in this process).
     """
     if workers <= 1 or games == 1:
-        warm_up()
-        return [play_game(seed + i, settings, i, report) for i in range(games)]
+        agent = ExpectimaxAgent()
+        agent.warm_up()
+        try:
+            return [play_game(seed + i, settings, i, report, agent) for i in range(games)]
+        finally:
+            agent.close()
     context = multiprocessing.get_context("spawn")  # fresh interpreters: each loads the JIT cache itself
     progress_queue = context.Queue()
-    threads = max(1, search_threads() // min(workers, games))
+    threads = max(1, default_threads() // min(workers, games))
     results: list[GameResult | None] = [None] * games
     with context.Pool(min(workers, games), initializer=_worker_start, initargs=(progress_queue, threads)) as pool:
         pending = {i: pool.apply_async(_worker_game, (seed + i, i, settings)) for i in range(games)}

@@ -1,4 +1,4 @@
-"""Expectimax move choice: `choose_move(grid, budget_ms=None, depth=None) -> Decision`, on the compiled kernel.
+"""Expectimax move choice on the compiled kernel: `ExpectimaxAgent(depth_cap).choose(board, budget_ms, depth)`.
 
 The tree: the root tries each legal move with the exact plain-grid rules (so a merge of two
 32768s, which the bitboard cannot represent, is still seen at the root), then the kernel
@@ -7,7 +7,8 @@ max nodes down to `depth` chance layers, pruning paths less likely than `cutoff`
 transposition table shared by the root moves and by the depths of one decision.
 
 Depth counts chance layers after the root move, as nneonneo/2048-ai counts them: depth 1 is
-move, spawn, move, evaluate. `depth="adaptive"` is nneonneo's rule max(3, distinct tiles - 2).
+move, spawn, move, evaluate. `depth="adaptive"` is nneonneo's rule max(3, distinct tiles - 2),
+capped at the agent's `depth_cap` (DEFAULT_DEPTH_CAP unless told otherwise).
 
 With `budget_ms` the search deepens 1, 2, 3, ... while time remains: it keeps the deepest depth
 that finished, does not start a depth that the growth of the previous ones says cannot finish
@@ -15,24 +16,18 @@ in the time left, and abandons one that overruns (the kernel stops after a node 
 out from the node rate measured so far). It also stops deepening once no path reaches the depth
 limit any more (every path ended at the probability cutoff: deeper would search the same tree).
 
-The table and the kernel's work arrays are allocated once per process (~16 MB) and serve one
-search at a time. A search uses `search_threads()` threads (`set_threads`, $SCREENBOT_THREADS;
-by default the CPU count up to 4): each depth from 2 on is shared out by the root moves' spawns
-(see `_Search`). Another thread may stop the search under way with `cancel_search()` (play does,
-when the board it was thinking ahead about did not come): that choose_move raises
-SearchCancelled within a few thousand nodes, and searches stay cancelled until `allow_search()`.
-A cancelled search stores no value it did not finish, so what it did store stays good.
+Each agent owns its table and the kernel's work arrays (~16 MB, allocated once) and serves one
+search at a time, on `threads` threads (each depth from 2 on is shared out by the root moves'
+spawns, see `_Search`). Another thread may stop the search under way with `cancel()`: that
+`choose` raises SearchCancelled within a few thousand nodes, and searches stay cancelled until
+`allow()`. A cancelled search stores no value it did not finish, so what it stored stays good.
 
 Each decision starts a new generation of the table (an empty table, in effect), unless it is made
 with `keep_table=True`: then it also uses what the searches since the last `new_table()` stored.
-Play does that for the boards one key can lead to (the new tile in each empty cell): their trees
-share most of their nodes, so the second and later of them take about half the time (measured on
-the anchor positions' sibling boards: 0.49x with one thread, 0.52x with two). A node's stored
-value may then come from a sibling's search, where it was reached with another path probability
-and so cut off at other places, as within one search: the chosen move differed on 7 of 204
-sibling boards, each time between moves whose values were within 1e-4 of each other. (At play's
-defaults, iterative deepening: the same 7 of 216, every depth reached as in a fresh table, since
-table entries keep whether a depth limit cut their search; see `screenbot.agent.expectimax`.)
+A node's stored value may then come from a sibling board's search, where it was reached with
+another path probability and so cut off at other places (as within one search, between move
+orders). Table entries keep whether a depth limit cut their search, so a kept table deepens as far
+as a fresh one.
 """
 
 from __future__ import annotations
@@ -42,11 +37,12 @@ import os
 import queue
 import threading
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from screenbot.agent import expectimax as kernel
+from screenbot.agent.base import Agent, Decision, SearchCancelled
+from screenbot.agent.limits import MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
 from screenbot.errors import UsageError
 from screenbot.game.bitboard import distinct_ranks, to_bitboard
 from screenbot.game.rules import Grid, Move, apply_move, legal_moves, to_grid
@@ -57,29 +53,11 @@ DEFAULT_CUTOFF = 1e-4  # chance paths less likely than this are scored by the he
 # on easy boards and more on crowded ones; the budget only caps the rare very slow move.
 DEFAULT_DEPTH = "adaptive"
 DEFAULT_BUDGET_MS = 500.0
-# The deepest the adaptive rule goes unless told otherwise (`depth_cap`). Measured over the same 20
-# seeded games to 16384 (benchmarks/results/): capped at 6, 16384 in 19 of 20 at 31 ms median
-# (p95 76 ms) per move; uncapped, 19 of 20 at 55 ms (p95 262 ms). The cap cuts the slowest late-game
-# searches, which live play would otherwise wait for.
+# The deepest the adaptive rule goes unless told otherwise (`depth_cap`; README: how it was chosen).
 DEFAULT_DEPTH_CAP = 6
 MAX_DEPTH = 16  # iterative deepening stops here
 HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)
-MAX_FIXED_DEPTH = kernel.MAX_TREE_DEPTH
-
-
-class SearchCancelled(Exception):
-    """The search was stopped by `cancel_search()` from another thread; it has no answer."""
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The chosen move (None when no move is legal) and what the search saw."""
-
-    move: Move | None
-    values: dict[Move, float] = field(default_factory=dict)  # expected heuristic value of each legal move
-    depth: int = 0  # the depth the values come from (chance layers after the root move)
-    ms: float = 0.0  # wall time of the whole decision
-    nodes: int = 0  # move nodes searched at that depth
+assert MAX_FIXED_DEPTH <= kernel.MAX_TREE_DEPTH
 
 
 class _Search:
@@ -96,7 +74,7 @@ class _Search:
         self.tt = np.zeros(2 * kernel.TT_ENTRIES, np.uint64)
         self.works = [np.zeros(kernel.WORK_SIZE, np.float64)]
         self.nodes_per_ms = 15000.0  # per thread; refined by every timed search
-        self.cancelled = False  # set by cancel_search() from another thread
+        self.cancelled = False  # set by ExpectimaxAgent.cancel() from another thread
         self._jobs: list[queue.SimpleQueue] = []
         self._done: queue.SimpleQueue = queue.SimpleQueue()
         self.set_threads(threads)
@@ -220,9 +198,6 @@ class _Search:
         return out
 
 
-_search: _Search | None = None
-
-
 def default_threads() -> int:
     """Search threads when nothing says otherwise: $SCREENBOT_THREADS, else the CPU count up to 4."""
     env = os.environ.get("SCREENBOT_THREADS", "").strip()
@@ -234,93 +209,98 @@ def default_threads() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
-def _get_search() -> _Search:
-    global _search
-    if _search is None:
-        _search = _Search(default_threads())
-    return _search
-
-
-def set_threads(threads: int) -> None:
-    """Search with this many threads from the next decision on (1: the calling thread only)."""
-    _get_search().set_threads(threads)
-
-
-def search_threads() -> int:
-    return _get_search().threads
-
-
-def cancel_search() -> None:
-    """Stop the search under way (called from another thread): its choose_move raises
-    SearchCancelled. Every search raises it at once until allow_search() is called."""
-    search = _get_search()
-    search.cancelled = True  # first the flag, then the limits: run() checks them in the other order
-    search.stop_all()
-
-
-def allow_search() -> None:
-    """Searches run again after cancel_search()."""
-    _get_search().cancelled = False
-
-
-def new_table() -> None:
-    """Forget what the table holds (a new generation): the next `keep_table` search starts afresh.
-    Only between searches (not while one runs on another thread)."""
-    _get_search().new_generation()
-
-
 def adaptive_depth(grid: Grid) -> int:
     """nneonneo's depth rule: max(3, number of distinct tiles - 2)."""
     return max(3, int(distinct_ranks(np.uint64(to_bitboard(grid)))) - 2)
 
 
-def choose_move(
-    grid: Grid,
-    budget_ms: float | None = None,
-    depth: int | str | None = None,
-    *,
-    cutoff: float = DEFAULT_CUTOFF,
-    depth_cap: int | None = None,
-    keep_table: bool = False,
-) -> Decision:
-    """The best move for `grid` (4x4 tile values) by expectimax.
+class ExpectimaxAgent(Agent):
+    """The expectimax agent on the compiled kernel. It owns its table and threads: one search at a
+    time (play's thinker thread), `cancel()` from any thread.
 
-    - `depth` alone (an int from 0, or "adaptive"): one search at that depth, however long it takes.
-    - `budget_ms` alone: iterative deepening within about that many milliseconds.
-    - both: iterative deepening within the budget, never deeper than `depth`.
-    - neither: `depth=DEFAULT_DEPTH` within `budget_ms=DEFAULT_BUDGET_MS` (the defaults for play).
-    `depth_cap` (default DEFAULT_DEPTH_CAP) caps the depth the adaptive rule gives.
-    `keep_table`: also use the values the searches since the last `new_table()` stored (see above).
-    """
-    start = time.perf_counter()
-    grid = to_grid(grid)
-    if budget_ms is None and depth is None:
-        budget_ms, depth = DEFAULT_BUDGET_MS, DEFAULT_DEPTH
-    if depth == "adaptive":
-        cap = DEFAULT_DEPTH_CAP if depth_cap is None else depth_cap
-        if not 1 <= cap <= MAX_FIXED_DEPTH:
-            raise ValueError(f"depth_cap must be from 1 to {MAX_FIXED_DEPTH}, not {depth_cap!r}")
-        depth = min(adaptive_depth(grid), cap)
-    elif depth is not None:
-        if isinstance(depth, str) or not 0 <= int(depth) <= MAX_FIXED_DEPTH:
-            raise ValueError(f"depth must be an integer from 0 to {MAX_FIXED_DEPTH} or 'adaptive', not {depth!r}")
-        depth = int(depth)
-    if budget_ms is not None and not budget_ms > 0:
-        raise ValueError(f"budget_ms must be positive, not {budget_ms!r}")
-    moves = legal_moves(grid)
-    if not moves:
-        return Decision(None, {}, 0, (time.perf_counter() - start) * 1000.0, 0)
-    afters = np.array([to_bitboard(apply_move(grid, m)[0]) for m in moves], np.uint64)
-    search = _get_search()
-    if search.cancelled:
-        raise SearchCancelled("the search was cancelled")
-    if not keep_table:
-        search.new_generation()
+    `depth_cap` (default DEFAULT_DEPTH_CAP) caps the depth the adaptive rule gives; `threads`
+    (default `default_threads()`) is how many threads one search uses."""
 
-    if budget_ms is None:
-        values, nodes, _ = search.run(afters, depth, cutoff, np.inf)
-        return _decision(moves, values, depth, start, nodes)
+    def __init__(self, depth_cap: int | None = None, threads: int | None = None) -> None:
+        self.depth_cap = DEFAULT_DEPTH_CAP if check_depth_cap(depth_cap) is None else depth_cap
+        self._search = _Search(default_threads() if threads is None else threads)
 
+    @property
+    def threads(self) -> int:
+        return self._search.threads
+
+    def set_threads(self, threads: int) -> None:
+        """Search with this many threads from the next decision on (1: the calling thread only)."""
+        self._search.set_threads(threads)
+
+    def cancel(self) -> None:
+        search = self._search
+        search.cancelled = True  # first the flag, then the limits: run() checks them in the other order
+        search.stop_all()
+
+    def allow(self) -> None:
+        self._search.cancelled = False
+
+    def new_table(self) -> None:
+        self._search.new_generation()
+
+    def close(self) -> None:
+        self._search.set_threads(1)
+
+    def warm_up(self) -> float:
+        """Compile the kernels, or load them from numba's disk cache; returns the seconds it took."""
+        start = time.perf_counter()
+        self.choose(((2, 4, 8, 16), (0, 2, 0, 0), (0, 0, 0, 0), (0, 0, 0, 2)), depth=2)
+        return time.perf_counter() - start
+
+    def choose(
+        self,
+        board: Grid,
+        budget_ms: float | None = None,
+        depth: int | str | None = None,
+        *,
+        cutoff: float = DEFAULT_CUTOFF,
+        depth_cap: int | None = None,
+        keep_table: bool = False,
+    ) -> Decision:
+        """The best move for `board` (4x4 tile values) by expectimax.
+
+        - `depth` alone (an int from 0, or "adaptive"): one search at that depth, however long it takes.
+        - `budget_ms` alone: iterative deepening within about that many milliseconds.
+        - both: iterative deepening within the budget, never deeper than `depth`.
+        - neither: `depth=DEFAULT_DEPTH` within `budget_ms=DEFAULT_BUDGET_MS` (the defaults for play).
+        `depth_cap` (default: the agent's) caps the depth the adaptive rule gives.
+        `keep_table`: also use the values the searches since the last `new_table()` stored.
+        """
+        start = time.perf_counter()
+        grid = to_grid(board)
+        check_depth(depth)
+        check_budget(budget_ms)
+        cap = self.depth_cap if check_depth_cap(depth_cap) is None else depth_cap
+        if budget_ms is None and depth is None:
+            budget_ms, depth = DEFAULT_BUDGET_MS, DEFAULT_DEPTH
+        if depth == "adaptive":
+            depth = min(adaptive_depth(grid), cap)
+        elif depth is not None:
+            depth = int(depth)
+        moves = legal_moves(grid)
+        if not moves:
+            return Decision(None, {}, 0, (time.perf_counter() - start) * 1000.0, 0)
+        afters = np.array([to_bitboard(apply_move(grid, m)[0]) for m in moves], np.uint64)
+        search = self._search
+        if search.cancelled:
+            raise SearchCancelled("the search was cancelled")
+        if not keep_table:
+            search.new_generation()
+        if budget_ms is None:
+            values, nodes, _ = search.run(afters, depth, cutoff, np.inf)
+            return _decision(moves, values, depth, start, nodes)
+        return _deepen(search, moves, afters, depth, cutoff, budget_ms, start)
+
+
+def _deepen(search: _Search, moves: list[Move], afters: np.ndarray, depth: int | None, cutoff: float,
+            budget_ms: float, start: float) -> Decision:
+    """Iterative deepening 1, 2, 3 ... up to `depth` (None: MAX_DEPTH) within the budget."""
     cap = MAX_DEPTH if depth is None else depth
     deadline = start + budget_ms / 1000.0
     best_values, best_depth, best_nodes = None, 0, 0
@@ -355,8 +335,3 @@ def _decision(moves: list[Move], values: np.ndarray, depth: int, start: float, n
     return Decision(best, by_move, depth, (time.perf_counter() - start) * 1000.0, nodes)
 
 
-def warm_up() -> float:
-    """Compile the kernels, or load them from numba's disk cache; returns the seconds it took."""
-    start = time.perf_counter()
-    choose_move(((2, 4, 8, 16), (0, 2, 0, 0), (0, 0, 0, 0), (0, 0, 0, 2)), depth=2)
-    return time.perf_counter() - start

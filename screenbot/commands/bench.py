@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from screenbot.agent.bench import BenchSettings, Progress, plot_reach, run_games, summarize
-from screenbot.commands.hint import budget_from_value, depth_cap_from_value, depth_from_text
+from screenbot.agent.limits import check_budget, check_depth, check_depth_cap
 from screenbot.errors import UsageError
 from screenbot.game.rules import MAX_TILE
 
@@ -62,8 +62,8 @@ def settings_from_args(args: argparse.Namespace) -> BenchSettings:
         raise UsageError(f"--plot {args.plot}: the picture must end in {', '.join(PLOT_SUFFIXES)}")
     _check_output(args.json, "--json")
     _check_output(args.plot, "--plot")
-    return BenchSettings(budget_from_value(args.budget_ms), depth_from_text(args.depth), args.stop_at,
-                         depth_cap_from_value(args.depth_cap), shared_table=args.shared_table)
+    return BenchSettings(check_budget(args.budget_ms, "--budget-ms"), check_depth(args.depth, "--depth"), args.stop_at,
+                         check_depth_cap(args.depth_cap, "--depth-cap"), shared_table=args.shared_table)
 
 
 class _ProgressView:

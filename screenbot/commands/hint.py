@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from screenbot.agent import Decision, choose_move
-from screenbot.agent.search import MAX_FIXED_DEPTH
+from screenbot.agent import Decision
+from screenbot.agent.limits import MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
 from screenbot.errors import BoardParseError, UsageError
 from screenbot.game.rules import Grid, Move, format_board, parse_board
 
@@ -50,37 +50,6 @@ def grid_from_args(args: argparse.Namespace) -> Grid:
     return read_grid_from_source(image=args.image, profile=args.profile)
 
 
-def depth_from_text(text: str | None) -> int | str | None:
-    """A --depth argument: an integer 0..MAX_FIXED_DEPTH or 'adaptive'; UsageError otherwise."""
-    if text is None or text == "adaptive":
-        return text
-    try:
-        depth = int(text)
-    except ValueError:
-        raise UsageError(f"--depth must be an integer or 'adaptive', got {text!r}") from None
-    if not 0 <= depth <= MAX_FIXED_DEPTH:
-        raise UsageError(f"--depth must be from 0 to {MAX_FIXED_DEPTH}, got {depth}")
-    return depth
-
-
-def depth_cap_from_value(value: int | None) -> int | None:
-    """A --depth-cap argument: None (the agent's default) or 1..MAX_FIXED_DEPTH; UsageError otherwise."""
-    if value is not None and not 1 <= value <= MAX_FIXED_DEPTH:
-        raise UsageError(f"--depth-cap must be from 1 to {MAX_FIXED_DEPTH}, got {value}")
-    return value
-
-
-def budget_from_value(value: float | None) -> float | None:
-    if value is not None and not 0 < value <= 600_000:
-        raise UsageError(f"--budget-ms must be above 0 and at most 600000, got {value:g}")
-    return value
-
-
-def advise(grid: Grid, budget_ms: float | None = None, depth: int | str | None = None,
-           depth_cap: int | None = None) -> Decision:
-    return choose_move(grid, budget_ms=budget_ms, depth=depth, depth_cap=depth_cap)
-
-
 def format_advice(grid: Grid, decision: Decision) -> str:
     lines = [format_board(grid), ""]
     if decision.move is None:
@@ -100,8 +69,11 @@ def format_advice(grid: Grid, decision: Decision) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    depth_cap = depth_cap_from_value(args.depth_cap)
+    from screenbot.agent.search import ExpectimaxAgent
+
+    depth_cap = check_depth_cap(args.depth_cap, "--depth-cap")
+    budget_ms, depth = check_budget(args.budget_ms, "--budget-ms"), check_depth(args.depth, "--depth")
     grid = grid_from_args(args)
-    decision = advise(grid, budget_from_value(args.budget_ms), depth_from_text(args.depth), depth_cap)
+    decision = ExpectimaxAgent(depth_cap).choose(grid, budget_ms, depth)
     print(format_advice(grid, decision))
     return 0

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from screenbot.commands.hint import depth_cap_from_value
+from screenbot.agent.limits import check_budget, check_depth_cap
 from screenbot.errors import UsageError
 
 
@@ -47,15 +47,14 @@ class TeeLog:
 def check_args(args) -> None:
     if args.max_moves is not None and args.max_moves < 0:
         raise UsageError("--max-moves must be 0 or more")
-    if args.budget_ms is not None and not 0 < args.budget_ms <= 60000:
-        raise UsageError("--budget-ms must be between 0 and 60000")
-    depth_cap_from_value(args.depth_cap)
+    check_budget(args.budget_ms, "--budget-ms")
+    check_depth_cap(args.depth_cap, "--depth-cap")
 
 
 def run(args) -> int:
     check_args(args)
     from screenbot.play.loop import PlaySettings, Player
-    from screenbot.play.record import LOG_NAME, PROFILE_NAME, FrameRecorder, MoveLog
+    from screenbot.play.record import LOG_NAME, PROFILE_NAME, FrameRecorder, MoveLog, Recording
     from screenbot.play.session import StatusLine, open_live
 
     parts = open_live(args.profile, dry_run=args.dry_run)
@@ -73,9 +72,9 @@ def run(args) -> int:
         status = StatusLine()
         settings = PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms, depth_cap=args.depth_cap,
                                 dry_run=args.dry_run)
-        player = Player(parts.eyes, parts.keyboard, settings, focus_watch=parts.focus_watch, log=log,
-                        recorder=recorder, status=status,
-                        diagnostics_dir=(record_dir / "stop") if record_dir is not None else None)
+        record = Recording(log, recorder, (record_dir / "stop") if record_dir is not None else None)
+        player = Player(parts.eyes, parts.keyboard, settings, focus_watch=parts.focus_watch, record=record,
+                        status=status)
         summary = player.play()
         status.end()
     finally:

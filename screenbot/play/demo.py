@@ -18,7 +18,7 @@ import numpy as np
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import to_grid
 from screenbot.play.loop import PlaySettings, Player, Summary
-from screenbot.play.record import LOG_NAME, MoveLog, write_gif
+from screenbot.play.record import LOG_NAME, MoveLog, Recording, write_gif
 
 GIF_FRAMES = 72  # ~6 s at 12 frames/s: a short look at the whole game
 GIF_FPS = 12
@@ -140,8 +140,8 @@ def _play(settings: PlaySettings, out: Path, keeper: FrameKeeper, status, wait_s
             status(player)
 
     try:
-        player = Player(parts.eyes, parts.keyboard, settings, focus_watch=parts.focus_watch, log=log,
-                        status=after_move, diagnostics_dir=out / "stop")
+        player = Player(parts.eyes, parts.keyboard, settings, focus_watch=parts.focus_watch,
+                        record=Recording(log, stop_dir=out / "stop"), status=after_move)
         summary = player.play()
         final = _still_sight(parts.eyes) or player.last_sight
         if final is not None:

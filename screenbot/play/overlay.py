@@ -1,4 +1,4 @@
-"""Finds the "Keep going" button on the win overlay from pixels inside the board's frame."""
+"""The win overlay: finds its "Keep going" button from pixels inside the board's frame, and clicks it once it stands still."""
 
 from __future__ import annotations
 
@@ -7,9 +7,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from screenbot.control.screen import Frame
+from screenbot.game.rules import max_tile
 from screenbot.geometry import Point, Rect
+from screenbot.play.context import PlayContext, StopPlaying
+from screenbot.play.eyes import Sight
+from screenbot.play.guard import Guard
+from screenbot.play.tracker import TrackingError
 
-# The classic game's button colour (FACTS.md), preferred when it is there; any other palette is
+# The classic game's button colour (#8f7a66 in gabrielecirulli/2048's style/main.scss), preferred when it is there; any other palette is
 # found by shape: a flat, wide rectangle in the lower half of the board.
 CLASSIC_BUTTON_BGR = (0x66, 0x7A, 0x8F)
 
@@ -84,3 +89,69 @@ def find_keep_going(frame: Frame, board: Rect) -> Button | None:
     if len(same_line) < 2:
         return None  # only one button: it could be "Try again" (game over) — never guess
     return min(same_line, key=lambda b: b.rect.x)
+
+
+class WinOverlay:
+    """The classic game shows "You win!" after the first 2048 and ignores keys until "Keep going" is
+    clicked: play waits for the overlay (bounded), clicks the button once the fade is over, and
+    checks the board is back."""
+
+    def __init__(self, ctx: PlayContext, guard: Guard) -> None:
+        self.ctx = ctx
+        self.guard = guard
+        self.handled = False  # the first 2048 was seen (and the overlay, if any, dismissed)
+
+    def seen_board(self, board) -> None:
+        """The first board play believes: a 2048 on it means the win is behind us."""
+        self.handled = max_tile(board) >= 2048
+
+    def after_move(self, board) -> None:
+        """After every believed board: the first 2048 brings the overlay in."""
+        if self.handled or max_tile(board) < 2048:
+            return
+        self.handled = True
+        ctx = self.ctx
+        deadline = ctx.clock() + ctx.settings.overlay_wait_s
+        while ctx.clock() < deadline:
+            sight = ctx.look()
+            if sight.state == "won":
+                self.keep_going(sight)
+                return
+            ctx.sleep(ctx.settings.overlay_look_gap_s)
+        # no overlay (a clone without one, or a game already continued): play on
+
+    def keep_going(self, sight: Sight, resume: bool = True) -> None:
+        """Click "Keep going" on the win overlay, then wait until the board shows again
+        (as believed, when `resume`)."""
+        ctx = self.ctx
+        g = ctx.eyes.geometry
+        # The overlay fades in (800 ms in the classic game), and while it fades the buttons'
+        # contrast changes from frame to frame: click only once two looks in a row show the very
+        # same pixels with the button at the same place (the fade is over).
+        deadline = ctx.clock() + ctx.settings.overlay_wait_s
+        last = None  # (pixels, button) of the look before, when it showed the overlay and a button
+        while True:
+            button = find_keep_going(sight.frame, g.board) if sight.state == "won" else None
+            if button is not None and last is not None and last[1] == button and np.array_equal(last[0], sight.frame.pixels):
+                break
+            last = (sight.frame.pixels, button) if button is not None else None
+            if ctx.clock() >= deadline:
+                raise StopPlaying("the win overlay is up but no 'Keep going' button was found on it once it stood still")
+            ctx.sleep(ctx.settings.fade_look_gap_s)
+            sight = ctx.look()
+        self.guard.click(button.center.x, button.center.y)
+        self.handled = True
+        deadline = ctx.clock() + ctx.settings.settle_timeout_s
+        while ctx.clock() < deadline:
+            sight = ctx.look()
+            if sight.state == "playing" and sight.grid is not None:
+                if ctx.tracker.board is None or not resume:
+                    return
+                try:
+                    ctx.tracker.resume(sight.grid)
+                    self.guard.remember_focus()
+                    return
+                except TrackingError:
+                    pass
+            ctx.sleep(ctx.settings.resume_look_gap_s)
+        raise StopPlaying("clicked 'Keep going' but the board did not come back")

@@ -1,10 +1,12 @@
-"""What a game leaves behind: the JSON-lines move log, the recorded board frames, and an animated GIF."""
+"""What a game leaves behind: the JSON-lines move log, the recorded board frames, the frames of a stop, and an animated GIF."""
 
 from __future__ import annotations
 
 import json
 import queue
+import tempfile
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -12,6 +14,7 @@ import numpy as np
 
 from screenbot.control.screen import Frame
 from screenbot.errors import ScreenbotError
+from screenbot.game.rules import Grid, Move, format_board
 
 LOG_NAME = "log.jsonl"
 FRAMES_DIR = "frames"
@@ -124,3 +127,54 @@ def write_gif(frames: Iterable[np.ndarray], path: str | Path, fps: float = 12, w
         path, save_all=True, append_images=images[1:], duration=round(1000 / fps), loop=0, optimize=True
     )
     return path
+
+
+@dataclass
+class Recording:
+    """Where one game is written down: the move log (optional), its frames (optional, with the log),
+    and the folder for the frames that explain a stop (default: a new temporary folder)."""
+
+    log: MoveLog | None = None
+    frames: FrameRecorder | None = None
+    stop_dir: Path | None = None
+
+    def move(self, i: int, board: Grid, move: Move, t: float, read_ms: float, think_ms: float,
+             frame: Frame | None) -> None:
+        """One log line for a key: the board it was pressed on, and (recording) that board's frame."""
+        if self.log is None:
+            return
+        entry = {
+            "i": i,
+            "board": [list(row) for row in board],
+            "move": move.key,
+            "t": round(t, 4),
+            "read_ms": round(read_ms, 2),
+            "think_ms": round(think_ms, 2),
+        }
+        if self.frames is not None and frame is not None:
+            entry["frame"] = self.frames.save(f"{i:06d}", frame)
+            entry["origin"] = [frame.left, frame.top]
+        self.log.write(entry)
+
+    def summary(self, summary: dict) -> None:
+        if self.log is not None:
+            self.log.write({"summary": summary})
+
+    def save_stop(self, what: str, move: Move, before: Grid, expected: Grid, frame: Frame, state: str,
+                  seen: object) -> Path:
+        """The frame and boards that explain why play stopped (seen.png, diagnostic.txt); returns the folder."""
+        folder = Path(self.stop_dir) if self.stop_dir else Path(tempfile.mkdtemp(prefix="screenbot-stop-"))
+        folder.mkdir(parents=True, exist_ok=True)
+        frame.save(folder / "seen.png")
+        lines = [
+            what,
+            f"move: {move.key}",
+            "board before the move:",
+            format_board(before),
+            "expected (before the new tile):",
+            format_board(expected),
+            f"seen (state {state}):",
+            format_board(seen) if seen is not None else "(nothing read)",
+        ]
+        (folder / "diagnostic.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return folder

@@ -110,7 +110,8 @@ class StatusLine:
         if now - self._last < self.every_s:
             return
         self._last = now
-        t = player.timings[-1] if player.timings else None
+        timings = player.stats.timings
+        t = timings[-1] if timings else None
         board = player.tracker.board
         text = (
             f"moves {player.tracker.moves}  {player.moves_per_s:4.1f}/s  score {player.tracker.score}  "

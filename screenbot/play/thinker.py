@@ -6,15 +6,14 @@ import statistics
 import threading
 import time
 from collections import deque
-from typing import Callable
-
+from screenbot.agent.base import Agent
 from screenbot.game.rules import Grid
 
 RECENT = 5  # search times remembered for search_ms()
 
 
 class Thinker:
-    """Runs `agent(board, budget_ms)` one board at a time in its own thread and keeps the answers.
+    """Runs `agent.choose(board, budget_ms)` one board at a time in its own thread and keeps the answers.
 
     `expect(boards)` names the boards that may come next, most likely first: the thread searches
     them in that order while the caller watches the screen. `decide(board)` returns the agent's
@@ -22,33 +21,23 @@ class Thinker:
     thread gets to it (it goes first). Every decision is the agent's own answer for exactly that
     board with the same budget, so thinking ahead changes when the answer is ready, not what it is
     (beyond the small amount a search on several threads varies by itself from run to run, and the
-    near-ties a shared table can tip, see `new_round`).
+    near-ties a shared table can tip, see `share_table`).
     The agent is only ever called from the thread, so it never runs twice at once.
 
-    With `cancel` and `allow` (the agent's cancel_search / allow_search), the search of a board
-    that is no longer wanted (a guess the new tile proved wrong) is stopped half-way, so that the
-    board that did come is searched at once rather than after it; a stopped search is dropped.
+    When the agent can cancel (`agent.can_cancel`), the search of a board that is no longer wanted
+    (a guess the new tile proved wrong) is stopped half-way, so that the board that did come is
+    searched at once rather than after it; a stopped search is dropped.
 
-    With `new_round` (the agent's new_table, when the agent keeps its table between searches), the
-    boards of one round -- those one key can lead to, see `next_round()` -- share what their
-    searches stored, and the table is cleared, in this thread, before a round's first search.
+    With `share_table`, the boards of one round -- those one key can lead to, see `next_round()` --
+    share what their searches stored (`keep_table`), and the agent's table is cleared, in this
+    thread, before a round's first search.
     """
 
-    def __init__(
-        self,
-        agent: Callable,
-        budget_ms: float | None = None,
-        keep: int = 64,
-        cancel: Callable[[], None] | None = None,
-        allow: Callable[[], None] | None = None,
-        new_round: Callable[[], None] | None = None,
-    ) -> None:
+    def __init__(self, agent: Agent, budget_ms: float | None = None, keep: int = 64, share_table: bool = False) -> None:
         self.agent = agent
         self.budget_ms = budget_ms
         self.keep = keep
-        self._cancel = cancel
-        self._allow = allow
-        self._new_round = new_round
+        self.share_table = share_table
         self._round = 0  # rounds begun (next_round)
         self._searched_round = -1  # the round the latest search belonged to
         self._cancelling: Grid | None = None  # the board whose search was told to stop
@@ -72,8 +61,8 @@ class Thinker:
 
     @property
     def can_stop(self) -> bool:
-        """Whether a search under way can be stopped half-way (the agent's cancel was given)."""
-        return self._cancel is not None
+        """Whether a search under way can be stopped half-way (the agent can cancel)."""
+        return self.agent.can_cancel
 
     def next_round(self) -> None:
         """A key was pressed: the boards searched from now on follow from it (a new table for them)."""
@@ -113,9 +102,9 @@ class Thinker:
 
     def _stop_busy(self) -> None:
         """Stop the search under way (the lock is held): its board is not wanted any more."""
-        if self._cancel is not None and self._cancelling is None:
+        if self.can_stop and self._cancelling is None:
             self._cancelling = self._busy
-            self._cancel()
+            self.agent.cancel()
 
     def close(self) -> None:
         with self._lock:
@@ -136,14 +125,14 @@ class Thinker:
                 board = self._busy = self._wanted.pop(0)
                 if self._cancelling is not None:
                     self._cancelling = None
-                    self._allow()
-                fresh = self._new_round is not None and self._searched_round != self._round
+                    self.agent.allow()
+                fresh = self.share_table and self._searched_round != self._round
                 self._searched_round = self._round
             started = time.perf_counter()
             try:
                 if fresh:
-                    self._new_round()
-                decision = self.agent(board, self.budget_ms)
+                    self.agent.new_table()
+                decision = self.agent.choose(board, self.budget_ms, keep_table=self.share_table)
                 failure = None
             except BaseException as exc:  # handed to whoever asks for this board
                 decision, failure = None, exc

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
 
 import numpy as np
 
+from screenbot.agent import Agent, Decision, SearchCancelled
 from screenbot.control.keyboard import RecordingKeyboard
 from screenbot.control.screen import Frame
 from screenbot.game.rules import Game, Move, apply_move, legal_moves
@@ -44,23 +45,43 @@ class VirtualClock:
         self.now += seconds
 
 
-@dataclass
-class Decision:
-    move: Move | None
-    values: dict
-    depth: int = 1
-    ms: float = 0.0
+class FirstLegalAgent(Agent):
+    """A trivial agent: the first legal move in `order`, after `think_s` of real time during which
+    `cancel()` stops it. Counts the calls play makes of each part of the interface."""
 
+    def __init__(self, order=(Move.LEFT, Move.DOWN, Move.RIGHT, Move.UP), think_s=0.0):
+        self.order = order
+        self.think_s = think_s
+        self.chosen = 0
+        self.cancels = 0
+        self.allows = 0
+        self.tables = 0
+        self.warmed = False
+        self._stop = threading.Event()
 
-def first_legal_agent(order=(Move.LEFT, Move.DOWN, Move.RIGHT, Move.UP)):
-    def agent(grid, budget_ms=None):
-        legal = legal_moves(grid)
-        for m in order:
+    def warm_up(self):
+        self.warmed = True
+
+    def choose(self, board, budget_ms=None, *, keep_table=False):
+        if self._stop.wait(self.think_s):
+            raise SearchCancelled("cancelled")
+        legal = legal_moves(board)
+        self.chosen += 1
+        for m in self.order:
             if m in legal:
-                return Decision(m, {x: 0.0 for x in legal})
+                return Decision(m, {x: 0.0 for x in legal}, depth=1)
         return Decision(None, {})
 
-    return agent
+    def cancel(self):
+        self.cancels += 1
+        self._stop.set()
+
+    def allow(self):
+        self.allows += 1
+        self._stop.clear()
+
+    def new_table(self):
+        self.tables += 1
 
 
 class SimulatedScreen(Eyes):

@@ -6,16 +6,17 @@ import pytest
 
 from screenbot.control.keyboard import Click, Press
 from screenbot.game.rules import Game, Move, parse_board
-from screenbot.play.loop import PlaySettings, Player, focus_point
-from screenbot.play.record import MoveLog, read_log
+from screenbot.play.guard import focus_point
+from screenbot.play.loop import PlaySettings, Player
+from screenbot.play.record import MoveLog, Recording, read_log
 
-from play_fakes import VirtualClock, SimulatedScreen, first_legal_agent
+from play_fakes import VirtualClock, SimulatedScreen, FirstLegalAgent
 
 
 def make_player(screen, clock, diag=None, **settings):
     return Player(
-        screen, screen.keyboard, PlaySettings(**settings), agent=first_legal_agent(),
-        clock=clock, sleep=clock.sleep, diagnostics_dir=diag,
+        screen, screen.keyboard, PlaySettings(**settings), agent=FirstLegalAgent(),
+        clock=clock, record=Recording(stop_dir=diag),
     )
 
 
@@ -37,7 +38,7 @@ def test_plays_the_game_it_sees_and_believes_every_board():
 def test_focus_click_lands_on_the_board_background_not_a_cell():
     clock = VirtualClock()
     screen = SimulatedScreen(clock)
-    x, y = focus_point(screen)
+    x, y = focus_point(screen.geometry)
     g = screen.geometry
     assert g.board.contains(__import__("screenbot.geometry", fromlist=["Point"]).Point(x, y))
     assert not any(cell.contains(__import__("screenbot.geometry", fromlist=["Point"]).Point(x, y)) for cell in g.cells)
@@ -149,7 +150,7 @@ def win_overlay_after_2048(screen):
 
 @pytest.mark.parametrize("overlay_after_looks", [0, 8])
 def test_the_win_overlay_is_dismissed_with_keep_going_and_play_goes_on(monkeypatch, overlay_after_looks):
-    from screenbot.play import loop
+    from screenbot.play import overlay
     from screenbot.play.overlay import Button
     from screenbot.geometry import Rect
 
@@ -158,7 +159,7 @@ def test_the_win_overlay_is_dismissed_with_keep_going_and_play_goes_on(monkeypat
     screen = SimulatedScreen(clock, start=start)
     screen.win_delay_looks = overlay_after_looks
     button = Button(Rect(10, 60, 30, 10))
-    monkeypatch.setattr(loop, "find_keep_going", lambda frame, board: button if screen.won_overlay else None)
+    monkeypatch.setattr(overlay, "find_keep_going", lambda frame, board: button if screen.won_overlay else None)
 
     win_overlay_after_2048(screen)
     summary = make_player(screen, clock, max_moves=6).play()
@@ -180,8 +181,8 @@ def test_log_has_one_line_per_move_then_the_summary(tmp_path):
     clock = VirtualClock()
     screen = SimulatedScreen(clock, seed=9)
     log = MoveLog(tmp_path / "game.jsonl")
-    player = Player(screen, screen.keyboard, PlaySettings(max_moves=12), agent=first_legal_agent(),
-                    log=log, clock=clock, sleep=clock.sleep)
+    player = Player(screen, screen.keyboard, PlaySettings(max_moves=12), agent=FirstLegalAgent(),
+                    record=Recording(log=log), clock=clock)
     player.play()
     log.close()
     moves, summary = read_log(tmp_path / "game.jsonl")
@@ -197,18 +198,21 @@ def test_log_has_one_line_per_move_then_the_summary(tmp_path):
 
 
 def test_the_default_agent_searches_with_plays_depth_cap():
-    from screenbot.play.loop import DefaultAgent
+    from screenbot.play.loop import default_agent
 
     grid = parse_board("2 16 4 2 / 32 8 64 4 / 128 256 512 1024 / . 2 . 8")  # adaptive depth 8
-    player = Player(None, None, PlaySettings(depth_cap=4))
-    assert player.agent == DefaultAgent(4)
-    assert player.agent(grid, None).depth == 4
+    agent = default_agent(PlaySettings(depth_cap=4))
+    try:
+        agent.warm_up()  # compiled (or loaded from numba's cache) before the timed search
+        assert agent.choose(grid, None).depth == 4
+    finally:
+        agent.close()
 
 
 def test_keep_going_waits_for_the_overlay_to_stand_still_before_clicking(monkeypatch):
     """Mid-fade the button may show, vanish, or show elsewhere (the other button picked while one
     is too faint): the click waits for two looks in a row that agree."""
-    from screenbot.play import loop
+    from screenbot.play import overlay
     from screenbot.play.overlay import Button
     from screenbot.geometry import Rect
 
@@ -216,7 +220,7 @@ def test_keep_going_waits_for_the_overlay_to_stand_still_before_clicking(monkeyp
     screen = SimulatedScreen(clock, start=parse_board("1024 1024 . . / . . . . / . . . . / . . . 2"))
     keep_going, try_again = Button(Rect(10, 60, 30, 10)), Button(Rect(60, 60, 30, 10))
     fading = [keep_going, None, try_again]  # what the first looks at the overlay find
-    monkeypatch.setattr(loop, "find_keep_going",
+    monkeypatch.setattr(overlay, "find_keep_going",
                         lambda frame, board: (fading.pop(0) if fading else keep_going) if screen.won_overlay else None)
 
     win_overlay_after_2048(screen)

@@ -8,7 +8,7 @@ from screenbot.play.loop import PlaySettings, Player
 from screenbot.play.spawn import SpawnReader
 
 from drawn import CLASSIC, DrawnBoard, ease
-from play_fakes import VirtualClock, first_legal_agent
+from play_fakes import VirtualClock, FirstLegalAgent
 
 FRAME_S = 1 / 60  # the page draws at 60 Hz
 DRAW_S = 0.02  # a key shows on the next frame or so
@@ -83,8 +83,8 @@ class GrowingPage(Eyes):
 
 def player_for(page, clock, **settings):
     reader = SpawnReader(page.page.cells(), tuple(page.page.strips(c) for c in page.page.cells()))
-    return Player(page, page.keyboard, PlaySettings(**settings), agent=first_legal_agent(),
-                  spawn_reader=reader, clock=clock, sleep=clock.sleep)
+    return Player(page, page.keyboard, PlaySettings(**settings), agent=FirstLegalAgent(),
+                  spawn_reader=reader, clock=clock)
 
 
 def test_new_tiles_are_read_while_they_grow_and_every_board_is_the_games():
@@ -100,8 +100,8 @@ def test_new_tiles_are_read_while_they_grow_and_every_board_is_the_games():
     # pressed long before a new tile is still (300 ms after its key on this page)
     assert summary.move_ms_median < 200
     assert player.thinker is not None and player.thinker.ahead > 0  # the decisions were searched ahead
-    assert abs(player.pace.frame_ms - 1000 * FRAME_S) < 3  # the page's frame interval, measured
-    assert player.pace.quiet_ms() > 50  # and play rested after its keys
+    assert abs(player.watcher.pace.frame_ms - 1000 * FRAME_S) < 3  # the page's frame interval, measured
+    assert player.watcher.pace.quiet_ms() > 50  # and play rested after its keys
 
 
 def test_a_still_tile_that_disagrees_is_never_believed_early_and_play_stops():
@@ -138,16 +138,35 @@ def test_the_guesses_are_a_2_in_every_empty_cell_then_a_4_and_fewer_for_a_thinke
     twos = sorted(prediction.with_spawn(r, c, 2) for r, c in cells)
     fours = sorted(prediction.with_spawn(r, c, 4) for r, c in cells)
 
-    guesses = player.guesses(prediction, clock.now)
+    guesses = player.watcher.guesses(prediction, clock.now)
     assert n == 12 and sorted(guesses[:n]) == twos and sorted(guesses[n:]) == fours
 
     # a search that cannot be stopped: only what fits before the earliest first frame (100 ms)
-    player.thinker = Thinker(lambda board, budget: None)
+    unstoppable = FirstLegalAgent()
+    unstoppable.can_cancel = False
+    player.watcher.thinker = Thinker(unstoppable)
     try:
-        assert not player.thinker.can_stop
-        player.thinker.recent_ms.append(30.0)
-        player.pace.first_ms.extend([100.0] * 8)
-        limited = player.guesses(prediction, clock.now)
+        assert not player.watcher.thinker.can_stop
+        player.watcher.thinker.recent_ms.append(30.0)
+        player.watcher.pace.first_ms.extend([100.0] * 8)
+        limited = player.watcher.guesses(prediction, clock.now)
     finally:
-        player.thinker.close()
+        player.watcher.thinker.close()
     assert len(limited) == 4 and set(limited) <= set(twos)
+
+
+def test_play_works_with_any_agent_and_stops_its_wrong_guesses_through_its_cancel():
+    """A second, trivial agent (first legal move, 20 ms of real time per board): play thinks ahead
+    with it, and the guesses the new tile proves wrong are stopped through the agent's own cancel."""
+    clock = VirtualClock()
+    page = GrowingPage(clock, seed=11)
+    agent = FirstLegalAgent(think_s=0.02)
+    reader = SpawnReader(page.page.cells(), tuple(page.page.strips(c) for c in page.page.cells()))
+    player = Player(page, page.keyboard, PlaySettings(max_moves=30), agent=agent, spawn_reader=reader, clock=clock)
+    summary = player.play()
+    assert summary.ok and summary.moves == 30, summary.reason
+    assert player.tracker.board == page.game.grid
+    assert agent.warmed
+    assert agent.cancels > 0 and player.thinker.cancelled > 0  # wrong guesses were stopped half-way
+    assert agent.allows >= agent.cancels - 1  # and searches were allowed again after each
+    assert agent.tables > 0  # each key's boards began a new table

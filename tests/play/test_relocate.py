@@ -12,11 +12,11 @@ from screenbot.game.rules import Game, Move, parse_board
 from screenbot.geometry import Point, Rect
 from screenbot.play.eyes import ScreenEyes
 from screenbot.play.loop import PlaySettings, Player
-from screenbot.play.record import FrameRecorder, MoveLog, PROFILE_NAME
+from screenbot.play.record import PROFILE_NAME, FrameRecorder, MoveLog, Recording
 from screenbot.play.replay import replay
 
 from drawn import CLASSIC, DrawnBoard
-from play_fakes import VirtualClock, first_legal_agent
+from play_fakes import VirtualClock, FirstLegalAgent
 
 SCREEN = (1000, 760)  # w, h
 PAGE_BGR = (0xEF, 0xF8, 0xFA)  # the classic page's background, #faf8ef
@@ -102,9 +102,9 @@ class StackingWatch:
 def player_on(page: MovingPage, clock: VirtualClock, said: list, log=None, recorder=None, **settings):
     profile = calibrate(page.grab(), monitors=page.monitors(), source="test")
     eyes = ScreenEyes(page, profile, clock=clock)
-    player = Player(eyes, page.keyboard, PlaySettings(**settings), agent=first_legal_agent(), clock=clock,
-                    sleep=clock.sleep, focus_watch=StackingWatch(page, eyes.geometry.board), say=said.append,
-                    log=log, recorder=recorder)
+    player = Player(eyes, page.keyboard, PlaySettings(**settings), agent=FirstLegalAgent(), clock=clock,
+                    focus_watch=StackingWatch(page, eyes.geometry.board), say=said.append,
+                    record=Recording(log=log, frames=recorder))
     return player, profile
 
 

@@ -5,38 +5,51 @@ import time
 
 import pytest
 
+from screenbot.agent import Agent
 from screenbot.game.rules import Move, parse_board
 from screenbot.play.thinker import Thinker
 
 
-@pytest.fixture(autouse=True)
-def one_search_thread():
+@pytest.fixture(scope="module")
+def expectimax():
     """These tests compare values exactly: with one thread a search is repeatable to the last bit
     (with more, table entries may be found in another order, which moves values slightly)."""
-    from screenbot import agent
+    from screenbot.agent import ExpectimaxAgent
 
-    before = agent.search_threads()
-    agent.set_threads(1)
-    yield
-    agent.set_threads(before)
+    agent = ExpectimaxAgent(threads=1)
+    yield agent
+    agent.close()
 
 A = parse_board("2 . . . / . . . . / . . . . / . . . 2")
 B = parse_board("2 . . . / . . . . / . . . . / . . 2 2")
 C = parse_board("2 . . . / . . . . / . . . . / . 4 . 2")
 
 
-class CountingAgent:
-    """Answers LEFT for every board after `delay_s`; records the boards and any overlap of calls."""
+class CountingAgent(Agent):
+    """Answers for every board after `delay_s` and cannot be stopped half-way; records the boards,
+    any overlap of calls, and (with the thread's name and the boards so far) each new table."""
+
+    can_cancel = False
 
     def __init__(self, delay_s=0.01, fail_on=None):
         self.delay_s = delay_s
         self.fail_on = fail_on
         self.boards = []
+        self.tables = []
         self.running = 0
         self.overlapped = False
         self.lock = threading.Lock()
 
-    def __call__(self, board, budget_ms):
+    def cancel(self):
+        raise AssertionError("an agent that cannot cancel was asked to")
+
+    def allow(self):
+        raise AssertionError("an agent that cannot cancel was asked to")
+
+    def new_table(self):
+        self.tables.append((threading.current_thread().name, len(self.boards)))
+
+    def choose(self, board, budget_ms=None, *, keep_table=False):
         with self.lock:
             self.running += 1
             self.overlapped |= self.running > 1
@@ -124,12 +137,29 @@ def test_close_ends_the_thread():
     assert not thinker._thread.is_alive()
 
 
-def test_the_real_agent_gives_the_same_move_ahead_or_not():
-    from screenbot.agent import choose_move
+class FixedDepth(Agent):
+    """The expectimax agent searching every board to one fixed depth."""
 
+    def __init__(self, agent, depth):
+        self.agent, self.depth = agent, depth
+
+    def choose(self, board, budget_ms=None, *, keep_table=False):
+        return self.agent.choose(board, depth=self.depth, keep_table=keep_table)
+
+    def cancel(self):
+        self.agent.cancel()
+
+    def allow(self):
+        self.agent.allow()
+
+    def new_table(self):
+        self.agent.new_table()
+
+
+def test_the_real_agent_gives_the_same_move_ahead_or_not(expectimax):
     board = parse_board("2 4 8 16 / 4 8 16 32 / 2 . . . / . . . 2")
-    direct = choose_move(board, depth=2)
-    thinker = Thinker(lambda g, budget: choose_move(g, depth=2))
+    direct = expectimax.choose(board, depth=2)
+    thinker = Thinker(FixedDepth(expectimax, 2))
     try:
         thinker.expect([board])
         ahead, _ = thinker.decide(board)
@@ -139,17 +169,11 @@ def test_the_real_agent_gives_the_same_move_ahead_or_not():
     assert isinstance(ahead.move, Move)
 
 
-def test_a_guess_that_did_not_come_is_stopped_half_way_and_the_board_that_came_searched_at_once():
-    from screenbot.agent import allow_search, cancel_search, choose_move
-
+def test_a_guess_that_did_not_come_is_stopped_half_way_and_the_board_that_came_searched_at_once(expectimax):
     slow_guess = parse_board("2 16 4 2 / 32 8 64 4 / 128 256 512 1024 / . 2 . 8")  # seconds at depth 14
     came = parse_board("2 16 4 2 / 32 8 64 4 / 128 256 512 1024 / 2 2 . 8")
-    direct = choose_move(came, depth=14)
-
-    def agent(g, budget):
-        return choose_move(g, depth=14)
-
-    thinker = Thinker(agent, cancel=cancel_search, allow=allow_search)
+    direct = expectimax.choose(came, depth=14)
+    thinker = Thinker(FixedDepth(expectimax, 14))
     try:
         thinker.expect([slow_guess])
         wait_until(lambda: thinker._busy == slow_guess)
@@ -159,19 +183,14 @@ def test_a_guess_that_did_not_come_is_stopped_half_way_and_the_board_that_came_s
         # a later guess is searched in full again (the cancel does not stick)
         small = parse_board("2 . . . / . . . . / . . . . / . . . 2")
         thinker.expect([small])
-        assert thinker.decide(small)[0].move == choose_move(small, depth=14).move
+        assert thinker.decide(small)[0].move == expectimax.choose(small, depth=14).move
     finally:
         thinker.close()
 
 
 def test_each_round_starts_with_a_new_table_in_the_thinker_thread_before_its_first_search():
     agent = CountingAgent()
-    rounds = []
-
-    def new_round():
-        rounds.append((threading.current_thread().name, len(agent.boards)))
-
-    thinker = Thinker(agent, new_round=new_round)
+    thinker = Thinker(agent, share_table=True)
     try:
         thinker.decide(A)  # the first board: a round of its own
         thinker.next_round()  # a key: B and C may come
@@ -182,5 +201,5 @@ def test_each_round_starts_with_a_new_table_in_the_thinker_thread_before_its_fir
         thinker.decide(A)
     finally:
         thinker.close()
-    assert rounds == [("screenbot-thinker", 0), ("screenbot-thinker", 1), ("screenbot-thinker", 3)]
+    assert agent.tables == [("screenbot-thinker", 0), ("screenbot-thinker", 1), ("screenbot-thinker", 3)]
     assert agent.boards == [A, B, C, A]

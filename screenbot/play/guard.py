@@ -1,0 +1,97 @@
+"""The only way to the keyboard and the mouse: every key and click is checked against the screen first."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from screenbot.control.keyboard import Keyboard
+from screenbot.game.rules import Move
+from screenbot.geometry import Point
+from screenbot.play.context import PlayContext, StopPlaying
+from screenbot.play.eyes import BoardGeometry, Sight
+from screenbot.play.safety import BoardLook, Safety
+
+Cells = Iterable[tuple[int, int]]
+
+
+def focus_point(geometry: BoardGeometry) -> tuple[int, int]:
+    """Where to click to give the game focus: the board's own background, in the frame's top edge
+    between the two middle columns (never a tile, never a button). Captured pixels."""
+    left, right = geometry.cells[1], geometry.cells[2]
+    x = (left.right + right.x) // 2
+    y = (geometry.board.y + min(left.y, right.y)) // 2
+    return x, y
+
+
+class Guard:
+    """Holds the keyboard. A key is pressed only while the board is where it was, looks like a board,
+    and (X11) its window has the focus with nothing over it; otherwise `when_unsafe(problem)` runs
+    (play pauses there, and returns once it is safe again or raises). A click lands only inside the
+    board's frame, and never while another window is over the board."""
+
+    def __init__(self, ctx: PlayContext, keyboard: Keyboard, focus_watch=None) -> None:
+        self.ctx = ctx
+        self._keyboard = keyboard
+        self.focus_watch = focus_watch
+        self.safety: Safety | None = None
+        self.when_unsafe: Callable[[str], None] | None = None
+        self._window_check: tuple[float, str | None] | None = None  # (when, problem) checked while watching
+
+    def learn(self, sight: Sight) -> None:
+        """Remember how the board looks now (the pixels the check compares with)."""
+        g = self.ctx.eyes.geometry
+        self.safety = Safety(BoardLook.learn(sight.frame, g.board, g.cells), self.focus_watch)
+
+    def board_moved(self, geometry: BoardGeometry) -> None:
+        if self.focus_watch is not None:
+            self.focus_watch.move_to(geometry.board)
+        self._window_check = None
+
+    def remember_focus(self) -> None:
+        if self.safety is not None:
+            self.safety.remember_focus()
+
+    def check_window_while_watching(self, t: float) -> None:
+        """The window side of the check (a few X round trips), made while a move's tiles slide so
+        that the key after it need not wait for it; made again when older than focus_recheck_s."""
+        if self.safety is not None and (self._window_check is None or t - self._window_check[0] > self.ctx.settings.focus_recheck_s):
+            self._window_check = (t, self.safety.focus_problem())
+
+    def forget_window_check(self) -> None:
+        self._window_check = None
+
+    def problem(self, skip: Cells = ()) -> str | None:
+        """What is wrong with pressing a key now (None: nothing). `skip`: cells whose tiles just
+        merged (their pop may reach over the gaps the pixel check looks at)."""
+        ctx = self.ctx
+        if self.safety is None or ctx.last_sight is None:
+            return "the board has not been looked at yet"
+        checked, self._window_check = self._window_check, None
+        if checked is not None and ctx.clock() - checked[0] <= ctx.settings.focus_check_fresh_s:
+            return self.safety.look.problem(ctx.last_sight.frame, skip) or checked[1]
+        return self.safety.problem(ctx.last_sight.frame, skip)
+
+    def press(self, move: Move, skip: Cells = ()) -> None:
+        problem = self.problem(skip)
+        if problem is not None:
+            if self.when_unsafe is None:
+                raise StopPlaying(f"{problem}; no key was pressed")
+            self.when_unsafe(problem)  # returns only once it is safe again
+        self._keyboard.press(move)
+
+    def click(self, x: int, y: int) -> None:
+        """Click at (x, y) in captured pixels, inside the board's frame."""
+        g = self.ctx.eyes.geometry
+        if not g.board.contains(Point(x, y)):
+            raise StopPlaying(f"a click at ({x}, {y}) would land outside the board; nothing was clicked")
+        problem = self.safety.focus_problem() if self.safety is not None else None
+        if problem is not None and "over the board" in problem:
+            raise StopPlaying(f"{problem}; nothing was clicked")
+        self._keyboard.confine_clicks(g.board_in_points)
+        self._keyboard.click(*g.to_points(x, y))
+
+    def focus(self) -> None:
+        """One click on the board's background so the keys go to the game, then remember the focus."""
+        self.click(*focus_point(self.ctx.eyes.geometry))
+        self.ctx.sleep(self.ctx.settings.focus_settle_s)
+        self.remember_focus()

@@ -1,0 +1,229 @@
+"""Watching a move land: after a key, poll the board until it shows the predicted board with its new tile, and believe it."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+
+from screenbot.game.rules import Grid
+from screenbot.play.context import PlayContext, StopPlaying
+from screenbot.play.eyes import Sight
+from screenbot.play.guard import Guard
+from screenbot.play.overlay import WinOverlay
+from screenbot.play.pace import FramePace
+from screenbot.play.pause import Pauser
+from screenbot.play.record import Recording
+from screenbot.play.spawn import Sighting
+from screenbot.play.stats import MoveTiming
+from screenbot.play.thinker import Thinker
+from screenbot.play.tracker import Check, Prediction, compare
+
+
+class Watcher:
+    """Watches the board after each key: reads the new tile while it grows in when this game's
+    colours allow it (and meanwhile has the thinker search the boards the move can make), else once
+    it is still; accepts only the predicted board; re-reads what disagrees; stops (frames saved) when
+    the board keeps disagreeing."""
+
+    def __init__(self, ctx: PlayContext, guard: Guard, pauser: Pauser, overlay: WinOverlay, record: Recording,
+                 thinker: Thinker | None = None, spawn_reader=None) -> None:
+        self.ctx = ctx
+        self.guard = guard
+        self.pauser = pauser
+        self.overlay = overlay
+        self.record = record
+        self.thinker = thinker
+        self.spawn_reader = spawn_reader
+        self.pace = FramePace()
+        self._rng = random.Random(0)  # the order of the guessed cells
+        pauser.on_moved.append(self._board_moved)
+
+    def _board_moved(self, found) -> None:
+        if self.spawn_reader is not None:
+            from screenbot.play.spawn import SpawnReader
+
+            self.spawn_reader = SpawnReader.for_profile(found.profile)
+            self.spawn_reader.learn(found.sight.frame, found.board)
+
+    def first_board(self, sight: Sight, board: Grid) -> None:
+        """The first board believed: learn its look (new tiles are read by their colours)."""
+        if self.spawn_reader is not None:
+            self.spawn_reader.learn(sight.frame, board)
+
+    def watch(self, prediction: Prediction, think_ms: float, agent_ms: float) -> Grid:
+        """Watch the board after a key until it shows the predicted board with its new tile: read
+        while the tile grows in when this game's colours allow it, else once it is still."""
+        key_t = self.ctx.clock()
+        if self.thinker is not None:
+            self.thinker.next_round()
+        timing = (think_ms, agent_ms)
+        if self.spawn_reader is not None:
+            if self.spawn_reader.ready_for(prediction):
+                board = self.watch_growing(prediction, key_t, timing)
+                if board is not None:
+                    return board
+            else:
+                self.ctx.stats.read_still["a colour not seen on a still board yet"] += 1
+        return self.watch_still(prediction, key_t, timing)
+
+    def watch_growing(self, prediction: Prediction, key_t: float, timing: tuple[float, float]) -> Grid | None:
+        """Grab frames (no full read) until the new tile is known while it grows in. Meanwhile the
+        thinker searches the boards the move can make (a 2 in each empty cell, then, once the
+        tile's cell shows, a 2 and a 4 there) and the window side of the safety check runs.
+        None: not read early (the tile outgrew the watched window, something else moved, or time
+        ran out); the still read takes over.
+
+        Rests while no frame can show anything new (see play.pace)."""
+        ctx, pace, read_still = self.ctx, self.pace, self.ctx.stats.read_still
+        watch = self.spawn_reader.watch(prediction)
+        if self.thinker is not None:
+            self.thinker.expect(self.guesses(prediction, key_t))
+        self._glance_and_see(watch)  # the board as the key left it: cells seen empty before anything moves
+        rest = pace.quiet_ms() / 1000 - (ctx.clock() - key_t)
+        if rest > 0:
+            ctx.sleep(rest)
+        self.guard.forget_window_check()
+        cell = None  # where the new tile grows
+        first_t = last_empty_t = None  # grab times: the tile's first frame, the last frame before it
+        signature, changed_t = None, None  # to time the page's frames
+        seen = None
+        t = ctx.clock()
+        while t - key_t < ctx.settings.early_give_up_s:
+            self.guard.check_window_while_watching(t)
+            sight, seen = self._glance_and_see(watch)
+            now_signature = watch.signature(sight.frame)
+            if now_signature != signature:
+                if changed_t is not None:
+                    pace.saw_frame_change((sight.t - changed_t) * 1000)
+                signature, changed_t = now_signature, sight.t
+            if seen.cell is not None and cell is None:
+                cell, first_t = seen.cell, sight.t
+                pace.saw_first_frame((first_t - key_t) * 1000)
+                if self.thinker is not None and seen.spawn is None:
+                    r, c = cell  # its value shows on a later frame: think about both, the likelier first
+                    first = seen.looks[cell].likely or 2
+                    self.thinker.expect([prediction.with_spawn(r, c, first), prediction.with_spawn(r, c, 6 - first)])
+            if seen.spawn is not None:
+                check = Check("match", prediction.with_spawn(*seen.spawn), seen.spawn)
+                ctx.stats.early_reads += 1
+                return self.believe(check, prediction, sight, key_t, timing, learn=False)
+            if seen.cell is None:
+                if cell is not None:
+                    # the new tile outgrew the window unread, or something passed over it
+                    look = seen.looks.get(cell)
+                    read_still[f"the new tile: {look.why if look is not None else 'gone'}"] += 1
+                    return None
+                last_empty_t = sight.t
+            elif seen.cell != cell:
+                read_still["another cell showed a tile"] += 1
+                return None
+            elif sight.t == first_t and last_empty_t is not None:
+                # the tile's first frame did not tell its value: rest until its next frame can come
+                rest = pace.next_frame_rest_ms((ctx.clock() - last_empty_t) * 1000) / 1000
+                if rest > 0:
+                    ctx.sleep(rest)
+            t = ctx.clock()
+        whys = sorted({look.why or look.kind for look in seen.looks.values()}) if seen is not None else []
+        read_still["no new tile in time" + (f" ({'; '.join(whys)})" if whys else "")] += 1
+        return None
+
+    def guesses(self, prediction: Prediction, key_t: float) -> list[Grid]:
+        """The boards to think about before the new tile shows: a 2 in each empty cell (in random
+        order: the game picks the cell uniformly), then a 4 in each. A search under way when the
+        tile shows is stopped if it guessed wrong; a thinker that cannot stop one gets only as many
+        as it can search before the earliest first frame seen so far, so that it is free again then."""
+        cells = list(prediction.spawn_cells)
+        self._rng.shuffle(cells)
+        boards = [prediction.with_spawn(r, c, 2) for r, c in cells]
+        boards += [prediction.with_spawn(r, c, 4) for r, c in cells]
+        if self.thinker is not None and not self.thinker.can_stop:
+            search_ms = self.thinker.search_ms()
+            if search_ms is not None and self.pace.first_ms:
+                left_ms = min(self.pace.first_ms) - (self.ctx.clock() - key_t) * 1000
+                boards = boards[:max(0, int(left_ms // max(search_ms, 0.1)) + 1)]
+        return boards
+
+    def _glance_and_see(self, watch) -> tuple[Sight, Sighting]:
+        sight = self.ctx.glance()
+        seen = watch.see(sight.frame)
+        return replace(sight, ms=(self.ctx.clock() - sight.t) * 1000), seen  # grab and spawn reading
+
+    def watch_still(self, prediction: Prediction, key_t: float, timing: tuple[float, float]) -> Grid:
+        """Poll the board until it shows the predicted board with its new tile fully grown;
+        re-read what disagrees; stop if it keeps disagreeing."""
+        ctx, s = self.ctx, self.ctx.settings
+        candidate = None  # (board, spawn cell pixels, time) of the first sight that matched
+        misread = False
+        check: Check | None = None
+        overlay_cleared_t: float | None = None
+        repressed = False
+        while True:
+            sight = ctx.look()
+            if sight.state == "won":
+                # "You win!" came up (moves are ignored until "Keep going"): dismiss it and watch on
+                self.overlay.keep_going(sight, resume=False)
+                overlay_cleared_t = ctx.clock()
+                continue
+            if (
+                overlay_cleared_t is not None and not repressed and check is not None
+                and check.verdict == "unchanged" and ctx.clock() - overlay_cleared_t > s.misread_after_s
+            ):
+                # the key met the overlay and was ignored: press it again, once
+                self.guard.press(prediction.move)
+                repressed, key_t = True, ctx.clock()
+            if self.guard.safety is not None and (sight.grid is None or sight.state == "no-board"):
+                problem = self.guard.safety.problem(sight.frame, prediction.merged_cells)
+                if problem is not None and ctx.clock() - key_t > s.misread_after_s:
+                    self.pauser.pause_after_key(problem, prediction)
+                    key_t = ctx.clock()
+                    continue
+            if sight.grid is not None and sight.state in ("playing", "over"):
+                check = compare(sight.grid, prediction)
+                if check.matched:
+                    r, c, _ = check.spawn
+                    pixels = sight.frame.crop(ctx.eyes.geometry.cells[r * 4 + c]).pixels
+                    if candidate is None or candidate[0] != check.board or not np.array_equal(candidate[1], pixels):
+                        candidate = (check.board, pixels.copy(), sight.t)
+                    elif sight.t - candidate[2] >= s.still_gap_s:
+                        return self.believe(check, prediction, sight, key_t, timing, learn=True)
+                else:
+                    candidate = None
+                    if check.verdict == "mismatch" and not misread and ctx.clock() - key_t > s.misread_after_s:
+                        misread = True
+                        ctx.tracker.note_misread()
+            if ctx.clock() - key_t > s.settle_timeout_s:
+                raise self.desync(prediction, check, sight)
+            if s.poll_gap_s:
+                ctx.sleep(s.poll_gap_s)
+
+    def believe(self, check: Check, prediction: Prediction, sight: Sight, key_t: float,
+                timing: tuple[float, float], learn: bool) -> Grid:
+        ctx = self.ctx
+        board = ctx.tracker.accept(check, prediction)
+        if learn and self.spawn_reader is not None:
+            self.spawn_reader.learn(sight.frame, board)
+        # read: the look that was believed; wait: the rest of the watch (the animation)
+        wait_ms = (ctx.clock() - key_t) * 1000 - sight.ms
+        think_ms, agent_ms = timing
+        ctx.stats.timings.append(MoveTiming(sight.ms, think_ms, max(wait_ms, 0.0), agent_ms))
+        ctx.stats.last_read_ms = sight.ms
+        return board
+
+    def desync(self, prediction: Prediction, check: Check | None, sight: Sight) -> StopPlaying:
+        if check is None:
+            what = f"the board could not be read (state {sight.state})"
+        elif check.verdict == "unchanged":
+            what = "the key did not reach the game (the board did not move; did the window lose focus?)"
+        elif check.verdict == "no-spawn":
+            what = "the board moved but no new tile appeared"
+        else:
+            cells = ", ".join(
+                f"row {r + 1} col {c + 1} shows {v if v is not None else '?'} (expected {e or 'empty'})"
+                for r, c, v, e in check.differences[:4]
+            )
+            what = f"the board on screen does not follow from the last move: {cells}"
+        folder = self.record.save_stop(what, prediction.move, prediction.before, prediction.after, sight.frame,
+                                       sight.state, sight.grid)
+        return StopPlaying(f"{what}; frames saved in {folder}", diagnostics=str(folder))

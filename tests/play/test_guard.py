@@ -1,0 +1,104 @@
+"""Every key and click goes through the guard: nothing else in screenbot reaches the keyboard."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import screenbot
+from screenbot.control.keyboard import Press, RecordingKeyboard
+from screenbot.game.rules import parse_board
+from screenbot.play.guard import Guard
+
+from play_fakes import FirstLegalAgent, SimulatedScreen, VirtualClock
+from test_loop import make_player, win_overlay_after_2048
+
+PACKAGE = Path(screenbot.__file__).parent
+INPUT_CALLS = {"press", "click", "_press_key", "_click", "keyDown", "keyUp", "hotkey", "typewrite",
+               "mouseDown", "mouseUp"}
+# Where input may be sent: the keyboard implementations themselves, the guard, and the practice rig
+# (it drives its own browser for the tests and the demo with xdotool, never the user's game).
+ALLOWED = {"control/keyboard.py", "play/guard.py", "practice/rig.py"}
+
+
+def input_calls(path: Path) -> list[str]:
+    """`x.press(...)`-like calls in a module: "line: text" for each."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in INPUT_CALLS:
+            receiver = ast.unparse(node.func.value)
+            if receiver in {"self", "super()"} or receiver.startswith(("self.guard", "guard")):
+                continue  # a method of the class itself, or the guard's own press/click
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_module_but_the_guard_presses_or_clicks():
+    offenders = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).as_posix()
+        if relative in ALLOWED:
+            continue
+        calls = input_calls(path)
+        if calls:
+            offenders[relative] = calls
+    assert not offenders, f"input sent around the guard: {offenders}"
+
+
+def test_the_check_finds_a_press_that_goes_around_the_guard(tmp_path):
+    sneaky = tmp_path / "sneaky.py"
+    sneaky.write_text("def go(player, move):\n    player.keyboard.press(move)\n", encoding="utf-8")
+    assert input_calls(sneaky) == ["2: player.keyboard.press(move)"]
+
+
+def test_only_the_guard_holds_the_keyboard():
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, seed=3)
+    player = make_player(screen, clock, max_moves=5)
+    player.play()
+    holders = []
+    seen = set()
+
+    def walk(obj, path, depth=0):
+        if id(obj) in seen or depth > 4:
+            return
+        seen.add(id(obj))
+        for name, value in vars(obj).items() if hasattr(obj, "__dict__") else ():
+            if value is screen.keyboard:
+                holders.append(f"{path}.{name}")
+            elif hasattr(value, "__dict__") and type(value).__module__.startswith("screenbot.play"):
+                walk(value, f"{path}.{name}", depth + 1)
+
+    walk(player, "player")
+    assert holders == ["player.guard._keyboard"]
+
+
+@pytest.mark.parametrize("overlay_after_looks", [0, 8])
+def test_every_key_is_pressed_right_after_the_guard_checked_the_board(monkeypatch, overlay_after_looks):
+    """Including the key pressed again after the win overlay swallowed it."""
+    from screenbot.geometry import Rect
+    from screenbot.play import overlay
+    from screenbot.play.overlay import Button
+
+    events = []
+    real_problem = Guard.problem
+
+    def checked(self, skip=()):
+        events.append("check")
+        return real_problem(self, skip)
+
+    monkeypatch.setattr(Guard, "problem", checked)
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, start=parse_board("1024 1024 . . / . . . . / . . . . / . . . 2"))
+    screen.win_delay_looks = overlay_after_looks
+    button = Button(Rect(10, 60, 30, 10))
+    monkeypatch.setattr(overlay, "find_keep_going", lambda frame, board: button if screen.won_overlay else None)
+    win_overlay_after_2048(screen)
+    original = screen.keyboard.on_press
+    screen.keyboard.on_press = lambda move: (events.append("press"), original(move))
+    summary = make_player(screen, clock, max_moves=8).play()
+    assert summary.ok and summary.moves == 8, summary.reason
+    presses = [i for i, e in enumerate(events) if e == "press"]
+    assert len(presses) == len([e for e in screen.keyboard.events if isinstance(e, Press)]) >= 8
+    assert all(events[i - 1] == "check" for i in presses)
