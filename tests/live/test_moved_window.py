@@ -13,6 +13,7 @@ from screenbot.control.screen import MssScreen
 from screenbot.geometry import Point
 from screenbot.play.demo import misreads_against_page
 from screenbot.play.loop import PlaySettings, Player
+from screenbot.play.record import Recording
 from screenbot.play.session import calibrate_live, open_live
 
 pytestmark = pytest.mark.live
@@ -80,7 +81,7 @@ def play_while(rig, tmp_path, after_moves, change, **settings) -> Run:
     said: list[str] = []
     try:
         player = Player(parts.eyes, parts.keyboard, PlaySettings(**settings), focus_watch=parts.focus_watch,
-                        diagnostics_dir=tmp_path / "stop", say=said.append)
+                        record=Recording(stop_dir=tmp_path / "stop"), say=said.append)
         summary = player.play()
     finally:
         parts.close()

@@ -11,6 +11,7 @@ from screenbot.control.screen import MssScreen
 from screenbot.game.rules import parse_board
 from screenbot.play.demo import misreads_against_page, page_boards
 from screenbot.play.loop import PlaySettings, Player
+from screenbot.play.record import Recording
 from screenbot.play.session import calibrate_live, open_live
 
 pytestmark = pytest.mark.live
@@ -23,7 +24,7 @@ def play_on(rig, tmp_path, **settings):
     parts = open_live(profile=profile)
     try:
         player = Player(parts.eyes, parts.keyboard, PlaySettings(**settings), focus_watch=parts.focus_watch,
-                        diagnostics_dir=tmp_path / "stop")
+                        record=Recording(stop_dir=tmp_path / "stop"))
         summary = player.play()
     finally:
         parts.close()
