@@ -62,26 +62,54 @@ def to_grid(rows: Iterable[Iterable[int]]) -> Grid:
 EMPTY: Grid = ((0,) * SIZE,) * SIZE
 
 
-def slide_row_left(row: Sequence[int]) -> tuple[tuple[int, ...], int]:
-    """Slide one row toward index 0; each tile merges at most once, pairs resolved from the wall.
-
-    Returns the new row and the score gained (the sum of the merged tiles).
-    """
+def _slide(row: Sequence[int]) -> tuple[tuple[int, ...], int, list[int]]:
+    """Slide one row toward index 0: the new row, the score gained, and where merged tiles landed."""
     tiles = [v for v in row if v]
     out: list[int] = []
+    merged_at: list[int] = []
     gain = 0
     i = 0
     while i < len(tiles):
         if i + 1 < len(tiles) and tiles[i] == tiles[i + 1]:
-            merged = tiles[i] * 2
-            out.append(merged)
-            gain += merged
+            merged_at.append(len(out))
+            out.append(tiles[i] * 2)
+            gain += tiles[i] * 2
             i += 2
         else:
             out.append(tiles[i])
             i += 1
     out.extend([0] * (len(row) - len(out)))
-    return tuple(out), gain
+    return tuple(out), gain, merged_at
+
+
+def slide_row_left(row: Sequence[int]) -> tuple[tuple[int, ...], int]:
+    """Slide one row toward index 0; each tile merges at most once, pairs resolved from the wall.
+
+    Returns the new row and the score gained (the sum of the merged tiles).
+    """
+    new, gain, _ = _slide(row)
+    return new, gain
+
+
+def line_cells(move: Move, line: int) -> list[tuple[int, int]]:
+    """The cells of row or column `line`, from the wall the tiles move toward."""
+    if move == Move.LEFT:
+        return [(line, i) for i in range(SIZE)]
+    if move == Move.RIGHT:
+        return [(line, SIZE - 1 - i) for i in range(SIZE)]
+    if move == Move.UP:
+        return [(i, line) for i in range(SIZE)]
+    return [(SIZE - 1 - i, line) for i in range(SIZE)]
+
+
+def merged_cells(grid: Grid, move: Move) -> list[tuple[int, int]]:
+    """Where the tiles made by merges land when `move` is played on `grid`, row-major."""
+    found = []
+    for line in range(SIZE):
+        cells = line_cells(Move(move), line)
+        _, _, merged_at = _slide([grid[r][c] for r, c in cells])
+        found += [cells[i] for i in merged_at]
+    return sorted(found)
 
 
 def _transpose(grid: Grid) -> Grid:

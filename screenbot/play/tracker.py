@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from screenbot.errors import ScreenbotError
-from screenbot.game.rules import SIZE, Grid, Move, apply_move, empty_cells, is_tile, to_grid
+from screenbot.game.rules import SIZE, Grid, Move, apply_move, empty_cells, is_tile, merged_cells, to_grid
 
 # The largest tile the classic palette gives a colour of its own; every tile above it shares one.
 LARGEST_OWN_COLOUR = 2048
@@ -42,31 +42,6 @@ def cell_agrees(seen: Optional[int], expected: int) -> bool:
     if expected > LARGEST_OWN_COLOUR:
         return is_big_marker(seen) or (isinstance(seen, int) and seen > LARGEST_OWN_COLOUR)
     return False
-
-
-def merged_cells(grid: Grid, move: Move) -> list[Cell]:
-    """Where the tiles made by merges land when `move` is played on `grid`, row-major."""
-    found = []
-    for line in range(SIZE):
-        # the cells of this line, from the wall the tiles move toward
-        if move == Move.LEFT:
-            cells = [(line, i) for i in range(SIZE)]
-        elif move == Move.RIGHT:
-            cells = [(line, SIZE - 1 - i) for i in range(SIZE)]
-        elif move == Move.UP:
-            cells = [(i, line) for i in range(SIZE)]
-        else:
-            cells = [(SIZE - 1 - i, line) for i in range(SIZE)]
-        tiles = [grid[r][c] for r, c in cells if grid[r][c]]
-        out = i = 0
-        while i < len(tiles):
-            if i + 1 < len(tiles) and tiles[i] == tiles[i + 1]:
-                found.append(cells[out])
-                i += 2
-            else:
-                i += 1
-            out += 1
-    return sorted(found)
 
 
 @dataclass(frozen=True)

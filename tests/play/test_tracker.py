@@ -132,7 +132,7 @@ def test_a_wrong_cell_is_never_accepted(seed, cell, delta):
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(0, 40), st.sampled_from(list(Move)))
 def test_merged_cells_are_where_the_rules_put_merged_tiles(seed, steps, move):
-    from screenbot.play.tracker import merged_cells
+    from screenbot.game.rules import merged_cells
 
     game = Game(seed=seed)
     game.reset()
@@ -150,7 +150,7 @@ def test_merged_cells_are_where_the_rules_put_merged_tiles(seed, steps, move):
 
 
 def test_merged_cells_example():
-    from screenbot.play.tracker import merged_cells
+    from screenbot.game.rules import merged_cells
 
     grid = board("2 2 2 2 / 4 4 8 . / . . . . / 2 . 2 4")
     assert merged_cells(grid, Move.LEFT) == [(0, 0), (0, 1), (1, 0), (3, 0)]
