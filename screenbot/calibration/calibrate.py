@@ -14,7 +14,7 @@ from screenbot.calibration.lattice import SIZE, Lattice, Search, _dominant_share
 from screenbot.calibration.profile import Profile
 from screenbot.control.screen import Frame
 from screenbot.geometry import Rect
-from screenbot.vision.palette import THEMES, Theme, blend
+from screenbot.calibration.palette import THEMES, Theme, blend
 
 COLOUR_TOL = 8
 

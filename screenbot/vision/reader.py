@@ -21,7 +21,7 @@ from screenbot.errors import ScreenbotError
 from screenbot.game.rules import Grid
 from screenbot.geometry import Rect
 from screenbot.vision import ocr
-from screenbot.vision.palette import THEMES, Theme, blend
+from screenbot.calibration.palette import THEMES, Theme, blend
 
 SIZE = 4
 STATES = ("playing", "won", "over", "unsettled", "no-board")

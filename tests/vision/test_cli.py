@@ -9,7 +9,7 @@ import pytest
 
 import vision_render as render
 from screenbot.cli import main
-from screenbot.vision.palette import DARK
+from screenbot.calibration.palette import DARK
 from screenbot.vision.source import read_grid_from_source
 
 BOARD = ((2, 4, 8, 16), (0, 32, 64, 0), (128, 256, 512, 1024), (0, 2048, 0, 2))

@@ -11,7 +11,7 @@ from screenbot.calibration import BoardOffScreenError, ManyBoardsError, NoBoardE
 from screenbot.control.screen import Frame, ImageScreen
 from screenbot.geometry import Rect
 from screenbot.vision import read_board
-from screenbot.vision.palette import CLASSIC, DARK
+from screenbot.calibration.palette import CLASSIC, DARK
 
 import vision_render as render
 from vision_labels import SHARED_SCREENS
