@@ -11,7 +11,6 @@ from screenbot.control.screen import MssScreen
 from screenbot.practice.rig import Rig
 from screenbot.vision import read_board
 from screenbot.calibration import Profile
-from screenbot.vision.source import look
 
 pytestmark = pytest.mark.live
 
