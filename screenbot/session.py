@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Sequence
 
+from screenbot.board_state import BoardState
 from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, hidpi_scale
 from screenbot.calibration.profile import default_profile_path
 from screenbot.control.screen import Frame, ImageScreen, MssScreen, Screen
@@ -72,7 +73,7 @@ def find_board(frame: Frame, base: Profile | None = None, monitors: Sequence[Rec
     try:
         fresh = calibrate(frame, search=find_lattices(frame.pixels), monitors=monitors, scale=scale, source=source)
     except NoBoardError as exc:
-        raise NoBoardError(f"{exc}{_kept_at(frame, 'no-board')}") from None
+        raise NoBoardError(f"{exc}{_kept_at(frame, BoardState.NO_BOARD)}") from None
     except ManyBoardsError as exc:
         where = _kept_at(frame, "many-boards")
         raise ManyBoardsError(f"{exc}; run `screenbot calibrate --pick N` first{where}", exc.candidates) from None
@@ -118,7 +119,7 @@ class Session:
         self._first = None
         wait_s = (SETTLE_WAIT_S if self.live else 0.0) if wait_s is None else wait_s
         deadline = time.monotonic() + wait_s
-        while reading.state == "unsettled" and self.live and time.monotonic() < deadline:
+        while reading.state == BoardState.UNSETTLED and self.live and time.monotonic() < deadline:
             time.sleep(0.05)
             self.frame = self.screen.grab(None)
             reading = _read(self.frame, self.profile)
@@ -164,7 +165,7 @@ def open_session(image: str | Path | None = None, profile: str | Path | Profile 
     try:
         frame = screen.grab(None)
         first = _check(frame, loaded) if loaded is not None else None
-        if loaded is not None and (first is None or first.state != "no-board"):
+        if loaded is not None and (first is None or first.state != BoardState.NO_BOARD):
             return Session(screen, loaded, profile_path, False, live, frame, first)
         prof = _find_on(screen, frame, loaded, live)
         if loaded is not None:
@@ -199,12 +200,12 @@ def read_grid(image: str | Path | None = None, profile: str | Path | Profile | N
     with open_session(image, profile) as session:
         reading = session.read()
     if reading.grid is not None:
-        if reading.state in ("won", "over"):
+        if reading.state in (BoardState.WON, BoardState.OVER):
             print(f"screenbot: note: the board is under the '{reading.state}' overlay", file=sys.stderr)
         return reading.grid
     where = _kept_at(session.frame, reading.state)
-    if reading.state == "unsettled":
+    if reading.state == BoardState.UNSETTLED:
         raise NoGridError(f"the board is moving ({reading.detail}): try again when it is still{where}")
-    if reading.state in ("won", "over"):
+    if reading.state in (BoardState.WON, BoardState.OVER):
         raise NoGridError(f"the board is covered by the '{reading.state}' message and cannot be read through it{where}")
     raise NoGridError(f"no board where expected ({reading.detail}): run `screenbot calibrate` again{where}")

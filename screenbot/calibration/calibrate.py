@@ -9,6 +9,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from screenbot.board_state import BoardState
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
 from screenbot.calibration.lattice import SIZE, Lattice, Search, _dominant_share, find_lattices
 from screenbot.calibration.profile import Profile
@@ -65,7 +66,7 @@ def _close(a, b, tol: float = COLOUR_TOL) -> bool:
     return max(abs(int(x) - int(y)) for x, y in zip(a, b)) <= tol
 
 
-def identify_theme(gap: tuple[int, int, int], empty: tuple[int, int, int] | None) -> tuple[Theme | None, str | None]:
+def identify_theme(gap: tuple[int, int, int], empty: tuple[int, int, int] | None) -> tuple[Theme | None, BoardState | None]:
     """The built-in theme these colours belong to, and the overlay they are seen through (if any)."""
     for theme in THEMES.values():
         if _close(gap, theme.gap) and (empty is None or _close(empty, theme.empty)):

@@ -8,6 +8,7 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from screenbot.board_state import BoardState
 from screenbot.calibration.errors import ProfileError
 from screenbot.geometry import Rect
 
@@ -86,7 +87,7 @@ class Profile:
     empty_colour: tuple[int, int, int] | None = None  # BGR
     learned: list[LearnedColour] = field(default_factory=list)
     glyphs: dict[str, int] = field(default_factory=dict)  # digit-shape key -> value, read once by OCR
-    overlay_at_calibration: str | None = None
+    overlay_at_calibration: BoardState | None = None  # won or over
     source: str = ""
     changed: bool = field(default=False, compare=False)  # learned something since load/save
 
@@ -180,7 +181,7 @@ class Profile:
             learned=[LearnedColour(_bgr(e["colour"]), None if e["value"] is None else int(e["value"]))  # type: ignore[arg-type]
                      for e in data.get("learned_colours", [])],
             glyphs={str(k): int(v) for k, v in data.get("glyphs", {}).items()},
-            overlay_at_calibration=data.get("overlay_at_calibration"),
+            overlay_at_calibration=BoardState(data["overlay_at_calibration"]) if data.get("overlay_at_calibration") else None,
             source=str(data.get("source", "")),
         )
 

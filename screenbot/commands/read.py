@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from screenbot.board_state import BoardState
 from screenbot.calibration.profile import default_profile_path
 from screenbot.game.rules import format_board
 from screenbot.session import open_session, save_diagnostic
@@ -39,8 +40,8 @@ def run(args: argparse.Namespace) -> int:
         if session.found_now:
             line += "; board found on the fly (run `screenbot calibrate` to save a profile)"
         print(line)
-    if reading.state == "no-board":
-        path = save_diagnostic(session.frame, "no-board")
+    if reading.state == BoardState.NO_BOARD:
+        path = save_diagnostic(session.frame, BoardState.NO_BOARD)
         from screenbot.errors import ScreenbotError
 
         err = ScreenbotError(

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from screenbot.board_state import BoardState
 from screenbot.cli import main
 from screenbot.control.screen import MssScreen
 from screenbot.practice.rig import Rig
@@ -20,7 +21,7 @@ START = ((2, 4, 8, 16), (0, 32, 64, 0), (128, 256, 512, 1024), (0, 2048, 0, 4096
 def read_until_settled(screen, profile, timeout_reads: int = 100):
     for _ in range(timeout_reads):
         reading = read_board(screen.grab(profile.board), profile)
-        if reading.state != "unsettled":
+        if reading.state != BoardState.UNSETTLED:
             return reading
     return reading
 
@@ -51,7 +52,7 @@ def test_calibrate_then_read_the_live_screen(options, tmp_path, capsys):
                 rig.press(key)
                 rig.wait_still()
                 reading = read_until_settled(screen, profile)
-                assert reading.state == "playing"
+                assert reading.state == BoardState.PLAYING
                 assert reading.grid == rig.grid(), (key, before)
         finally:
             screen.close()
