@@ -10,10 +10,10 @@ from pathlib import Path
 
 from screenbot.board_state import BoardState
 from screenbot.calibration.errors import ProfileError
+from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
 
 PROFILE_VERSION = 1
-SIZE = 4
 
 # Where inside a cell to sample its colour, as fractions of the cell (x, y, w, h): four thin
 # strips between the digits and the cell's edge (digits sit in the middle band; the glow of

@@ -16,15 +16,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from screenbot.board_state import BoardState
+from screenbot.calibration.palette import THEMES, Theme, blend
 from screenbot.calibration.profile import STRIPS, Profile
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.errors import ScreenbotError
-from screenbot.game.rules import Grid
+from screenbot.game.rules import SIZE, Grid
 from screenbot.geometry import Rect
 from screenbot.vision import ocr
-from screenbot.calibration.palette import THEMES, Theme, blend
 
-SIZE = 4
 TOL = 10  # colour tolerance (largest channel difference) of the palette lookup
 JUMP = 36  # a colour step this sharp on a gap line is the edge of a tile that is not in its cell
 LUT_BITS = 6  # lookup table resolution per channel
