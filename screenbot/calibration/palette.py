@@ -44,12 +44,6 @@ class Theme:
     overlays: tuple[Overlay, ...] = ()
     text: tuple[BGR, ...] = ()  # digit colours (a digit colour may equal a tile colour)
 
-    def shared_colours(self) -> set[BGR]:
-        seen: dict[BGR, int] = {}
-        for _, colour in self.tiles:
-            seen[colour] = seen.get(colour, 0) + 1
-        return {c for c, n in seen.items() if n > 1}
-
 
 # gabrielecirulli/2048 style/main.scss (see ../shared/FACTS.md); checked against real screenshots:
 # the empty cell renders as #ccc0b4 (rgba(238,228,218,.35) over #bbada0).
@@ -166,7 +160,3 @@ def _practice_dark() -> Theme:
 DARK = _practice_dark()
 
 THEMES: dict[str, Theme] = {CLASSIC.name: CLASSIC, DARK.name: DARK}
-
-
-def register(theme: Theme) -> None:
-    THEMES[theme.name] = theme

@@ -99,13 +99,6 @@ class Profile:
     def from_cells(cls, board: Rect, cells: tuple[Rect, ...], **kw) -> "Profile":
         return cls(board=board, cells=tuple(cells), patches=tuple(cell_patches(c) for c in cells), **kw)
 
-    def cell(self, row: int, col: int) -> Rect:
-        return self.cells[row * SIZE + col]
-
-    @property
-    def cell_size(self) -> float:
-        return sum(c.w for c in self.cells) / len(self.cells)
-
     def shifted(self, dx: int, dy: int, monitor: int | None = None) -> "Profile":
         """A copy of this profile for the same board moved by (dx, dy) pixels (a dragged window, a
         scrolled page): board, cells and patches shifted, the learned colours and digit shapes kept
@@ -185,9 +178,9 @@ class Profile:
             source=str(data.get("source", "")),
         )
 
-    def save(self, path: str | Path | None = None) -> Path:
+    def save(self, path: str | Path) -> Path:
         """Write the profile as JSON (atomically) and return the path."""
-        path = Path(path) if path else default_profile_path()
+        path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".profile-", suffix=".json", dir=path.parent)
@@ -201,9 +194,9 @@ class Profile:
         return path
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> "Profile":
+    def load(cls, path: str | Path) -> "Profile":
         """Read a profile; a missing or corrupt file raises ProfileError saying what to do."""
-        path = Path(path) if path else default_profile_path()
+        path = Path(path)
         if not path.is_file():
             raise ProfileError(f"no profile at {path}: run `screenbot calibrate` first (or pass --profile PATH)")
         try:
