@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from screenbot.calibration import Profile
 from screenbot.control.desktop import FocusWatch, check_desktop
 from screenbot.control.keyboard import Keyboard, RecordingKeyboard, live_keyboard
 from screenbot.control.screen import Screen
@@ -17,6 +18,8 @@ from screenbot.session import Session, open_session
 
 @dataclass
 class LiveParts:
+    """What play needs on the live screen: the session (screen and profile), eyes, keys, focus watch."""
+
     session: Session
     eyes: ScreenEyes
     keyboard: Keyboard
@@ -27,7 +30,7 @@ class LiveParts:
         return self.session.screen
 
     @property
-    def profile(self):
+    def profile(self) -> Profile:
         return self.session.profile
 
     def save_learned(self) -> Path | None:
