@@ -102,7 +102,8 @@ def main(argv=None) -> int:
     from screenbot.control.screen import MssScreen
     from screenbot.play.demo import misreads_against_page
     from screenbot.play.loop import PlaySettings, Player
-    from screenbot.play.session import calibrate_live, open_live
+    from screenbot.play.session import open_live
+    from screenbot.session import calibrate_live
     from screenbot.game.rules import parse_board
     from screenbot.practice.rig import Rig
 
@@ -120,7 +121,7 @@ def main(argv=None) -> int:
             keep = 1 if start is not None and max(max(row) for row in start) >= 2048 else None
             rig.load(seed=args.seed, board=start, score=args.score, keep=keep)
             rig.wait_still()
-            profile = calibrate_live(screen, save=False)
+            profile = calibrate_live(screen)
         parts = open_live(profile=profile)
         try:
             player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms,

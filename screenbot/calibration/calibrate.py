@@ -9,12 +9,14 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from screenbot.board_state import BoardState
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
-from screenbot.calibration.lattice import SIZE, Lattice, Search, _dominant_share, find_lattices
+from screenbot.calibration.lattice import Lattice, Search, _dominant_share, find_lattices
+from screenbot.calibration.palette import THEMES, Theme, blend
 from screenbot.calibration.profile import Profile
 from screenbot.control.screen import Frame
+from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
-from screenbot.vision.palette import THEMES, Theme, blend
 
 COLOUR_TOL = 8
 
@@ -65,7 +67,7 @@ def _close(a, b, tol: float = COLOUR_TOL) -> bool:
     return max(abs(int(x) - int(y)) for x, y in zip(a, b)) <= tol
 
 
-def identify_theme(gap: tuple[int, int, int], empty: tuple[int, int, int] | None) -> tuple[Theme | None, str | None]:
+def identify_theme(gap: tuple[int, int, int], empty: tuple[int, int, int] | None) -> tuple[Theme | None, BoardState | None]:
     """The built-in theme these colours belong to, and the overlay they are seen through (if any)."""
     for theme in THEMES.values():
         if _close(gap, theme.gap) and (empty is None or _close(empty, theme.empty)):

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-SIZE = 4
+from screenbot.game.rules import SIZE
+
 MIN_CELL_PX = 12  # a 150 px board has ~32 px cells; below this there is nothing to read
 
 

@@ -8,11 +8,12 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from screenbot.board_state import BoardState
 from screenbot.calibration.errors import ProfileError
+from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
 
 PROFILE_VERSION = 1
-SIZE = 4
 
 # Where inside a cell to sample its colour, as fractions of the cell (x, y, w, h): four thin
 # strips between the digits and the cell's edge (digits sit in the middle band; the glow of
@@ -86,7 +87,7 @@ class Profile:
     empty_colour: tuple[int, int, int] | None = None  # BGR
     learned: list[LearnedColour] = field(default_factory=list)
     glyphs: dict[str, int] = field(default_factory=dict)  # digit-shape key -> value, read once by OCR
-    overlay_at_calibration: str | None = None
+    overlay_at_calibration: BoardState | None = None  # won or over
     source: str = ""
     changed: bool = field(default=False, compare=False)  # learned something since load/save
 
@@ -97,13 +98,6 @@ class Profile:
     @classmethod
     def from_cells(cls, board: Rect, cells: tuple[Rect, ...], **kw) -> "Profile":
         return cls(board=board, cells=tuple(cells), patches=tuple(cell_patches(c) for c in cells), **kw)
-
-    def cell(self, row: int, col: int) -> Rect:
-        return self.cells[row * SIZE + col]
-
-    @property
-    def cell_size(self) -> float:
-        return sum(c.w for c in self.cells) / len(self.cells)
 
     def shifted(self, dx: int, dy: int, monitor: int | None = None) -> "Profile":
         """A copy of this profile for the same board moved by (dx, dy) pixels (a dragged window, a
@@ -180,13 +174,13 @@ class Profile:
             learned=[LearnedColour(_bgr(e["colour"]), None if e["value"] is None else int(e["value"]))  # type: ignore[arg-type]
                      for e in data.get("learned_colours", [])],
             glyphs={str(k): int(v) for k, v in data.get("glyphs", {}).items()},
-            overlay_at_calibration=data.get("overlay_at_calibration"),
+            overlay_at_calibration=BoardState(data["overlay_at_calibration"]) if data.get("overlay_at_calibration") else None,
             source=str(data.get("source", "")),
         )
 
-    def save(self, path: str | Path | None = None) -> Path:
+    def save(self, path: str | Path) -> Path:
         """Write the profile as JSON (atomically) and return the path."""
-        path = Path(path) if path else default_profile_path()
+        path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".profile-", suffix=".json", dir=path.parent)
@@ -200,9 +194,9 @@ class Profile:
         return path
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> "Profile":
+    def load(cls, path: str | Path) -> "Profile":
         """Read a profile; a missing or corrupt file raises ProfileError saying what to do."""
-        path = Path(path) if path else default_profile_path()
+        path = Path(path)
         if not path.is_file():
             raise ProfileError(f"no profile at {path}: run `screenbot calibrate` first (or pass --profile PATH)")
         try:

@@ -41,13 +41,13 @@ def grid_from_args(args: argparse.Namespace) -> Grid:
             return parse_board(args.board)
         except ValueError as exc:
             raise BoardParseError(f"--board: {exc}") from None
-    from screenbot.vision.source import read_grid_from_source
+    from screenbot.session import read_grid
 
     if args.image is None:
         from screenbot.control.desktop import check_desktop
 
         check_desktop()
-    return read_grid_from_source(image=args.image, profile=args.profile)
+    return read_grid(image=args.image, profile=args.profile)
 
 
 def format_advice(grid: Grid, decision: Decision) -> str:

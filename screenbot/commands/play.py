@@ -95,9 +95,8 @@ def run(args) -> int:
         print(f"log: {log_path}")
     if record_dir is not None:
         print(f"recording: {record_dir} (screenbot replay {record_dir})")
-    if getattr(parts.profile, "changed", False):
-        try:
-            parts.profile.save(args.profile)
-        except Exception as exc:  # the game is played: a profile that cannot be updated is only a warning
-            print(f"screenbot: warning: {exc}", file=sys.stderr)
+    try:
+        parts.save_learned()
+    except Exception as exc:  # the game is played: a profile that cannot be updated is only a warning
+        print(f"screenbot: warning: {exc}", file=sys.stderr)
     return 0 if summary.ok else 1

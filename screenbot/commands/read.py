@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
+from screenbot.board_state import BoardState
 from screenbot.calibration.profile import default_profile_path
 from screenbot.game.rules import format_board
-from screenbot.vision.source import look, save_diagnostic
+from screenbot.session import open_session, save_diagnostic
 
 EXIT_NO_BOARD = 3
 
@@ -26,8 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    result = look(args.image, args.profile)
-    reading = result.reading
+    with open_session(args.image, args.profile) as session:
+        reading = session.read()
     if args.json:
         print(json.dumps(reading.as_json()))
     else:
@@ -36,11 +37,11 @@ def run(args: argparse.Namespace) -> int:
         line = f"state: {reading.state}"
         if reading.detail:
             line += f" ({reading.detail})"
-        if result.calibrated_now:
+        if session.found_now:
             line += "; board found on the fly (run `screenbot calibrate` to save a profile)"
         print(line)
-    if reading.state == "no-board":
-        path = save_diagnostic(result.frame, "no-board")
+    if reading.state == BoardState.NO_BOARD:
+        path = save_diagnostic(session.frame, BoardState.NO_BOARD)
         from screenbot.errors import ScreenbotError
 
         err = ScreenbotError(

@@ -94,8 +94,8 @@ class Keyboard(abc.ABC):
 class RecordingKeyboard(Keyboard):
     """Keeps every press and click as data instead of sending it (tests, dry runs)."""
 
-    def __init__(self, click_area: Rect | None = None, on_press=None) -> None:
-        super().__init__(click_area)
+    def __init__(self, on_press=None) -> None:
+        super().__init__()
         self.events: list[Press | Click] = []
         self.on_press = on_press
 
@@ -113,7 +113,7 @@ class RecordingKeyboard(Keyboard):
         self.events.append(Click(x, y))
 
 
-def open_x_display(name: str | None = None):
+def open_x_display():
     """A python-xlib Display; its chatter about an empty Xauthority file (printed to stdout) is dropped."""
     import contextlib
     import io
@@ -122,7 +122,7 @@ def open_x_display(name: str | None = None):
     from Xlib import display as xdisplay
 
     with contextlib.redirect_stdout(io.StringIO()):
-        return xdisplay.Display(name)
+        return xdisplay.Display()
 
 
 def ensure_xauthority() -> None:
@@ -147,8 +147,8 @@ def ensure_xauthority() -> None:
 class PyAutoGuiKeyboard(Keyboard):
     """Real input through pyautogui, imported on first use; no built-in pause, fail-safe kept on."""
 
-    def __init__(self, click_area: Rect | None = None) -> None:
-        super().__init__(click_area)
+    def __init__(self) -> None:
+        super().__init__()
         self._gui = None
 
     def _pyautogui(self):
@@ -181,14 +181,6 @@ class PyAutoGuiKeyboard(Keyboard):
     def _click(self, x: int, y: int) -> None:
         self._guarded(lambda gui: gui.click(x, y, _pause=False))
 
-    def mouse_position(self) -> Point:
-        x, y = self._pyautogui().position()
-        return Point(int(x), int(y))
-
-    def screen_size_points(self) -> tuple[int, int]:
-        w, h = self._pyautogui().size()
-        return int(w), int(h)
-
 
 class XTestKeyboard(Keyboard):
     """Real input on X11 through the XTEST extension (python-xlib), bound to one display.
@@ -200,12 +192,12 @@ class XTestKeyboard(Keyboard):
 
     KEYSYMS = {"up": "Up", "down": "Down", "left": "Left", "right": "Right"}
 
-    def __init__(self, click_area: Rect | None = None, display: str | None = None) -> None:
+    def __init__(self, click_area: Rect | None = None) -> None:
         super().__init__(click_area)
         try:
             from Xlib import XK
 
-            self._display = open_x_display(display)
+            self._display = open_x_display()
         except Exception as exc:
             raise InputError(f"cannot open the X display for input ({type(exc).__name__}: {exc})") from exc
         if not self._display.has_extension("XTEST"):
@@ -252,10 +244,10 @@ class XTestKeyboard(Keyboard):
             self._display = None
 
 
-def live_keyboard(click_area: Rect | None = None) -> Keyboard:
+def live_keyboard() -> Keyboard:
     """The keyboard for this desktop: XTEST on X11 (Linux), pyautogui elsewhere."""
     import sys
 
     if sys.platform.startswith("linux") and os.environ.get("DISPLAY"):
-        return XTestKeyboard(click_area)
-    return PyAutoGuiKeyboard(click_area)
+        return XTestKeyboard()
+    return PyAutoGuiKeyboard()

@@ -124,7 +124,8 @@ def _still_sight(eyes, timeout_s: float = 1.5):
 
 
 def _play(settings: PlaySettings, out: Path, keeper: FrameKeeper, status, wait_still) -> tuple[Summary, Player]:
-    from screenbot.play.session import open_live, calibrate_live
+    from screenbot.play.session import open_live
+    from screenbot.session import calibrate_live
     from screenbot.control.screen import MssScreen
 
     wait_still()

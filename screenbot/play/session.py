@@ -1,4 +1,4 @@
-"""A live session's parts put together: profile (loaded or calibrated now), screen, eyes, keys, focus watch."""
+"""A live session for play: the shared session (screen and profile) plus the eyes, the keys and the focus watch."""
 
 from __future__ import annotations
 
@@ -7,90 +7,60 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from screenbot.calibration import Profile
 from screenbot.control.desktop import FocusWatch, check_desktop
 from screenbot.control.keyboard import Keyboard, RecordingKeyboard, live_keyboard
-from screenbot.control.screen import MssScreen, Screen
+from screenbot.control.screen import Screen
 from screenbot.play.eyes import ScreenEyes
-from screenbot.play.loop import PlaySettings, Player
-
-
-def calibrate_live(screen: Screen, profile_path: str | Path | None = None, save: bool = True):
-    """Find the board on the live screen now (every monitor) and save the profile."""
-    from screenbot.calibration import calibrate, hidpi_scale
-
-    monitors = screen.monitors()
-    frame = screen.grab(monitors[0])
-    # On X11 the mouse (XTEST) and the capture (mss) share the root window's pixels: scale 1.
-    linux = sys.platform.startswith("linux")
-    scale = hidpi_scale(monitors[0].w) if len(monitors) == 2 and not linux else 1.0
-    profile = calibrate(frame, monitors=monitors, scale=scale, source="live screen")
-    if save:
-        profile.save(profile_path)
-    return profile
-
-
-def load_or_calibrate(screen: Screen, profile_path: str | Path | None, quiet: bool = False):
-    """The profile at `profile_path` (or the default one); with no default profile yet, calibrate now."""
-    from screenbot.calibration import Profile, default_profile_path
-
-    if profile_path is not None:
-        return Profile.load(profile_path)
-    path = default_profile_path()
-    if Path(path).is_file():
-        return Profile.load(path)
-    profile = calibrate_live(screen, path)
-    if not quiet:
-        print(f"screenbot: no profile yet: calibrated on the live screen, saved {path}", file=sys.stderr)
-    return profile
+from screenbot.play.loop import Player
+from screenbot.session import Session, open_session
 
 
 @dataclass
 class LiveParts:
-    screen: Screen
-    profile: object
+    """What play needs on the live screen: the session (screen and profile), eyes, keys, focus watch."""
+
+    session: Session
     eyes: ScreenEyes
     keyboard: Keyboard
     focus_watch: FocusWatch | None
+
+    @property
+    def screen(self) -> Screen:
+        return self.session.screen
+
+    @property
+    def profile(self) -> Profile:
+        return self.session.profile
+
+    def save_learned(self) -> Path | None:
+        """Save what the profile learned to the file it came from (not one found for this run only)."""
+        return self.session.save_learned()
 
     def close(self) -> None:
         self.eyes.close()
         self.keyboard.close()
         if self.focus_watch is not None:
             self.focus_watch.close()
-        self.screen.close()
+        self.session.close()
 
 
 def open_live(profile_path: str | Path | None = None, dry_run: bool = False, profile=None) -> LiveParts:
-    """Check the desktop allows it, then set up the screen, the profile, the eyes and the hands."""
+    """Check the desktop allows it, open the live screen with a profile that fits it (see
+    screenbot.session.open_session; a first profile is saved), then set up the eyes and the hands."""
     check_desktop()
-    screen = MssScreen()
-    if profile is None:
-        profile = load_or_calibrate(screen, profile_path)
-    eyes = ScreenEyes(screen, profile)
-    keyboard: Keyboard = RecordingKeyboard() if dry_run else live_keyboard()
+    session = open_session(profile=profile if profile is not None else profile_path, keep_new=True)
+    try:
+        eyes = ScreenEyes(session.screen, session.profile)
+        keyboard: Keyboard = RecordingKeyboard() if dry_run else live_keyboard()
+    except BaseException:
+        session.close()
+        raise
     focus_watch = None
     if not dry_run and sys.platform.startswith("linux") and abs(eyes.geometry.scale - 1.0) < 1e-6:
         watch = FocusWatch(eyes.geometry.board)
         focus_watch = watch if watch.available else None
-    return LiveParts(screen, profile, eyes, keyboard, focus_watch)
-
-
-def advise_from_screen(profile_path: str | Path | None = None, budget_ms: float | None = None):
-    """Read the live screen and choose a move without pressing anything (for `screenbot hint`).
-
-    Returns (grid, decision) — the decision as screenbot.agent.choose_move gives it.
-    """
-    parts = open_live(profile_path, dry_run=True)
-    try:
-        player = Player(parts.eyes, parts.keyboard, PlaySettings(dry_run=True, budget_ms=budget_ms))
-        summary = player.play()
-        if not summary.ok or player.tracker.board is None:
-            from screenbot.play.loop import StopPlaying
-
-            raise StopPlaying(summary.reason)
-        return player.tracker.board, player.last_decision
-    finally:
-        parts.close()
+    return LiveParts(session, eyes, keyboard, focus_watch)
 
 
 class StatusLine:

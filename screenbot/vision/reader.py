@@ -15,16 +15,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from screenbot.board_state import BoardState
+from screenbot.calibration.palette import THEMES, Theme, blend
 from screenbot.calibration.profile import STRIPS, Profile
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.errors import ScreenbotError
-from screenbot.game.rules import Grid
+from screenbot.game.rules import SIZE, Grid
 from screenbot.geometry import Rect
 from screenbot.vision import ocr
-from screenbot.vision.palette import THEMES, Theme, blend
 
-SIZE = 4
-STATES = ("playing", "won", "over", "unsettled", "no-board")
 TOL = 10  # colour tolerance (largest channel difference) of the palette lookup
 JUMP = 36  # a colour step this sharp on a gap line is the edge of a tile that is not in its cell
 LUT_BITS = 6  # lookup table resolution per channel
@@ -47,7 +46,7 @@ class Reading:
     """What one frame shows: the grid (None unless certain), the state, and how it was read."""
 
     grid: Grid | None
-    state: str  # playing | won | over | unsettled | no-board
+    state: BoardState  # playing | won | over | unsettled | no-board
     board: Rect | None = None
     detail: str = ""  # why a frame is unsettled / no-board
     ms: float = 0.0
@@ -275,7 +274,7 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     try:
         region = frame.crop(profile.board).pixels
     except OutsideFrameError:
-        return Reading(None, "no-board", profile.board, "the board is not inside the captured area",
+        return Reading(None, BoardState.NO_BOARD, profile.board, "the board is not inside the captured area",
                        (time.perf_counter() - start) * 1000)
     s = _sampler(profile)
     strip_px = region[s.strip_y, s.strip_x]
@@ -300,7 +299,7 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
             values[i] = value
         else:
             grid = _grid_from_labels(cells.label, s.entries, values)
-            return Reading(grid, "playing", profile.board, "read digits" if calls else "",
+            return Reading(grid, BoardState.PLAYING, profile.board, "read digits" if calls else "",
                            (time.perf_counter() - start) * 1000, calls, calls > 0)
     return _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, settled, start, ocr_allowed)
 
@@ -327,7 +326,7 @@ def _mode_colour(px: np.ndarray) -> tuple[np.ndarray, float]:
     return colour, share
 
 
-def _overlay(profile: Profile, s: _Sampler, line_px: np.ndarray) -> tuple[str, tuple[int, int, int], float] | None:
+def _overlay(profile: Profile, s: _Sampler, line_px: np.ndarray) -> tuple[BoardState, tuple[int, int, int], float] | None:
     """The overlay the gap lines are seen through: (state, colour, alpha), or None."""
     colour, share = _mode_colour(line_px.reshape(-1, 3))
     gap = np.asarray(profile.gap_colour, float)
@@ -354,7 +353,7 @@ def _overlay(profile: Profile, s: _Sampler, line_px: np.ndarray) -> tuple[str, t
         return None
     wash = np.clip(2 * colour - gap, 0, 255)
     saturated = wash.max() - wash.min() > 60
-    return ("won" if saturated else "over"), tuple(int(v) for v in wash), 0.5  # type: ignore[return-value]
+    return (BoardState.WON if saturated else BoardState.OVER), tuple(int(v) for v in wash), 0.5  # type: ignore[return-value]
 
 
 def _read_under_overlay(s: _Sampler, strip_px: np.ndarray, colour, alpha: float) -> Grid | None:
@@ -387,10 +386,10 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
         state, colour, alpha = overlay
         return done(_read_under_overlay(s, strip_px, colour, alpha), state, f"overlay (wash {alpha:.2f})")
     if gap_share < 0.25:
-        return done(None, "no-board", "the board's gap colour is not where the profile says: run `screenbot calibrate` again")
+        return done(None, BoardState.NO_BOARD, "the board's gap colour is not where the profile says: run `screenbot calibrate` again")
     if not settled:
         why = "tile between cells" if jump >= JUMP else "a cell shows two colours or a tile growing"
-        return done(None, "unsettled", why)
+        return done(None, BoardState.UNSETTLED, why)
     # Still, but some cells are unclear or their colour is shared: read the digits.
     values: dict[int, int] = {}
     ocr_calls = 0
@@ -404,7 +403,7 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
         cell_px = _cell_pixels(region, profile, i)
         colour, share = _mode_colour(strip_px[i])
         if share < 0.45:
-            return done(None, "unsettled", f"cell {i // SIZE},{i % SIZE} has no single colour")
+            return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE} has no single colour")
         if lab == -1 and _is_flat(cell_px, colour):
             if profile.empty_colour is None:
                 # a cell with nothing on it is an empty cell: learn its colour
@@ -413,11 +412,11 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
                 values[i] = 0
                 learned = True
                 continue
-            return done(None, "unsettled", f"cell {i // SIZE},{i % SIZE} is blank in an unknown colour")
+            return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE} is blank in an unknown colour")
         value, called = _value_from_digits(profile, cell_px, colour, ocr_allowed)
         ocr_calls += called
         if value is None:
-            reading = done(None, "unsettled", f"cell {i // SIZE},{i % SIZE}: no number could be read", ocr_calls)
+            reading = done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE}: no number could be read", ocr_calls)
             raise UnreadableTileError(
                 f"cannot read the tile in row {i // SIZE + 1}, column {i % SIZE + 1} (colour "
                 f"#{int(colour[2]):02x}{int(colour[1]):02x}{int(colour[0]):02x}): neither its colour nor its digits name it; "
@@ -431,7 +430,7 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
         learned = learned or called > 0
     labels = cells.label.copy()
     grid = _grid_from_labels(np.where(labels < 0, EMPTY, labels), s.entries, values)
-    return done(grid, "playing", "read digits" if ocr_calls else "", ocr_calls, learned)
+    return done(grid, BoardState.PLAYING, "read digits" if ocr_calls else "", ocr_calls, learned)
 
 
 def _cell_pixels(region: np.ndarray, profile: Profile, i: int) -> np.ndarray:

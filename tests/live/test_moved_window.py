@@ -14,7 +14,8 @@ from screenbot.geometry import Point
 from screenbot.play.demo import misreads_against_page
 from screenbot.play.loop import PlaySettings, Player
 from screenbot.play.record import Recording
-from screenbot.play.session import calibrate_live, open_live
+from screenbot.play.session import open_live
+from screenbot.session import calibrate_live
 
 pytestmark = pytest.mark.live
 
@@ -66,7 +67,7 @@ def play_while(rig, tmp_path, after_moves, change, **settings) -> Run:
     """Calibrate where the board is now, then play; once the page has made `after_moves` more
     moves, `change()` runs (in another thread)."""
     with MssScreen() as screen:
-        profile = calibrate_live(screen, save=False)
+        profile = calibrate_live(screen)
     start = rig.state(history=False)["moves"]
     keys_at_change = {}
 

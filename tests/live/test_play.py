@@ -12,7 +12,8 @@ from screenbot.game.rules import parse_board
 from screenbot.play.demo import misreads_against_page, page_boards
 from screenbot.play.loop import PlaySettings, Player
 from screenbot.play.record import Recording
-from screenbot.play.session import calibrate_live, open_live
+from screenbot.play.session import open_live
+from screenbot.session import calibrate_live
 
 pytestmark = pytest.mark.live
 

@@ -7,6 +7,7 @@ import threading
 import numpy as np
 
 from screenbot.agent import Agent, Decision, SearchCancelled
+from screenbot.board_state import BoardState
 from screenbot.control.keyboard import RecordingKeyboard
 from screenbot.control.screen import Frame
 from screenbot.game.rules import Game, Move, apply_move, legal_moves
@@ -101,7 +102,7 @@ class SimulatedScreen(Eyes):
         self.keyboard = RecordingKeyboard(on_press=self.on_key)
         self.misread = None  # callable(grid) -> grid, applied to every look while set
         self.covered = False
-        self.state = "playing"
+        self.state = BoardState.PLAYING
         self.won_overlay = False
         self.keys_ignored = False
         self.looks = 0
@@ -130,8 +131,8 @@ class SimulatedScreen(Eyes):
         if self.win_pending and not self.won_overlay and self.looks > self.win_delay_looks:
             self.won_overlay, self.win_pending = True, False
         pixels = board_pixels((20, 200, 20) if self.covered else BOARD_BGR)
-        state = "won" if self.won_overlay else self.state
-        grid = None if state == "won" else shown
+        state = BoardState.WON if self.won_overlay else self.state
+        grid = None if state == BoardState.WON else shown
         if grid is not None and self.misread is not None:
             grid = self.misread(grid)
         return Sight(grid, state, Frame(pixels, 0, 0), self.clock.now, self.look_ms)

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from screenbot.board_state import BoardState
 from screenbot.control.screen import ImageScreen
 from screenbot.geometry import Rect
 from screenbot.play.eyes import ScreenEyes
@@ -16,11 +17,11 @@ class Geometry:
 
 def test_a_tile_vision_cannot_name_is_an_unsettled_sight_with_the_reason():
     def read(frame, profile):
-        raise UnreadableTileError("cannot read the tile in row 4, column 4 (colour #3c3a32)", Reading(None, "unsettled"))
+        raise UnreadableTileError("cannot read the tile in row 4, column 4 (colour #3c3a32)", Reading(None, BoardState.UNSETTLED))
 
     eyes = ScreenEyes(ImageScreen(np.zeros((60, 60, 3), np.uint8)), Geometry(), read=read)
     sight = eyes.look()
-    assert sight.grid is None and sight.state == "unsettled"
+    assert sight.grid is None and sight.state == BoardState.UNSETTLED
     assert "row 4, column 4" in sight.why
     assert sight.frame.rect == Geometry.board
 
@@ -29,5 +30,5 @@ def test_a_glance_grabs_without_reading():
     calls = []
     eyes = ScreenEyes(ImageScreen(np.zeros((60, 60, 3), np.uint8)), Geometry(), read=lambda f, p: calls.append(f))
     sight = eyes.glance()
-    assert sight.state == "unread" and sight.grid is None and not calls
+    assert sight.state == BoardState.UNREAD and sight.grid is None and not calls
     assert sight.frame.pixels.shape == (40, 40, 3)

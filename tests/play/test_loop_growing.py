@@ -1,6 +1,7 @@
 """The play loop reading new tiles while they grow in, on a drawn page with the classic timing:
 it believes only what the frames show, thinks ahead, and presses long before the tile is still."""
 
+from screenbot.board_state import BoardState
 from screenbot.control.keyboard import RecordingKeyboard
 from screenbot.game.rules import Game, Move, apply_move, parse_board
 from screenbot.play.eyes import BoardGeometry, Eyes, Sight
@@ -72,13 +73,13 @@ class GrowingPage(Eyes):
     def glance(self) -> Sight:
         self.clock.now += self.glance_ms / 1000
         frame, _, _ = self._frame()
-        return Sight(None, "unread", frame, self.clock.now, self.glance_ms)
+        return Sight(None, BoardState.UNREAD, frame, self.clock.now, self.glance_ms)
 
     def look(self) -> Sight:
         self.clock.now += self.look_ms / 1000
         frame, still, tiles = self._frame()
         grid = tuple(tuple(tiles.get((r, c), (0, 1.0))[0] for c in range(4)) for r in range(4))
-        return Sight(grid if still else None, "playing" if still else "unsettled", frame, self.clock.now, self.look_ms)
+        return Sight(grid if still else None, BoardState.PLAYING if still else BoardState.UNSETTLED, frame, self.clock.now, self.look_ms)
 
 
 def player_for(page, clock, **settings):

@@ -9,8 +9,8 @@ import pytest
 
 import vision_render as render
 from screenbot.cli import main
-from screenbot.vision.palette import DARK
-from screenbot.vision.source import read_grid_from_source
+from screenbot.calibration.palette import DARK
+from screenbot.session import read_grid
 
 BOARD = ((2, 4, 8, 16), (0, 32, 64, 0), (128, 256, 512, 1024), (0, 2048, 0, 2))
 
@@ -108,5 +108,5 @@ def test_corrupt_profile_is_one_line(board_png, tmp_path, capsys):
     assert "calibrate" in one_error_line(capsys.readouterr().err)
 
 
-def test_read_grid_from_source_for_hint(board_png):
-    assert read_grid_from_source(image=board_png) == BOARD
+def test_read_grid_for_hint(board_png):
+    assert read_grid(image=board_png) == BOARD

@@ -6,6 +6,7 @@ import functools
 
 import pytest
 
+from screenbot.board_state import BoardState
 from screenbot.calibration import NoBoardError, calibrate
 from screenbot.control.screen import Frame
 from screenbot.vision import read_board
@@ -26,7 +27,7 @@ def profile_for(condition: str):
     """Calibrated on the condition's first still, playable screen (as a user would)."""
     for path in STILL:
         label = load_label(path)
-        if label["condition"]["name"] == condition and label["state"] == "playing":
+        if label["condition"]["name"] == condition and label["state"] == BoardState.PLAYING:
             return calibrate(frame_of(path))
     raise AssertionError(f"no still screen recorded for {condition}")
 
@@ -57,12 +58,12 @@ def test_every_screen_is_read_exactly(path):
     if state == "mid-animation":
         # unsettled, or a board whose pixels the game really showed (see vision_labels.shown_boards)
         allowed = shown_boards(label) | {grid_of(label.get("grid_after_slide") or label["grid"])}
-        assert reading.state == "unsettled" or (reading.state == "playing" and reading.grid in allowed), reading
+        assert reading.state == BoardState.UNSETTLED or (reading.state == BoardState.PLAYING and reading.grid in allowed), reading
     elif state == "fading-in":
-        assert reading.state in ("won", "unsettled")
+        assert reading.state in (BoardState.WON, BoardState.UNSETTLED)
     else:
         assert reading.state == state, reading
-        if state == "playing":
+        if state == BoardState.PLAYING:
             assert reading.grid == truth
         elif reading.grid is not None:
             assert reading.grid == truth

@@ -6,12 +6,13 @@ import json
 
 import pytest
 
+from screenbot.board_state import BoardState
 from screenbot.cli import main
 from screenbot.control.screen import MssScreen
 from screenbot.practice.rig import Rig
+from screenbot.session import calibrate_live
 from screenbot.vision import read_board
 from screenbot.calibration import Profile
-from screenbot.vision.source import look
 
 pytestmark = pytest.mark.live
 
@@ -21,7 +22,7 @@ START = ((2, 4, 8, 16), (0, 32, 64, 0), (128, 256, 512, 1024), (0, 2048, 0, 4096
 def read_until_settled(screen, profile, timeout_reads: int = 100):
     for _ in range(timeout_reads):
         reading = read_board(screen.grab(profile.board), profile)
-        if reading.state != "unsettled":
+        if reading.state != BoardState.UNSETTLED:
             return reading
     return reading
 
@@ -52,7 +53,33 @@ def test_calibrate_then_read_the_live_screen(options, tmp_path, capsys):
                 rig.press(key)
                 rig.wait_still()
                 reading = read_until_settled(screen, profile)
-                assert reading.state == "playing"
+                assert reading.state == BoardState.PLAYING
                 assert reading.grid == rig.grid(), (key, before)
         finally:
             screen.close()
+
+
+def test_a_stale_profile_is_replaced_for_the_run_by_read_hint_and_play(tmp_path, capsys):
+    """A saved profile whose board is elsewhere: read, hint and play --dry-run each find the board on
+    the screen for that run, say so in one stderr line, and leave the profile file as it was."""
+    with Rig(board=START, keep=True, seed=7, export_env=True, theme="classic") as rig:
+        rig.focus_page()
+        rig.wait_still()
+        with MssScreen() as screen:
+            profile = calibrate_live(screen)
+        stale = tmp_path / "stale.json"
+        profile.shifted(0, profile.board.h + 20).save(stale)  # below the board (or off the screen)
+        saved = stale.read_text()
+        truth = [list(r) for r in rig.grid()]
+        assert main(["read", "--profile", str(stale), "--json"]) == 0
+        captured = capsys.readouterr()
+        assert json.loads(captured.out)["board"] == truth
+        note = "screenbot: note: the board is not where the profile says"
+        assert captured.err.count("\n") == 1 and captured.err.startswith(note)
+        assert main(["hint", "--profile", str(stale), "--depth", "1"]) == 0
+        captured = capsys.readouterr()
+        assert "best move:" in captured.out and captured.err.count("\n") == 1 and captured.err.startswith(note)
+        assert main(["play", "--profile", str(stale), "--dry-run"]) == 0
+        captured = capsys.readouterr()
+        assert "move:" in captured.out and captured.err.startswith(note)
+        assert stale.read_text() == saved

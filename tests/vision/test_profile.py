@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from screenbot.board_state import BoardState
 from screenbot.calibration import Profile, ProfileError, default_profile_path
 from screenbot.geometry import Rect
 
@@ -64,10 +65,10 @@ def test_profile_with_wrong_cell_count_is_rejected(tmp_path):
 
 
 def test_practice_stylesheet_classic_matches_the_real_game_palette():
-    from screenbot.vision.palette import CLASSIC, DARK, STYLESHEET, theme_from_stylesheet
+    from screenbot.calibration.palette import CLASSIC, DARK, STYLESHEET, theme_from_stylesheet
 
     practice_classic = theme_from_stylesheet(STYLESHEET.read_text(), ":root", "classic")
     assert practice_classic.tiles == CLASSIC.tiles and practice_classic.gap == CLASSIC.gap
     assert max(abs(a - b) for a, b in zip(practice_classic.empty, CLASSIC.empty)) <= 2
     assert DARK.name == "dark" and DARK.gap != CLASSIC.gap and len(DARK.tiles) == len(CLASSIC.tiles)
-    assert {o.state for o in DARK.overlays} == {"won", "over"}
+    assert {o.state for o in DARK.overlays} == {BoardState.WON, BoardState.OVER}

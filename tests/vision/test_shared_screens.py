@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from screenbot.board_state import BoardState
 from screenbot.calibration import calibrate
 from screenbot.control.screen import Frame
 from screenbot.vision import read_board
@@ -42,12 +43,12 @@ def test_every_screenshot_is_read_exactly(label_path, classic_profile):
     reading = read_board(Frame.load(label_path.with_suffix(".png")), classic_profile)
     state = expected_state(label)
     if state is None:  # taken mid-move: unsettled, or a board the game really showed
-        assert reading.state == "unsettled" or (
-            reading.state == "playing" and reading.grid in (grid_of(label["grid_before"]), grid_of(label["grid"]))
+        assert reading.state == BoardState.UNSETTLED or (
+            reading.state == BoardState.PLAYING and reading.grid in (grid_of(label["grid_before"]), grid_of(label["grid"]))
         ), (reading.state, reading.grid)
     else:
         assert reading.state == state
-        if state == "playing":
+        if state == BoardState.PLAYING:
             assert reading.grid == grid_of(label["grid"])
         elif reading.grid is not None:  # read through the overlay: must then be right
             assert reading.grid == grid_of(label["grid"])
@@ -63,4 +64,4 @@ def test_calibrating_on_each_screenshot_then_reading_it(label_path):
     if reading.grid is not None:
         assert reading.grid == grid_of(label["grid"])
     if label["kind"].startswith("overlay"):
-        assert profile.overlay_at_calibration in ("won", "over")
+        assert profile.overlay_at_calibration in (BoardState.WON, BoardState.OVER)

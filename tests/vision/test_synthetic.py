@@ -7,11 +7,12 @@ import cv2
 import numpy as np
 import pytest
 
+from screenbot.board_state import BoardState
 from screenbot.calibration import BoardOffScreenError, ManyBoardsError, NoBoardError, calibrate
 from screenbot.control.screen import Frame, ImageScreen
 from screenbot.geometry import Rect
 from screenbot.vision import read_board
-from screenbot.vision.palette import CLASSIC, DARK
+from screenbot.calibration.palette import CLASSIC, DARK
 
 import vision_render as render
 from vision_labels import SHARED_SCREENS
@@ -35,7 +36,7 @@ def test_boards_from_150_to_2000_px_are_found_and_read(size):
     assert_rect_close(profile.board, [170, 110, size, size])
     assert profile.theme == "classic"
     reading = read_board(frame, profile)
-    assert reading.state == "playing" and reading.grid == BOARD
+    assert reading.state == BoardState.PLAYING and reading.grid == BOARD
 
 
 def test_dark_theme_is_recognised_and_read():
@@ -141,7 +142,7 @@ def test_a_tile_between_cells_is_unsettled(fraction):
     profile = calibrate(Frame(still))
     moving = place(render.render_board(BOARD, 500, shift=(1, 1, fraction)), 1200, 800, 300, 150)
     reading = read_board(Frame(moving), profile)
-    assert reading.state == "unsettled" and reading.grid is None
+    assert reading.state == BoardState.UNSETTLED and reading.grid is None
 
 
 @pytest.mark.parametrize("scale", [0.1, 0.4, 0.7])
@@ -153,15 +154,15 @@ def test_a_tile_growing_in_is_unsettled_or_read_whole(scale):
     frame = Frame(place(render.render_board(grown, 500, grow=(3, 3, scale)), 1200, 800, 300, 150))
     reading = read_board(frame, profile)
     # while small it must not pass for an empty cell; once it covers the sample strips it is the new board
-    assert reading.state == "unsettled" or (scale >= 0.6 and reading.grid == grown)
+    assert reading.state == BoardState.UNSETTLED or (scale >= 0.6 and reading.grid == grown)
 
 
 def test_board_moved_away_reads_no_board():
     frame = Frame(place(render.render_board(BOARD, 400), 1200, 800, 100, 100))
     profile = calibrate(frame)
     elsewhere = Frame(place(render.render_board(BOARD, 400), 1200, 800, 600, 300))
-    assert read_board(elsewhere, profile).state == "no-board"
-    assert read_board(Frame(render.desktop(300, 300)), profile).state == "no-board"
+    assert read_board(elsewhere, profile).state == BoardState.NO_BOARD
+    assert read_board(Frame(render.desktop(300, 300)), profile).state == BoardState.NO_BOARD
 
 
 def test_dark_overlays_are_named():

@@ -6,6 +6,7 @@ import itertools
 import json
 from pathlib import Path
 
+from screenbot.board_state import BoardState
 from screenbot.game.rules import Move
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,13 +28,13 @@ def expected_state(label: dict) -> str | None:
     if kind == "mid-animation":
         return None
     if kind in ("static", "keep-going"):
-        return "playing"
+        return BoardState.PLAYING
     if kind == "overlay-win":
-        return "won"
+        return BoardState.WON
     if kind == "overlay-over":
-        return "over"
+        return BoardState.OVER
     if kind == "overlay-fading-in":
-        return "won" if label.get("won") and not label.get("over") else "over"
+        return BoardState.WON if label.get("won") and not label.get("over") else BoardState.OVER
     raise ValueError(f"unknown kind {kind}")
 
 

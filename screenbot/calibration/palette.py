@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from screenbot.board_state import BoardState
+
 BGR = tuple[int, int, int]
 
 
@@ -25,7 +27,7 @@ def blend(under: BGR, over: BGR, alpha: float) -> BGR:
 class Overlay:
     """A translucent layer over the whole board: the state it means, its colour and full opacity."""
 
-    state: str  # "won" or "over"
+    state: BoardState  # won or over
     colour: BGR
     alpha: float
 
@@ -41,12 +43,6 @@ class Theme:
     glow: BGR | None = None  # the halo big tiles cast over their neighbours
     overlays: tuple[Overlay, ...] = ()
     text: tuple[BGR, ...] = ()  # digit colours (a digit colour may equal a tile colour)
-
-    def shared_colours(self) -> set[BGR]:
-        seen: dict[BGR, int] = {}
-        for _, colour in self.tiles:
-            seen[colour] = seen.get(colour, 0) + 1
-        return {c for c, n in seen.items() if n > 1}
 
 
 # gabrielecirulli/2048 style/main.scss (see ../shared/FACTS.md); checked against real screenshots:
@@ -71,8 +67,8 @@ CLASSIC = Theme(
     ),
     glow=hex_bgr("#f3d774"),
     overlays=(
-        Overlay("won", hex_bgr("#edc22e"), 0.5),
-        Overlay("over", hex_bgr("#eee4da"), 0.5),
+        Overlay(BoardState.WON, hex_bgr("#edc22e"), 0.5),
+        Overlay(BoardState.OVER, hex_bgr("#eee4da"), 0.5),
     ),
     text=(hex_bgr("#776e65"), hex_bgr("#f9f6f2")),
 )
@@ -130,7 +126,7 @@ def theme_from_stylesheet(css: str, selector: str, name: str) -> Theme:
     if "tsuper-text" in props:
         text.add(colour("tsuper-text"))
     overlays = []
-    for state, key in (("won", "won-overlay"), ("over", "over-overlay")):
+    for state, key in ((BoardState.WON, "won-overlay"), (BoardState.OVER, "over-overlay")):
         c, a = _css_colour(props[key], props)
         overlays.append(Overlay(state, c, a))
     glow = _css_colour(props["glow-rgb"], props)[0] if "glow-rgb" in props else None
@@ -149,7 +145,7 @@ DARK_FALLBACK = Theme(
         *((2**k, hex_bgr("#0d0f14")) for k in range(12, 18)),
     ),
     glow=hex_bgr("#78c8ff"),
-    overlays=(Overlay("won", hex_bgr("#2a9d8f"), 0.55), Overlay("over", hex_bgr("#14161c"), 0.6)),
+    overlays=(Overlay(BoardState.WON, hex_bgr("#2a9d8f"), 0.55), Overlay(BoardState.OVER, hex_bgr("#14161c"), 0.6)),
     text=(hex_bgr("#1c1e24"), hex_bgr("#ffffff"), hex_bgr("#e9c46a")),
 )
 
@@ -164,7 +160,3 @@ def _practice_dark() -> Theme:
 DARK = _practice_dark()
 
 THEMES: dict[str, Theme] = {CLASSIC.name: CLASSIC, DARK.name: DARK}
-
-
-def register(theme: Theme) -> None:
-    THEMES[theme.name] = theme

@@ -1,0 +1,211 @@
+"""Opening a screen (live or a screenshot) with a profile that fits it: loaded and checked, or the board found now."""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Sequence
+
+from screenbot.board_state import BoardState
+from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, hidpi_scale
+from screenbot.calibration.profile import default_profile_path
+from screenbot.control.screen import Frame, ImageScreen, MssScreen, Screen
+from screenbot.errors import ScreenbotError
+from screenbot.game.rules import Grid
+from screenbot.geometry import Rect
+from screenbot.vision.reader import Reading, UnreadableTileError, read_board
+
+SETTLE_WAIT_S = 1.5  # how long a live read waits for a board caught mid-move to come to rest
+
+
+class NoGridError(ScreenbotError):
+    """The source shows no readable board right now (mid-move, covered, or no board at all)."""
+
+
+def diagnostics_dir() -> Path:
+    """platformdirs' user cache dir for screenbot / diagnostics."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("screenbot")) / "diagnostics"
+
+
+def save_diagnostic(frame: Frame, reason: str) -> Path | None:
+    """Keep the frame that could not be read (PNG) and return where; None if it cannot be written."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+    path = diagnostics_dir() / f"{stamp}-{reason}.png"
+    try:
+        return frame.save(path)
+    except (ScreenbotError, OSError):
+        return None
+
+
+def _kept_at(frame: Frame, reason: str) -> str:
+    path = save_diagnostic(frame, reason)
+    return f" (the picture is kept at {path})" if path else ""
+
+
+def live_scale(monitors: Sequence[Rect]) -> float:
+    """Captured pixels per mouse point on the live screen with these monitors (mss's list, all first)."""
+    # On X11 the mouse (XTEST) and the capture (mss) share the root window's pixels: scale 1.
+    linux = sys.platform.startswith("linux")
+    return hidpi_scale(monitors[0].w) if len(monitors) == 2 and not linux else 1.0
+
+
+def calibrate_live(screen: Screen, profile_path: str | Path | None = None) -> Profile:
+    """Find the board on the live screen now (every monitor); saved at `profile_path` when given."""
+    monitors = screen.monitors()
+    frame = screen.grab(monitors[0])
+    profile = calibrate(frame, monitors=monitors, scale=live_scale(monitors), source="live screen")
+    if profile_path is not None:
+        profile.save(profile_path)
+    return profile
+
+
+def find_board(frame: Frame, base: Profile | None = None, monitors: Sequence[Rect] | None = None,
+               scale: float = 1.0, source: str = "") -> Profile:
+    """A profile for the one board in `frame`, keeping the colours and digit shapes `base` learned.
+
+    No board, or several: the error says what to do and where the frame is kept.
+    """
+    try:
+        fresh = calibrate(frame, search=find_lattices(frame.pixels), monitors=monitors, scale=scale, source=source)
+    except NoBoardError as exc:
+        raise NoBoardError(f"{exc}{_kept_at(frame, BoardState.NO_BOARD)}") from None
+    except ManyBoardsError as exc:
+        where = _kept_at(frame, "many-boards")
+        raise ManyBoardsError(f"{exc}; run `screenbot calibrate --pick N` first{where}", exc.candidates) from None
+    if base is not None:  # keep what the old profile learned
+        fresh.learned = list(base.learned)
+        fresh.glyphs = dict(base.glyphs)
+        if base.theme == fresh.theme and fresh.empty_colour is None:
+            fresh.empty_colour = base.empty_colour
+    return fresh
+
+
+def _read(frame: Frame, profile: Profile) -> Reading:
+    try:
+        return read_board(frame, profile)
+    except UnreadableTileError as exc:
+        raise UnreadableTileError(f"{exc}{_kept_at(frame, 'unreadable-tile')}", exc.reading) from None
+
+
+def _check(frame: Frame, profile: Profile) -> Reading | None:
+    """What the frame shows where the profile says; None when a tile there cannot be named (the board is there)."""
+    try:
+        return read_board(frame, profile)
+    except UnreadableTileError:
+        return None
+
+
+@dataclass
+class Session:
+    """A screen and a profile that fits it, with the frame they were checked on."""
+
+    screen: Screen
+    profile: Profile
+    profile_path: Path | None  # the file the profile is kept in; None: not kept (given as is, or found for this run)
+    found_now: bool  # the board was found in `frame` (no profile yet, or not where the profile said)
+    live: bool
+    frame: Frame
+    _first: Reading | None = field(default=None, repr=False)  # what `frame` showed, when already read
+
+    def read(self, wait_s: float | None = None) -> Reading:
+        """The board now: the opening frame first; live, a board caught mid-move is read again for up
+        to wait_s (default SETTLE_WAIT_S). What the profile learned is saved to its file."""
+        reading = self._first if self._first is not None else _read(self.frame, self.profile)
+        self._first = None
+        wait_s = (SETTLE_WAIT_S if self.live else 0.0) if wait_s is None else wait_s
+        deadline = time.monotonic() + wait_s
+        while reading.state == BoardState.UNSETTLED and self.live and time.monotonic() < deadline:
+            time.sleep(0.05)
+            self.frame = self.screen.grab(None)
+            reading = _read(self.frame, self.profile)
+        self.save_learned()
+        return reading
+
+    def save_learned(self) -> Path | None:
+        """Save the profile to its file if it learned colours or digit shapes since it was loaded."""
+        if self.profile_path is None or not self.profile.changed:
+            return None
+        return self.profile.save(self.profile_path)
+
+    def close(self) -> None:
+        self.screen.close()
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def open_session(image: str | Path | None = None, profile: str | Path | Profile | None = None,
+                 keep_new: bool = False) -> Session:
+    """Open the live screen (or a screenshot, `image`) with a profile that fits it.
+
+    profile: a Profile, a path, or None for the default path (a missing explicit path or a corrupt
+    file: ProfileError). With no saved profile the board is found now; keep_new saves what is found
+    on the live screen at the default path (and says so). A profile whose board is not where it
+    says (a moved window, another screenshot) is replaced, for this session only, by one found in
+    the same frame that keeps its learned colours; one stderr line says so.
+    """
+    profile_path: Path | None = None
+    loaded: Profile | None = None
+    if isinstance(profile, Profile):
+        loaded = profile
+    else:
+        profile_path = Path(profile) if profile is not None else default_profile_path()
+        if profile_path.is_file() or profile is not None:
+            loaded = Profile.load(profile_path)
+    live = image is None
+    screen: Screen = MssScreen() if live else ImageScreen(Path(image))
+    try:
+        frame = screen.grab(None)
+        first = _check(frame, loaded) if loaded is not None else None
+        if loaded is not None and (first is None or first.state != BoardState.NO_BOARD):
+            return Session(screen, loaded, profile_path, False, live, frame, first)
+        prof = _find_on(screen, frame, loaded, live)
+        if loaded is not None:
+            where = "on the screen" if live else "in the picture"
+            print(f"screenbot: note: the board is not where the profile says: found it {where} for this run only "
+                  "(`screenbot calibrate` saves the new place)", file=sys.stderr)
+            profile_path = None
+        elif keep_new and live:
+            prof.save(profile_path)
+            print(f"screenbot: no profile yet: calibrated on the live screen, saved {profile_path}", file=sys.stderr)
+        else:
+            profile_path = None
+        return Session(screen, prof, profile_path, True, live, frame)
+    except BaseException:
+        screen.close()
+        raise
+
+
+def _find_on(screen: Screen, frame: Frame, base: Profile | None, live: bool) -> Profile:
+    if not live:
+        return find_board(frame, base, source="on the fly")
+    monitors = screen.monitors()
+    return find_board(frame, base, monitors, live_scale(monitors), source="live screen")
+
+
+def read_grid(image: str | Path | None = None, profile: str | Path | Profile | None = None) -> Grid:
+    """The grid on a screenshot (image) or on the live screen, for commands that then act on it.
+
+    Raises a ScreenbotError with a one-line message (and keeps the frame for diagnosis)
+    when there is no board, it cannot be read, or it is caught mid-move.
+    """
+    with open_session(image, profile) as session:
+        reading = session.read()
+    if reading.grid is not None:
+        if reading.state in (BoardState.WON, BoardState.OVER):
+            print(f"screenbot: note: the board is under the '{reading.state}' overlay", file=sys.stderr)
+        return reading.grid
+    where = _kept_at(session.frame, reading.state)
+    if reading.state == BoardState.UNSETTLED:
+        raise NoGridError(f"the board is moving ({reading.detail}): try again when it is still{where}")
+    if reading.state in (BoardState.WON, BoardState.OVER):
+        raise NoGridError(f"the board is covered by the '{reading.state}' message and cannot be read through it{where}")
+    raise NoGridError(f"no board where expected ({reading.detail}): run `screenbot calibrate` again{where}")
