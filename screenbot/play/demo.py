@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from screenbot.board_state import BoardState
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import to_grid
 from screenbot.play.loop import PlaySettings, Player, Summary
@@ -115,7 +116,7 @@ def _still_sight(eyes, timeout_s: float = 1.5):
             sight = eyes.look()
         except Exception:  # the final picture is a nicety: never fail the demo over it
             return None
-        if (previous is not None and sight.state != "unsettled"
+        if (previous is not None and sight.state != BoardState.UNSETTLED
                 and np.array_equal(previous.frame.pixels, sight.frame.pixels)):
             return sight
         previous = sight

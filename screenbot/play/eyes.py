@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
+from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, Screen
 from screenbot.geometry import Rect
 
@@ -122,7 +123,7 @@ class ScreenEyes(Eyes):
         try:
             reading = self._read(frame, self.profile if profile is None else profile)
         except UnreadableTileError as exc:
-            return None, "unsettled", str(exc)
+            return None, BoardState.UNSETTLED, str(exc)
         return reading.grid, reading.state, getattr(reading, "detail", "")
 
     def read_frame(self, frame: Frame, t: float | None = None, profile=None) -> Sight:
@@ -141,4 +142,4 @@ class ScreenEyes(Eyes):
     def glance(self) -> Sight:
         start = self._clock()
         frame = self.grab()
-        return Sight(None, "unread", frame, start, (self._clock() - start) * 1000)
+        return Sight(None, BoardState.UNREAD, frame, start, (self._clock() - start) * 1000)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
+from screenbot.board_state import BoardState
 from screenbot.agent.base import Agent
 from screenbot.control.keyboard import FailSafeTriggered, Keyboard
 from screenbot.game.rules import Grid, Move, is_over
@@ -154,13 +155,13 @@ class Player:
         previous = None
         while True:
             sight = ctx.look()
-            if sight.state == "won" and not s.dry_run:
+            if sight.state == BoardState.WON and not s.dry_run:
                 self.overlay.keep_going(sight)
                 previous = None
                 continue
-            if sight.state == "over":
+            if sight.state == BoardState.OVER:
                 raise StopPlaying("the game on screen is already over: start a new game first")
-            if sight.state == "playing" and sight.grid is not None:
+            if sight.state == BoardState.PLAYING and sight.grid is not None:
                 grid = tuple(tuple(row) for row in sight.grid)
                 if grid == previous:
                     board = ctx.tracker.begin(grid)
@@ -171,7 +172,7 @@ class Player:
                     return board
                 previous = grid
             if ctx.clock() > deadline:
-                if sight.state == "no-board":
+                if sight.state == BoardState.NO_BOARD:
                     raise StopPlaying("no board where the profile says: run `screenbot calibrate` with the game visible")
                 why = f": {sight.why}" if sight.why else ""
                 raise StopPlaying(f"the board did not settle (last state: {sight.state}{why})")

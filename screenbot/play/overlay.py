@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame
 from screenbot.game.rules import max_tile
 from screenbot.geometry import Point, Rect
@@ -114,7 +115,7 @@ class WinOverlay:
         deadline = ctx.clock() + ctx.settings.overlay_wait_s
         while ctx.clock() < deadline:
             sight = ctx.look()
-            if sight.state == "won":
+            if sight.state == BoardState.WON:
                 self.keep_going(sight)
                 return
             ctx.sleep(ctx.settings.overlay_look_gap_s)
@@ -131,7 +132,7 @@ class WinOverlay:
         deadline = ctx.clock() + ctx.settings.overlay_wait_s
         last = None  # (pixels, button) of the look before, when it showed the overlay and a button
         while True:
-            button = find_keep_going(sight.frame, g.board) if sight.state == "won" else None
+            button = find_keep_going(sight.frame, g.board) if sight.state == BoardState.WON else None
             if button is not None and last is not None and last[1] == button and np.array_equal(last[0], sight.frame.pixels):
                 break
             last = (sight.frame.pixels, button) if button is not None else None
@@ -144,7 +145,7 @@ class WinOverlay:
         deadline = ctx.clock() + ctx.settings.settle_timeout_s
         while ctx.clock() < deadline:
             sight = ctx.look()
-            if sight.state == "playing" and sight.grid is not None:
+            if sight.state == BoardState.PLAYING and sight.grid is not None:
                 if ctx.tracker.board is None or not resume:
                     return
                 try:

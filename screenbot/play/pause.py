@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from screenbot.board_state import BoardState
 from screenbot.game.rules import Grid
 from screenbot.play.context import PlayContext, StopPlaying
 from screenbot.play.eyes import Sight
@@ -31,7 +32,7 @@ class Pauser:
         away, look for it over the whole screen (a moved window); if the problem stays, stop."""
 
         def back(sight: Sight) -> bool | None:
-            if sight.state != "playing":
+            if sight.state != BoardState.PLAYING:
                 return False
             return self.same_as_tracked(sight) is not None or None  # None: the board changed meanwhile
 
@@ -42,7 +43,7 @@ class Pauser:
         showing the move's board with its new tile; else stop."""
 
         def follows(sight: Sight) -> Grid | None:
-            if sight.grid is None or sight.state != "playing":
+            if sight.grid is None or sight.state != BoardState.PLAYING:
                 return None
             check = compare(sight.grid, prediction)
             return check.board if check.matched else None
@@ -76,7 +77,7 @@ class Pauser:
 
     def same_as_tracked(self, sight: Sight) -> Grid | None:
         """The tracked board, when the sight shows it (still, every tile as tracked); else None."""
-        if sight.grid is None or sight.state != "playing":
+        if sight.grid is None or sight.state != BoardState.PLAYING:
             return None
         try:
             return self.ctx.tracker.resume(sight.grid)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame
 from screenbot.game.rules import Grid
 from screenbot.geometry import Rect
@@ -87,7 +88,7 @@ def find_board_again(
         sight = read_at(frame, moved)
         board = believe(sight)
         if board is None:
-            if sight.grid is not None and sight.state == "playing":
+            if sight.grid is not None and sight.state == BoardState.PLAYING:
                 notes.append(f"a board at {where} showing another position than this game's")
             else:
                 notes.append(f"a board at {where} that could not be read ({sight.state})")

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame
 from screenbot.game.rules import Move, to_grid
 from screenbot.play.record import LOG_NAME, PROFILE_NAME, RecordError, read_log
@@ -81,7 +82,7 @@ def replay(folder: str | Path, read: Callable | None = None, profile=None) -> Re
                 profile, spawn_reader = readers[(recorded.board.x, recorded.board.y)]
             reading = read(frame, profile)
             report.frames_read += 1
-            still = reading.grid is not None and reading.state == "playing"
+            still = reading.grid is not None and reading.state == BoardState.PLAYING
             growing = (
                 prediction is not None and (not still or compare(reading.grid, prediction).verdict == "no-spawn")
             )

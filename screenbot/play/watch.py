@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from screenbot.board_state import BoardState
 from screenbot.game.rules import Grid
 from screenbot.play.context import PlayContext, StopPlaying
 from screenbot.play.eyes import Sight
@@ -161,7 +162,7 @@ class Watcher:
         repressed = False
         while True:
             sight = ctx.look()
-            if sight.state == "won":
+            if sight.state == BoardState.WON:
                 # "You win!" came up (moves are ignored until "Keep going"): dismiss it and watch on
                 self.overlay.keep_going(sight, resume=False)
                 overlay_cleared_t = ctx.clock()
@@ -173,13 +174,13 @@ class Watcher:
                 # the key met the overlay and was ignored: press it again, once
                 self.guard.press(prediction.move)
                 repressed, key_t = True, ctx.clock()
-            if self.guard.safety is not None and (sight.grid is None or sight.state == "no-board"):
+            if self.guard.safety is not None and (sight.grid is None or sight.state == BoardState.NO_BOARD):
                 problem = self.guard.safety.problem(sight.frame, prediction.merged_cells)
                 if problem is not None and ctx.clock() - key_t > s.misread_after_s:
                     self.pauser.pause_after_key(problem, prediction)
                     key_t = ctx.clock()
                     continue
-            if sight.grid is not None and sight.state in ("playing", "over"):
+            if sight.grid is not None and sight.state in (BoardState.PLAYING, BoardState.OVER):
                 check = compare(sight.grid, prediction)
                 if check.matched:
                     r, c, _ = check.spawn
