@@ -62,15 +62,15 @@ def bench_recorded_read(condition: str, n: int) -> None:
     still = labels(condition, "static")[0]
     screen = ImageScreen(FIXTURES / still["image"], advance=False)
     profile = calibrate(screen.grab())
-    first = read_board(screen.grab(profile.board), profile)  # builds the lookup table once; OCR if needed
+    first = read_board(screen.grab(profile.board_rect), profile)  # builds the lookup table once; OCR if needed
     assert first.grid == to_grid(still["grid"]), "the recorded frame was misread"
 
     def once():
-        reading = read_board(screen.grab(profile.board), profile)
+        reading = read_board(screen.grab(profile.board_rect), profile)
         assert reading.ocr_calls == 0
 
     med, p95 = median_ms(once, n)
-    print(f"grab+read, recorded frame ({condition}, board {profile.board.w} px, Screen interface): "
+    print(f"grab+read, recorded frame ({condition}, board {profile.board_rect.w} px, Screen interface): "
           f"median {med:.2f} ms, p95 {p95:.2f} ms over {n}")
 
 
@@ -171,15 +171,15 @@ def _live(n: int, what: str) -> None:
     screen = MssScreen()
     try:
         profile = calibrate(screen.grab(), monitors=screen.monitors())
-        read_board(screen.grab(profile.board), profile)
-        grab_med, _ = median_ms(lambda: screen.grab(profile.board), n)
+        read_board(screen.grab(profile.board_rect), profile)
+        grab_med, _ = median_ms(lambda: screen.grab(profile.board_rect), n)
         states = []
 
         def once():
-            states.append(read_board(screen.grab(profile.board), profile).state)
+            states.append(read_board(screen.grab(profile.board_rect), profile).state)
 
         med, p95 = median_ms(once, n)
-        print(f"grab+read, {what} (board {profile.board.w} px): median {med:.2f} ms, p95 {p95:.2f} ms "
+        print(f"grab+read, {what} (board {profile.board_rect.w} px): median {med:.2f} ms, p95 {p95:.2f} ms "
               f"(grab alone {grab_med:.2f} ms); states {sorted(set(states))}")
     except Exception as exc:  # a display without a board: say so
         print(f"live: {exc}")

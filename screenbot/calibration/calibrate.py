@@ -22,7 +22,7 @@ COLOUR_TOL = 8
 
 
 def board_rect(lattice: Lattice, frame: Frame) -> Rect:
-    x, y, w, h = lattice.board
+    x, y, w, h = lattice.board_rect
     return Rect(int(round(x)) + frame.left, int(round(y)) + frame.top, int(round(w)), int(round(h)))
 
 
@@ -39,7 +39,7 @@ def gap_samples(pixels: np.ndarray, lattice: Lattice) -> np.ndarray:
     """Pixels along the middle of every gap line and the frame (N x 3)."""
     h, w = pixels.shape[:2]
     out = []
-    bx, by, bw, bh = lattice.board
+    bx, by, bw, bh = lattice.board_rect
     xs = [lattice.x0 - lattice.margin_x / 2] + [lattice.x0 + k * lattice.pitch_x - lattice.gap_x / 2 for k in range(1, SIZE)]
     xs.append(lattice.x0 + 3 * lattice.pitch_x + lattice.cell_w + lattice.margin_x / 2)
     ys = [lattice.y0 - lattice.margin_y / 2] + [lattice.y0 + k * lattice.pitch_y - lattice.gap_y / 2 for k in range(1, SIZE)]
@@ -207,7 +207,7 @@ def draw_preview(frame: Frame, search: Search, chosen: int | None = None, profil
         cv2.rectangle(img, (x, y), (x + w, y + h), (0, 0, 255), thick)
         cv2.putText(img, "not a board", (x, max(15, y - 6)), cv2.FONT_HERSHEY_SIMPLEX, font * 0.6, (0, 0, 255), thick)
     for i, lat in enumerate(search.boards, 1):
-        x, y, w, h = (int(round(v)) for v in lat.board)
+        x, y, w, h = (int(round(v)) for v in lat.board_rect)
         colour = (0, 200, 0) if chosen == i else (255, 120, 0)
         cv2.rectangle(img, (x, y), (x + w, y + h), colour, thick)
         cv2.putText(img, f"#{i}", (x + 4, max(20, y - 8)), cv2.FONT_HERSHEY_SIMPLEX, font, colour, thick + 1)

@@ -45,7 +45,7 @@ class Lattice:
         return (self.x0 + col * self.pitch_x, self.y0 + row * self.pitch_y, self.cell_w, self.cell_h)
 
     @property
-    def board(self) -> tuple[float, float, float, float]:
+    def board_rect(self) -> tuple[float, float, float, float]:
         """The whole board (cells, gaps and the frame around them): x, y, w, h."""
         w = 3 * self.pitch_x + self.cell_w + 2 * self.margin_x
         h = 3 * self.pitch_y + self.cell_h + 2 * self.margin_y
@@ -284,7 +284,7 @@ def _search(pixels: np.ndarray, edges_from: np.ndarray) -> Search:
             continue
         reason = _check_look(pixels, lattice)
         if reason:
-            result.rejected.append(Rejected(lattice.board, reason))
+            result.rejected.append(Rejected(lattice.board_rect, reason))
             continue
         result.boards.append(lattice)
     result.boards = _dedupe(result.boards)
@@ -320,11 +320,11 @@ def _line_fit(idx: np.ndarray, pos: np.ndarray) -> tuple[float, float]:
 def _dedupe(boards: list[Lattice]) -> list[Lattice]:
     out: list[Lattice] = []
     for b in sorted(boards, key=lambda l: -l.matched):
-        bx, by, bw, bh = b.board
-        if any(_overlap((bx, by, bw, bh), o.board) > 0.3 for o in out):
+        bx, by, bw, bh = b.board_rect
+        if any(_overlap((bx, by, bw, bh), o.board_rect) > 0.3 for o in out):
             continue
         out.append(b)
-    return sorted(out, key=lambda l: (round(l.board[1] / 50), l.board[0]))
+    return sorted(out, key=lambda l: (round(l.board_rect[1] / 50), l.board_rect[0]))
 
 
 def _overlap(a, b) -> float:

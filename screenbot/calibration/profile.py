@@ -77,7 +77,7 @@ class LearnedColour:
 class Profile:
     """Everything the reader and the keyboard need to know about one board on one screen."""
 
-    board: Rect  # the whole board, absolute screen pixels
+    board_rect: Rect  # the whole board, absolute screen pixels
     cells: tuple[Rect, ...]  # 16 cells, row by row
     patches: tuple[tuple[Rect, ...], ...]  # per cell: top, bottom, left, right strips and centre
     monitor: int = 0  # mss monitor index holding the board (0 = the picture as a whole)
@@ -96,8 +96,8 @@ class Profile:
             raise ProfileError("a profile needs 16 cells and 16 patch sets: run `screenbot calibrate` again")
 
     @classmethod
-    def from_cells(cls, board: Rect, cells: tuple[Rect, ...], **kw) -> "Profile":
-        return cls(board=board, cells=tuple(cells), patches=tuple(cell_patches(c) for c in cells), **kw)
+    def from_cells(cls, board_rect: Rect, cells: tuple[Rect, ...], **kw) -> "Profile":
+        return cls(board_rect=board_rect, cells=tuple(cells), patches=tuple(cell_patches(c) for c in cells), **kw)
 
     def shifted(self, dx: int, dy: int, monitor: int | None = None) -> "Profile":
         """A copy of this profile for the same board moved by (dx, dy) pixels (a dragged window, a
@@ -105,7 +105,7 @@ class Profile:
         (copied: the copy learns on its own)."""
         return replace(
             self,
-            board=self.board.translated(dx, dy),
+            board_rect=self.board_rect.translated(dx, dy),
             cells=tuple(c.translated(dx, dy) for c in self.cells),
             patches=tuple(tuple(p.translated(dx, dy) for p in ps) for ps in self.patches),
             monitor=self.monitor if monitor is None else int(monitor),
@@ -114,9 +114,9 @@ class Profile:
             changed=False,
         )
 
-    def moved_to(self, board: Rect, monitor: int | None = None) -> "Profile":
-        """A copy of this profile with the board's top-left corner at `board`'s (see `shifted`)."""
-        return self.shifted(board.x - self.board.x, board.y - self.board.y, monitor)
+    def moved_to(self, board_rect: Rect, monitor: int | None = None) -> "Profile":
+        """A copy of this profile with the board's top-left corner at `board_rect`'s (see `shifted`)."""
+        return self.shifted(board_rect.x - self.board_rect.x, board_rect.y - self.board_rect.y, monitor)
 
     def learn(self, colour, value: int | None) -> None:
         """Remember a tile colour (value None: a colour shared by several values)."""
@@ -139,7 +139,7 @@ class Profile:
     def to_json(self) -> dict:
         return {
             "version": PROFILE_VERSION,
-            "board": self.board.as_list(),
+            "board_rect": self.board_rect.as_list(),
             "cells": [c.as_list() for c in self.cells],
             "patches": [[p.as_list() for p in ps] for ps in self.patches],
             "patch_names": list(PATCH_NAMES),
@@ -163,7 +163,7 @@ class Profile:
         if any(len(ps) != len(PATCH_FRACTIONS) for ps in patches):
             raise ValueError("each cell needs 5 sample patches")
         return cls(
-            board=Rect.from_list(data["board"]),
+            board_rect=Rect.from_list(data["board_rect"] if "board_rect" in data else data["board"]),  # "board": older files
             cells=cells,
             patches=patches,
             monitor=int(data.get("monitor", 0)),

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         raise type(exc)(f"{exc} (preview: {preview})", *( [exc.candidates] if isinstance(exc, ManyBoardsError) else [])) from None
     saved = profile.save(profile_path)
     save_preview(preview, frame, search, chosen=args.pick or 1, profile=profile)
-    b = profile.board
+    b = profile.board_rect
     print(f"board: {b.w}x{b.h} px at ({b.x}, {b.y}) on monitor {profile.monitor}, theme {profile.theme}, "
           f"scale {profile.scale:g} px/pt")
     if profile.overlay_at_calibration:

@@ -103,8 +103,8 @@ class FocusWatch:
     Elsewhere it knows nothing and says so (`available` is False); the pixel check still runs.
     """
 
-    def __init__(self, board: Rect) -> None:
-        self.board = board
+    def __init__(self, board_rect: Rect) -> None:
+        self.board_rect = board_rect
         self._display = None
         self._root = None
         self.snapshot: WindowSnapshot | None = None
@@ -148,10 +148,10 @@ class FocusWatch:
                 found.append(child.id)
         return found
 
-    def move_to(self, board: Rect) -> None:
+    def move_to(self, board_rect: Rect) -> None:
         """Watch the board at its new place (its window was moved); call `remember` after the
         next focusing click."""
-        self.board = board
+        self.board_rect = board_rect
         self.snapshot = None
 
     def remember(self) -> WindowSnapshot:
@@ -160,7 +160,7 @@ class FocusWatch:
             self.snapshot = WindowSnapshot(None, None)
             return self.snapshot
         self._display.sync()
-        over = self._top_windows_over(self.board)
+        over = self._top_windows_over(self.board_rect)
         self.snapshot = WindowSnapshot(self._focus(), over[-1] if over else None)
         return self.snapshot
 
@@ -171,7 +171,7 @@ class FocusWatch:
         focus = self._focus()
         if self.snapshot.focus not in (None, 0, 1) and focus != self.snapshot.focus:
             return "the game's window lost the keyboard focus"
-        over = self._top_windows_over(self.board)
+        over = self._top_windows_over(self.board_rect)
         if self.snapshot.board_window is not None and (not over or over[-1] != self.snapshot.board_window):
             return "another window is over the board"
         return None

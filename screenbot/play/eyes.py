@@ -30,7 +30,7 @@ class Sight:
 class BoardGeometry:
     """Where the board is: its frame and 16 cells (absolute captured pixels), and pixels per mouse point."""
 
-    board: Rect
+    board_rect: Rect
     cells: tuple[Rect, ...]
     scale: float = 1.0
 
@@ -39,8 +39,8 @@ class BoardGeometry:
         return round(x / self.scale), round(y / self.scale)
 
     @property
-    def board_in_points(self) -> Rect:
-        return self.board.scaled(1.0 / self.scale)
+    def board_rect_in_points(self) -> Rect:
+        return self.board_rect.scaled(1.0 / self.scale)
 
 
 def _rect(value) -> Rect:
@@ -51,10 +51,8 @@ def _rect(value) -> Rect:
 
 def geometry_of(profile) -> BoardGeometry:
     """The board geometry held by a calibration Profile."""
-    board = _rect(getattr(profile, "board", None) or getattr(profile, "board_rect"))
-    cells = getattr(profile, "cells", None) or getattr(profile, "cell_rects")
     scale = float(getattr(profile, "scale", 1.0) or 1.0)
-    return BoardGeometry(board, tuple(_rect(c) for c in cells), scale)
+    return BoardGeometry(_rect(profile.board_rect), tuple(_rect(c) for c in profile.cells), scale)
 
 
 class Eyes(abc.ABC):
@@ -103,7 +101,7 @@ class ScreenEyes(Eyes):
         self._clock = clock
 
     def grab(self) -> Frame:
-        return self.screen.grab(self.geometry.board)
+        return self.screen.grab(self.geometry.board_rect)
 
     def look_around(self) -> tuple[Frame, list[Rect]]:
         monitors = self.screen.monitors()

@@ -19,7 +19,7 @@ def focus_point(geometry: BoardGeometry) -> tuple[int, int]:
     between the two middle columns (never a tile, never a button). Captured pixels."""
     left, right = geometry.cells[1], geometry.cells[2]
     x = (left.right + right.x) // 2
-    y = (geometry.board.y + min(left.y, right.y)) // 2
+    y = (geometry.board_rect.y + min(left.y, right.y)) // 2
     return x, y
 
 
@@ -40,11 +40,11 @@ class Guard:
     def learn(self, sight: Sight) -> None:
         """Remember how the board looks now (the pixels the check compares with)."""
         g = self.ctx.eyes.geometry
-        self.safety = Safety(BoardLook.learn(sight.frame, g.board, g.cells), self.focus_watch)
+        self.safety = Safety(BoardLook.learn(sight.frame, g.board_rect, g.cells), self.focus_watch)
 
     def board_moved(self, geometry: BoardGeometry) -> None:
         if self.focus_watch is not None:
-            self.focus_watch.move_to(geometry.board)
+            self.focus_watch.move_to(geometry.board_rect)
         self._window_check = None
 
     def remember_focus(self) -> None:
@@ -82,12 +82,12 @@ class Guard:
     def click(self, x: int, y: int) -> None:
         """Click at (x, y) in captured pixels, inside the board's frame."""
         g = self.ctx.eyes.geometry
-        if not g.board.contains(Point(x, y)):
+        if not g.board_rect.contains(Point(x, y)):
             raise StopPlaying(f"a click at ({x}, {y}) would land outside the board; nothing was clicked")
         problem = self.safety.focus_problem() if self.safety is not None else None
         if problem is not None and "over the board" in problem:
             raise StopPlaying(f"{problem}; nothing was clicked")
-        self._keyboard.confine_clicks(g.board_in_points)
+        self._keyboard.confine_clicks(g.board_rect_in_points)
         self._keyboard.click(*g.to_points(x, y))
 
     def focus(self) -> None:

@@ -132,7 +132,7 @@ class WinOverlay:
         deadline = ctx.clock() + ctx.settings.overlay_wait_s
         last = None  # (pixels, button) of the look before, when it showed the overlay and a button
         while True:
-            button = find_keep_going(sight.frame, g.board) if sight.state == BoardState.WON else None
+            button = find_keep_going(sight.frame, g.board_rect) if sight.state == BoardState.WON else None
             if button is not None and last is not None and last[1] == button and np.array_equal(last[0], sight.frame.pixels):
                 break
             last = (sight.frame.pixels, button) if button is not None else None

@@ -121,5 +121,5 @@ class Pauser:
             hear(found)
         self._missing_since, self._search_note = None, ""
         ctx.stats.relocations += 1
-        ctx.say(f"screenbot: the board moved to ({g.board.x}, {g.board.y}): carrying on")
+        ctx.say(f"screenbot: the board moved to ({g.board_rect.x}, {g.board_rect.y}): carrying on")
         self.guard.focus()

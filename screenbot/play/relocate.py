@@ -42,9 +42,9 @@ class ScreenSearch:
 def same_size(old, new) -> bool:
     """The two profiles describe boards of one size (the same zoom): the board and every cell
     within SIZE_SLACK_PX, the cells at the same places relative to the board."""
-    if abs(old.board.w - new.board.w) > SIZE_SLACK_PX or abs(old.board.h - new.board.h) > SIZE_SLACK_PX:
+    if abs(old.board_rect.w - new.board_rect.w) > SIZE_SLACK_PX or abs(old.board_rect.h - new.board_rect.h) > SIZE_SLACK_PX:
         return False
-    dx, dy = new.board.x - old.board.x, new.board.y - old.board.y
+    dx, dy = new.board_rect.x - old.board_rect.x, new.board_rect.y - old.board_rect.y
     for a, b in zip(old.cells, new.cells):
         moved = a.translated(dx, dy)
         if max(abs(moved.x - b.x), abs(moved.y - b.y), abs(moved.right - b.right), abs(moved.bottom - b.bottom)) > SIZE_SLACK_PX:
@@ -78,13 +78,13 @@ def find_board_again(
                              search=search)
         except NoBoardError:
             continue
-        where = seen.board.as_list()
-        if seen.board == profile.board:
+        where = seen.board_rect.as_list()
+        if seen.board_rect == profile.board_rect:
             continue  # still there: whatever is wrong there, the board did not move
         if not same_size(profile, seen):
             notes.append(f"a board of another size at {where} (zoomed or resized?)")
             continue
-        moved = profile.moved_to(seen.board, monitor=seen.monitor)
+        moved = profile.moved_to(seen.board_rect, monitor=seen.monitor)
         sight = read_at(frame, moved)
         board = believe(sight)
         if board is None:

@@ -53,7 +53,7 @@ def replay(folder: str | Path, read: Callable | None = None, profile=None) -> Re
     from screenbot.play.spawn import SpawnReader
 
     recorded = profile
-    readers = {(profile.board.x, profile.board.y): (profile, SpawnReader.for_profile(profile))}
+    readers = {(profile.board_rect.x, profile.board_rect.y): (profile, SpawnReader.for_profile(profile))}
     report = ReplayReport(moves=len(moves), summary=summary)
     previous = None
     for entry in moves:
@@ -71,7 +71,7 @@ def replay(folder: str | Path, read: Callable | None = None, profile=None) -> Re
         if frame_name:
             origin = entry.get("origin") or [0, 0]
             frame = Frame.load(folder / frame_name, int(origin[0]), int(origin[1]))
-            if (frame.width, frame.height) == (recorded.board.w, recorded.board.h):
+            if (frame.width, frame.height) == (recorded.board_rect.w, recorded.board_rect.h):
                 # a board frame grabbed elsewhere: play found the board again after its window moved
                 at = (frame.left, frame.top)
                 if at not in readers:
@@ -79,7 +79,7 @@ def replay(folder: str | Path, read: Callable | None = None, profile=None) -> Re
                     readers[at] = (moved, SpawnReader.for_profile(moved))
                 profile, spawn_reader = readers[at]
             else:
-                profile, spawn_reader = readers[(recorded.board.x, recorded.board.y)]
+                profile, spawn_reader = readers[(recorded.board_rect.x, recorded.board_rect.y)]
             reading = read(frame, profile)
             report.frames_read += 1
             still = reading.grid is not None and reading.state == BoardState.PLAYING

@@ -58,7 +58,7 @@ def open_live(profile_path: str | Path | None = None, dry_run: bool = False, pro
         raise
     focus_watch = None
     if not dry_run and sys.platform.startswith("linux") and abs(eyes.geometry.scale - 1.0) < 1e-6:
-        watch = FocusWatch(eyes.geometry.board)
+        watch = FocusWatch(eyes.geometry.board_rect)
         focus_watch = watch if watch.available else None
     return LiveParts(session, eyes, keyboard, focus_watch)
 

@@ -47,7 +47,7 @@ class Reading:
 
     grid: Grid | None
     state: BoardState  # playing | won | over | unsettled | no-board
-    board: Rect | None = None
+    board_rect: Rect | None = None
     detail: str = ""  # why a frame is unsettled / no-board
     ms: float = 0.0
     ocr_calls: int = 0
@@ -57,7 +57,7 @@ class Reading:
         return {
             "board": [list(r) for r in self.grid] if self.grid else None,
             "state": self.state,
-            "rect": self.board.as_list() if self.board else None,
+            "rect": self.board_rect.as_list() if self.board_rect else None,
         }
 
 
@@ -100,7 +100,7 @@ def _pad(rows: list[np.ndarray]) -> np.ndarray:
 
 
 def _gap_lines(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
-    b = profile.board
+    b = profile.board_rect
     cells = profile.cells
     xs = [(b.x + cells[0].x) / 2] + [(cells[k - 1].right + cells[k].x) / 2 for k in range(1, SIZE)]
     xs.append((cells[SIZE - 1].right + b.right) / 2)
@@ -175,12 +175,12 @@ def _build_lut(pairs: list[tuple[tuple[int, int, int], int]]) -> np.ndarray:
 
 
 def _sampler(profile: Profile) -> _Sampler:
-    key = (profile.board, profile.cells, profile.theme, profile.gap_colour, profile.empty_colour,
+    key = (profile.board_rect, profile.cells, profile.theme, profile.gap_colour, profile.empty_colour,
            tuple((e.colour, e.value) for e in profile.learned))
     cached = getattr(profile, "_sampler", None)
     if cached is not None and cached.key == key:
         return cached
-    origin = profile.board
+    origin = profile.board_rect
     sy, sx, cy, cx = [], [], [], []
     for patches in profile.patches:
         ys, xs = [], []
@@ -272,9 +272,9 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     """
     start = time.perf_counter()
     try:
-        region = frame.crop(profile.board).pixels
+        region = frame.crop(profile.board_rect).pixels
     except OutsideFrameError:
-        return Reading(None, BoardState.NO_BOARD, profile.board, "the board is not inside the captured area",
+        return Reading(None, BoardState.NO_BOARD, profile.board_rect, "the board is not inside the captured area",
                        (time.perf_counter() - start) * 1000)
     s = _sampler(profile)
     strip_px = region[s.strip_y, s.strip_x]
@@ -299,7 +299,7 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
             values[i] = value
         else:
             grid = _grid_from_labels(cells.label, s.entries, values)
-            return Reading(grid, BoardState.PLAYING, profile.board, "read digits" if calls else "",
+            return Reading(grid, BoardState.PLAYING, profile.board_rect, "read digits" if calls else "",
                            (time.perf_counter() - start) * 1000, calls, calls > 0)
     return _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, settled, start, ocr_allowed)
 
@@ -379,7 +379,7 @@ def _read_under_overlay(s: _Sampler, strip_px: np.ndarray, colour, alpha: float)
 
 def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, settled, start, ocr_allowed) -> Reading:
     def done(grid, state, detail="", ocr_calls=0, learned=False):
-        return Reading(grid, state, profile.board, detail, (time.perf_counter() - start) * 1000, ocr_calls, learned)
+        return Reading(grid, state, profile.board_rect, detail, (time.perf_counter() - start) * 1000, ocr_calls, learned)
 
     overlay = _overlay(profile, s, line_px)
     if overlay is not None:
@@ -434,7 +434,7 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
 
 
 def _cell_pixels(region: np.ndarray, profile: Profile, i: int) -> np.ndarray:
-    r = profile.cells[i].translated(-profile.board.x, -profile.board.y)
+    r = profile.cells[i].translated(-profile.board_rect.x, -profile.board_rect.y)
     return region[r.y : r.bottom, r.x : r.right]
 
 

@@ -101,7 +101,7 @@ def test_a_moved_window_is_followed_and_a_cut_off_or_zoomed_board_stops_play(mak
         assert summary.moves == 45 and summary.relocations == 1
         assert window.position == Point(300, 40)
         assert misreads_against_page(player.tracker.history, rig.state()) == 0
-        board = player.eyes.geometry.board
+        board = player.eyes.geometry.board_rect
         assert board.x > 300  # the board read at its new place
         assert run.said == [f"screenbot: the board moved to ({board.x}, {board.y}): carrying on"]
 

@@ -28,7 +28,7 @@ def geometry() -> BoardGeometry:
 
 def board_pixels(colour=BOARD_BGR) -> np.ndarray:
     g = geometry()
-    pixels = np.zeros((g.board.h, g.board.w, 3), dtype=np.uint8)
+    pixels = np.zeros((g.board_rect.h, g.board_rect.w, 3), dtype=np.uint8)
     pixels[:] = colour
     for cell in g.cells:
         pixels[cell.y:cell.bottom, cell.x:cell.right] = (180, 193, 205)

@@ -10,7 +10,7 @@ from screenbot.vision.reader import Reading, UnreadableTileError
 
 
 class Geometry:
-    board = Rect(10, 10, 40, 40)
+    board_rect = Rect(10, 10, 40, 40)
     cells = tuple(Rect(12 + 10 * (i % 4), 12 + 10 * (i // 4), 8, 8) for i in range(16))
     scale = 1.0
 
@@ -23,7 +23,7 @@ def test_a_tile_vision_cannot_name_is_an_unsettled_sight_with_the_reason():
     sight = eyes.look()
     assert sight.grid is None and sight.state == BoardState.UNSETTLED
     assert "row 4, column 4" in sight.why
-    assert sight.frame.rect == Geometry.board
+    assert sight.frame.rect == Geometry.board_rect
 
 
 def test_a_glance_grabs_without_reading():

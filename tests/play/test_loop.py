@@ -40,7 +40,7 @@ def test_focus_click_lands_on_the_board_background_not_a_cell():
     screen = SimulatedScreen(clock)
     x, y = focus_point(screen.geometry)
     g = screen.geometry
-    assert g.board.contains(__import__("screenbot.geometry", fromlist=["Point"]).Point(x, y))
+    assert g.board_rect.contains(__import__("screenbot.geometry", fromlist=["Point"]).Point(x, y))
     assert not any(cell.contains(__import__("screenbot.geometry", fromlist=["Point"]).Point(x, y)) for cell in g.cells)
 
 

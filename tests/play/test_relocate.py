@@ -81,17 +81,17 @@ class StackingWatch:
     """X11's FocusWatch as it behaves here: the game's window is the top one over the watched
     rectangle only while the board covers its middle."""
 
-    def __init__(self, page: MovingPage, board: Rect) -> None:
-        self.page, self.board, self.snapshot = page, board, None
+    def __init__(self, page: MovingPage, board_rect: Rect) -> None:
+        self.page, self.board_rect, self.snapshot = page, board_rect, None
 
-    def move_to(self, board: Rect) -> None:
-        self.board, self.snapshot = board, None
+    def move_to(self, board_rect: Rect) -> None:
+        self.board_rect, self.snapshot = board_rect, None
 
     def remember(self) -> None:
-        self.snapshot = self.board
+        self.snapshot = self.board_rect
 
     def problem(self) -> str | None:
-        if self.snapshot is None or self.page.board_rect.contains(self.board.center):
+        if self.snapshot is None or self.page.board_rect.contains(self.board_rect.center):
             return None
         return "another window is over the board"
 
@@ -103,7 +103,7 @@ def player_on(page: MovingPage, clock: VirtualClock, said: list, log=None, recor
     profile = calibrate(page.grab(), monitors=page.monitors(), source="test")
     eyes = ScreenEyes(page, profile, clock=clock)
     player = Player(eyes, page.keyboard, PlaySettings(**settings), agent=FirstLegalAgent(), clock=clock,
-                    focus_watch=StackingWatch(page, eyes.geometry.board), say=said.append,
+                    focus_watch=StackingWatch(page, eyes.geometry.board_rect), say=said.append,
                     record=Recording(log=log, frames=recorder))
     return player, profile
 
@@ -137,8 +137,8 @@ def test_a_board_moved_between_moves_is_found_again_and_play_carries_on():
     assert summary.relocations == 1 and "moved 1 time" in summary.text()
     assert player.tracker.board == page.game.grid and summary.misreads == 0
     # the profile as calibrated, shifted by as much as the board moved
-    now = player.eyes.geometry.board
-    assert now == profile.board.translated(NEW_PLACE[0] - OLD_PLACE[0], NEW_PLACE[1] - OLD_PLACE[1])
+    now = player.eyes.geometry.board_rect
+    assert now == profile.board_rect.translated(NEW_PLACE[0] - OLD_PLACE[0], NEW_PLACE[1] - OLD_PLACE[1])
     assert said == [f"screenbot: the board moved to ({now.x}, {now.y}): carrying on"]
     # one click on the old board, six keys, nothing until one click on the board at its new place
     events = page.keyboard.events
@@ -213,10 +213,10 @@ def test_a_shifted_profile_keeps_what_was_learned_and_learns_on_its_own():
     profile.learned.append(LearnedColour((1, 2, 3), 8))
     profile.glyphs["abc"] = 4096
     moved = profile.shifted(370, 210, monitor=2)
-    assert moved.board == profile.board.translated(370, 210) and moved.monitor == 2
+    assert moved.board_rect == profile.board_rect.translated(370, 210) and moved.monitor == 2
     assert all(a.translated(370, 210) == b for a, b in zip(profile.cells, moved.cells))
     assert all(p.translated(370, 210) == q for ps, qs in zip(profile.patches, moved.patches) for p, q in zip(ps, qs))
     assert moved.learned == profile.learned and moved.glyphs == profile.glyphs and moved.theme == profile.theme
     moved.learn((200, 100, 50), 16)
     assert len(profile.learned) == 1 and moved.changed and not profile.changed
-    assert profile.moved_to(moved.board).board == moved.board
+    assert profile.moved_to(moved.board_rect).board_rect == moved.board_rect

@@ -34,7 +34,7 @@ def test_calibrate_writes_profile_and_preview(board_png, tmp_path, capsys):
     out = capsys.readouterr().out
     preview = tmp_path / "p-preview.png"
     assert f"profile: {profile}" in out and f"preview: {preview}" in out
-    assert json.loads(profile.read_text())["board"] == [350, 200, 400, 400]
+    assert json.loads(profile.read_text())["board_rect"] == [350, 200, 400, 400]
     assert cv2.imread(str(preview)).shape == (800, 1200, 3)
 
 

@@ -41,8 +41,8 @@ def test_the_fixture_set_is_there():
 def test_calibration_matches_the_board_rect(path):
     label = load_label(path)
     profile = calibrate(frame_of(path))
-    for got, want in zip(profile.board.as_list(), label["board_rect"]):
-        assert abs(got - want) <= 2, (profile.board, label["board_rect"])
+    for got, want in zip(profile.board_rect.as_list(), label["board_rect"]):
+        assert abs(got - want) <= 2, (profile.board_rect, label["board_rect"])
     for cell, want in zip(profile.cells, label["cell_rects"]):
         assert abs(cell.x - want[0]) <= 2 and abs(cell.y - want[1]) <= 2
         assert abs(cell.w - want[2]) <= 2 and abs(cell.h - want[3]) <= 2

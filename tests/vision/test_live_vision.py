@@ -21,7 +21,7 @@ START = ((2, 4, 8, 16), (0, 32, 64, 0), (128, 256, 512, 1024), (0, 2048, 0, 4096
 
 def read_until_settled(screen, profile, timeout_reads: int = 100):
     for _ in range(timeout_reads):
-        reading = read_board(screen.grab(profile.board), profile)
+        reading = read_board(screen.grab(profile.board_rect), profile)
         if reading.state != BoardState.UNSETTLED:
             return reading
     return reading
@@ -41,7 +41,7 @@ def test_calibrate_then_read_the_live_screen(options, tmp_path, capsys):
         assert "profile:" in capsys.readouterr().out
         profile = Profile.load(profile_path)
         truth = rig.board_rect()
-        assert all(abs(a - b) <= 2 for a, b in zip(profile.board.as_list(), truth.as_list()))
+        assert all(abs(a - b) <= 2 for a, b in zip(profile.board_rect.as_list(), truth.as_list()))
         assert profile.theme == options["theme"] and profile.monitor == 1
         assert main(["read", "--profile", str(profile_path), "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["board"] == [list(r) for r in rig.grid()]
@@ -68,7 +68,7 @@ def test_a_stale_profile_is_replaced_for_the_run_by_read_hint_and_play(tmp_path,
         with MssScreen() as screen:
             profile = calibrate_live(screen)
         stale = tmp_path / "stale.json"
-        profile.shifted(0, profile.board.h + 20).save(stale)  # below the board (or off the screen)
+        profile.shifted(0, profile.board_rect.h + 20).save(stale)  # below the board (or off the screen)
         saved = stale.read_text()
         truth = [list(r) for r in rig.grid()]
         assert main(["read", "--profile", str(stale), "--json"]) == 0

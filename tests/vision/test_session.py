@@ -36,7 +36,7 @@ def profile_here(tmp_path, capsys):
 def test_a_profile_that_fits_is_used_as_it_is(tmp_path, profile_here, capsys):
     with open_session(screenshot(tmp_path, "same.png", 350, 200), profile_here) as s:
         reading = s.read()
-    assert not s.found_now and s.profile_path == profile_here and s.profile.board.as_list() == [350, 200, 400, 400]
+    assert not s.found_now and s.profile_path == profile_here and s.profile.board_rect.as_list() == [350, 200, 400, 400]
     assert reading.grid == BOARD and capsys.readouterr().err == ""
 
 
@@ -45,7 +45,7 @@ def test_a_stale_profile_is_replaced_for_this_run_only_and_said_in_one_line(tmp_
     moved = screenshot(tmp_path, "moved.png", 100, 300)
     with open_session(moved, profile_here) as s:
         reading = s.read()
-    assert s.found_now and s.profile_path is None and s.profile.board.as_list() == [100, 300, 400, 400]
+    assert s.found_now and s.profile_path is None and s.profile.board_rect.as_list() == [100, 300, 400, 400]
     assert reading.grid == BOARD
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("screenbot: note: the board is not where the profile says")
@@ -59,7 +59,7 @@ def test_a_stale_profile_is_replaced_for_this_run_only_and_said_in_one_line(tmp_
 
 def test_the_same_for_a_profile_given_as_an_object(tmp_path, profile_here):
     with open_session(screenshot(tmp_path, "moved.png", 100, 300), Profile.load(profile_here)) as s:
-        assert s.found_now and s.profile.board.as_list() == [100, 300, 400, 400]
+        assert s.found_now and s.profile.board_rect.as_list() == [100, 300, 400, 400]
 
 
 def test_no_profile_the_board_is_found_now_and_kept_only_when_asked(tmp_path, monkeypatch, capsys):
@@ -70,7 +70,7 @@ def test_no_profile_the_board_is_found_now_and_kept_only_when_asked(tmp_path, mo
     assert not default_profile_path().exists() and capsys.readouterr().err == ""
     with open_session(keep_new=True) as s:
         assert s.found_now and s.profile_path == default_profile_path()
-    assert Profile.load(default_profile_path()).board == s.profile.board
+    assert Profile.load(default_profile_path()).board_rect == s.profile.board_rect
     assert capsys.readouterr().err.strip() == f"screenbot: no profile yet: calibrated on the live screen, saved {default_profile_path()}"
     with open_session() as s:  # the next session loads it
         assert not s.found_now and s.profile_path == default_profile_path()

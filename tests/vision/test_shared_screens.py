@@ -30,7 +30,7 @@ def test_the_set_is_there():
 def test_calibration_finds_the_board_within_2px(label_path):
     label = load_label(label_path)
     profile = calibrate(Frame.load(label_path.with_suffix(".png")))
-    for got, want in zip(profile.board.as_list(), label["board_rect"]):
+    for got, want in zip(profile.board_rect.as_list(), label["board_rect"]):
         assert abs(got - want) <= 2
     for cell, want in zip(profile.cells, label["cell_rects"]):
         assert abs(cell.x - want[0]) <= 2 and abs(cell.y - want[1]) <= 2 and abs(cell.w - want[2]) <= 2

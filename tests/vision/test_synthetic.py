@@ -33,7 +33,7 @@ def test_boards_from_150_to_2000_px_are_found_and_read(size):
     w, h = size + 400, size + 300
     frame = Frame(place(render.render_board(BOARD, size), w, h, 170, 110))
     profile = calibrate(frame)
-    assert_rect_close(profile.board, [170, 110, size, size])
+    assert_rect_close(profile.board_rect, [170, 110, size, size])
     assert profile.theme == "classic"
     reading = read_board(frame, profile)
     assert reading.state == BoardState.PLAYING and reading.grid == BOARD
@@ -57,10 +57,10 @@ def test_two_monitors_one_left_of_the_origin():
     monitors = [Rect(-1600, 0, 1600, 1000), Rect(0, 0, 1920, 1080)]
     screen = ImageScreen(composite, origin=(-1600, 0), monitor_rects=monitors, advance=False)
     profile = calibrate(screen.grab(), monitors=screen.monitors())
-    assert_rect_close(profile.board, [-700, 300, 400, 400])
+    assert_rect_close(profile.board_rect, [-700, 300, 400, 400])
     assert profile.monitor == 1
-    board_only = screen.grab(profile.board)
-    assert board_only.left == profile.board.x < 0
+    board_only = screen.grab(profile.board_rect)
+    assert board_only.left == profile.board_rect.x < 0
     assert read_board(board_only, profile).grid == BOARD
 
 
@@ -70,7 +70,7 @@ def test_board_on_the_right_monitor_of_a_negative_layout():
     monitors = [Rect(-1600, 0, 1600, 1080), Rect(0, 0, 1920, 1080)]
     screen = ImageScreen(composite, origin=(-1600, 0), monitor_rects=monitors, advance=False)
     profile = calibrate(screen.grab(), monitors=screen.monitors())
-    assert_rect_close(profile.board, [400, 100, 300, 300])
+    assert_rect_close(profile.board_rect, [400, 100, 300, 300])
     assert profile.monitor == 2
 
 
@@ -108,7 +108,7 @@ def test_a_real_board_next_to_look_alikes_is_the_only_one_found():
     render.paste(canvas, render.checkerboard(), 700, 560)
     render.paste(canvas, render.render_board(BOARD, 420), 1500, 300)
     profile = calibrate(Frame(canvas))
-    assert_rect_close(profile.board, [1500, 300, 420, 420])
+    assert_rect_close(profile.board_rect, [1500, 300, 420, 420])
 
 
 def test_two_boards_need_a_pick():
@@ -183,5 +183,5 @@ def test_real_screenshot_scaled_like_hidpi_or_zoomed_out(factor):
     scaled = cv2.resize(img, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC)
     frame = Frame(scaled)
     profile = calibrate(frame)
-    assert_rect_close(profile.board, [round(242.5 * factor), round(361 * factor), round(500 * factor), round(500 * factor)])
+    assert_rect_close(profile.board_rect, [round(242.5 * factor), round(361 * factor), round(500 * factor), round(500 * factor)])
     assert read_board(frame, profile).grid == ((64, 2, 4, 2), (4, 2, 2, 128), (16, 16, 2, 2), (128, 512, 2, 2))
