@@ -99,11 +99,11 @@ def measure_colours(pixels: np.ndarray, lattice: Lattice) -> tuple[tuple[int, in
     return tuple(int(round(v)) for v in gap), empty  # type: ignore[return-value]
 
 
-def monitor_of(board: Rect, monitors: Sequence[Rect] | None) -> int:
+def monitor_of(board_rect: Rect, monitors: Sequence[Rect] | None) -> int:
     """The index of the monitor holding the board's centre (0 when unknown or spanning)."""
     if not monitors:
         return 0
-    centre = board.center
+    centre = board_rect.center
     for i, m in enumerate(monitors):
         if i > 0 and m.contains(centre):
             return i

@@ -42,13 +42,13 @@ def _button_shaped(w: int, h: int, area: int, board: int) -> bool:
     )
 
 
-def find_buttons(frame: Frame, board: Rect) -> list[Button]:
-    """Flat, wide, button-shaped regions of one colour in the lower half of the board, left to right."""
+def find_buttons(frame: Frame, board_rect: Rect) -> list[Button]:
+    """Flat, wide, button-shaped regions of one colour in the lower half of the board_rect, left to right."""
     import cv2
 
-    area_rect = Rect(board.x, board.y + board.h // 2, board.w, board.h - board.h // 2)
+    area_rect = Rect(board_rect.x, board_rect.y + board_rect.h // 2, board_rect.w, board_rect.h - board_rect.h // 2)
     region = frame.crop(area_rect).pixels
-    size = board.w
+    size = board_rect.w
     # Pixels equal to their right and lower neighbours (within 3 levels) form flat areas.
     px = region.astype(np.int16)
     flat = np.zeros(region.shape[:2], dtype=bool)
@@ -78,10 +78,10 @@ def find_buttons(frame: Frame, board: Rect) -> list[Button]:
     return [b for _, b, _ in sorted(found, key=lambda f: (f[0], f[1].rect.y))]
 
 
-def find_keep_going(frame: Frame, board: Rect) -> Button | None:
+def find_keep_going(frame: Frame, board_rect: Rect) -> Button | None:
     """The "Keep going" button: on the win overlay it is the left one of the two buttons ("Try again"
     is the right one, and must never be clicked). None when no button can be told apart."""
-    buttons = find_buttons(frame, board)
+    buttons = find_buttons(frame, board_rect)
     if not buttons:
         return None
     # The two buttons sit on one line; the leftmost of that line is "Keep going".

@@ -17,7 +17,7 @@ GAP_TOLERANCE = 48
 GAP_SHARE = 0.7
 
 
-def gap_points(board: Rect, cells: Sequence[Rect]) -> list[tuple[Point, tuple[tuple[int, int], ...]]]:
+def gap_points(board_rect: Rect, cells: Sequence[Rect]) -> list[tuple[Point, tuple[tuple[int, int], ...]]]:
     """Points in the middle of the gaps (between neighbouring cells, and between the edge cells and
     the frame), each with the cells beside it.
 
@@ -32,14 +32,14 @@ def gap_points(board: Rect, cells: Sequence[Rect]) -> list[tuple[Point, tuple[tu
         for c in range(4):
             cell = grid[r][c]
             cy, cx = cell.y + cell.h // 2, cell.x + cell.w // 2
-            right_end = grid[r][c + 1].x if c < 3 else board.right
+            right_end = grid[r][c + 1].x if c < 3 else board_rect.right
             points.append((Point((cell.right + right_end) // 2, cy), ((r, c), (r, c + 1)) if c < 3 else ((r, c),)))
-            below_end = grid[r + 1][c].y if r < 3 else board.bottom
+            below_end = grid[r + 1][c].y if r < 3 else board_rect.bottom
             points.append((Point(cx, (cell.bottom + below_end) // 2), ((r, c), (r + 1, c)) if r < 3 else ((r, c),)))
             if c == 0:
-                points.append((Point((board.x + cell.x) // 2, cy), ((r, c),)))
+                points.append((Point((board_rect.x + cell.x) // 2, cy), ((r, c),)))
             if r == 0:
-                points.append((Point(cx, (board.y + cell.y) // 2), ((r, c),)))
+                points.append((Point(cx, (board_rect.y + cell.y) // 2), ((r, c),)))
     return points
 
 
@@ -56,18 +56,18 @@ def sample(frame: Frame, points: Sequence[Point]) -> np.ndarray:
 class BoardLook:
     """The board's gap colour as seen at the start, and where its gaps are."""
 
-    board: Rect
+    board_rect: Rect
     points: tuple[Point, ...]
     neighbours: tuple[tuple[tuple[int, int], ...], ...]
     colour: tuple[int, int, int]  # BGR
 
     @classmethod
-    def learn(cls, frame: Frame, board: Rect, cells: Sequence[Rect]) -> "BoardLook":
-        found = gap_points(board, cells)
+    def learn(cls, frame: Frame, board_rect: Rect, cells: Sequence[Rect]) -> "BoardLook":
+        found = gap_points(board_rect, cells)
         points = tuple(p for p, _ in found)
         colours = sample(frame, points)
         colour = tuple(int(v) for v in np.median(colours, axis=0))
-        return cls(board, points, tuple(n for _, n in found), colour)  # type: ignore[arg-type]
+        return cls(board_rect, points, tuple(n for _, n in found), colour)  # type: ignore[arg-type]
 
     def share_like_board(self, frame: Frame, skip: Iterable[tuple[int, int]] = ()) -> float:
         """Share of the gap samples whose colour is the board's (0..1).

@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 
 import screenbot
-from screenbot.control.keyboard import Press, RecordingKeyboard
+from screenbot.control.keyboard import Press
 from screenbot.game.rules import parse_board
 from screenbot.play.guard import Guard
 
-from play_fakes import FirstLegalAgent, SimulatedScreen, VirtualClock
+from play_fakes import SimulatedScreen, VirtualClock
 from test_loop import make_player, win_overlay_after_2048
 
 PACKAGE = Path(screenbot.__file__).parent

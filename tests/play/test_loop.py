@@ -1,6 +1,5 @@
 """The play loop against a simulated game: it presses only what it believes, and stops when it should."""
 
-import json
 
 import pytest
 
