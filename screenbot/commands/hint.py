@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from screenbot.agent import Decision, choose_move
-from screenbot.agent.search import MAX_FIXED_DEPTH
+from typing import TYPE_CHECKING
+
 from screenbot.errors import BoardParseError, UsageError
 from screenbot.game.rules import Grid, Move, format_board, parse_board
+from screenbot.limits import MAX_FIXED_DEPTH
+
+if TYPE_CHECKING:
+    from screenbot.agent import Decision
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -78,6 +82,8 @@ def budget_from_value(value: float | None) -> float | None:
 
 def advise(grid: Grid, budget_ms: float | None = None, depth: int | str | None = None,
            depth_cap: int | None = None) -> Decision:
+    from screenbot.agent import choose_move
+
     return choose_move(grid, budget_ms=budget_ms, depth=depth, depth_cap=depth_cap)
 
 

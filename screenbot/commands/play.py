@@ -7,7 +7,6 @@ import json
 import sys
 from pathlib import Path
 
-from screenbot.commands.hint import depth_cap_from_value
 from screenbot.errors import UsageError
 
 
@@ -45,6 +44,8 @@ class TeeLog:
 
 
 def check_args(args) -> None:
+    from screenbot.commands.hint import depth_cap_from_value
+
     if args.max_moves is not None and args.max_moves < 0:
         raise UsageError("--max-moves must be 0 or more")
     if args.budget_ms is not None and not 0 < args.budget_ms <= 60000:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from screenbot.calibration.profile import default_profile_path
 from screenbot.game.rules import format_board
-from screenbot.vision.source import look, save_diagnostic
+from screenbot.paths import default_profile_path
 
 EXIT_NO_BOARD = 3
 
@@ -26,6 +25,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from screenbot.vision.source import look, save_diagnostic
+
     result = look(args.image, args.profile)
     reading = result.reading
     if args.json:
