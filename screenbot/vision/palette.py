@@ -49,7 +49,7 @@ class Theme:
         return {c for c, n in seen.items() if n > 1}
 
 
-# gabrielecirulli/2048 style/main.scss (see ../shared/FACTS.md); checked against real screenshots:
+# gabrielecirulli/2048 style/main.scss; checked against real screenshots:
 # the empty cell renders as #ccc0b4 (rgba(238,228,218,.35) over #bbada0).
 CLASSIC = Theme(
     name="classic",
