@@ -20,14 +20,10 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from screenbot.agent import (  # noqa: E402
+from screenbot.agent import (
     DEFAULT_CUTOFF,
     adaptive_depth,
     choose_move,
@@ -35,9 +31,10 @@ from screenbot.agent import (  # noqa: E402
     set_threads,
     warm_up,
 )
-from screenbot.agent.search import MAX_FIXED_DEPTH  # noqa: E402
-from screenbot.game.rules import to_grid  # noqa: E402
+from screenbot.agent.search import MAX_FIXED_DEPTH
+from screenbot.game.rules import to_grid
 
+ROOT = Path(__file__).resolve().parents[1]  # the repository: its test fixtures and ../shared
 DEFAULT_POSITIONS = ROOT.parent / "shared" / "anchors" / "positions.json"
 
 

@@ -15,17 +15,23 @@ import argparse
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+
+# `python -m` puts the working directory first on sys.path: run from a neutral one, so the
+# screenbot measured is the one the interpreter has installed (or PYTHONPATH names).
+NEUTRAL_DIR = tempfile.gettempdir()
 
 
 def time_command(python: str, args: list[str], runs: int) -> list[float]:
     """Wall ms of each of `runs` runs of `python -m screenbot ARGS` (output discarded)."""
     command = [python, "-m", "screenbot", *args]
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=NEUTRAL_DIR, check=True)
+    subprocess.run(command, **quiet)
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        subprocess.run(command, **quiet)
         times.append((time.perf_counter() - start) * 1000.0)
     return times
 
@@ -40,15 +46,16 @@ def percentile(values: list[float], share: float) -> float:
 def slowest_imports(python: str, args: list[str], top: int) -> list[tuple[str, float]]:
     """(module, cumulative ms) of the `top` slowest imports, from `python -X importtime`."""
     done = subprocess.run([python, "-X", "importtime", "-m", "screenbot", *args],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
-    rows = []
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=NEUTRAL_DIR, check=True)
+    slowest: dict[str, float] = {}
     for line in done.stderr.splitlines():
         # "import time:  self [us] | cumulative | imported package"
         if not line.startswith("import time:") or "cumulative" in line:
             continue
         _, cumulative, name = line[len("import time:"):].split("|")
-        rows.append((name.strip(), int(cumulative) / 1000.0))
-    return sorted(rows, key=lambda row: row[1], reverse=True)[:top]
+        name = name.strip()  # a package's submodule can be listed twice (from the package, then by name)
+        slowest[name] = max(slowest.get(name, 0.0), int(cumulative) / 1000.0)
+    return sorted(slowest.items(), key=lambda row: row[1], reverse=True)[:top]
 
 
 def main() -> int:
