@@ -20,17 +20,14 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from screenbot.agent.limits import MAX_FIXED_DEPTH
+from screenbot.agent.search import DEFAULT_CUTOFF, ExpectimaxAgent, adaptive_depth, default_threads
+from screenbot.game.rules import to_grid
 
-from screenbot.agent.limits import MAX_FIXED_DEPTH  # noqa: E402
-from screenbot.agent.search import DEFAULT_CUTOFF, ExpectimaxAgent, adaptive_depth, default_threads  # noqa: E402
-from screenbot.game.rules import to_grid  # noqa: E402
-
+ROOT = Path(__file__).resolve().parents[1]  # the repository: its test fixtures and ../shared
 DEFAULT_POSITIONS = ROOT.parent / "shared" / "anchors" / "positions.json"
 
 

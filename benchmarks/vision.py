@@ -13,21 +13,18 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from screenbot.calibration import calibrate
+from screenbot.control.screen import Frame, ImageScreen, MssScreen
+from screenbot.game.rules import Grid, Move, Rng, apply_move, legal_moves, spawn, to_grid
+from screenbot.geometry import Rect
+from screenbot.vision import read_board
 
-from screenbot.calibration import calibrate  # noqa: E402
-from screenbot.control.screen import Frame, ImageScreen, MssScreen  # noqa: E402
-from screenbot.game.rules import Grid, Move, Rng, apply_move, legal_moves, spawn, to_grid  # noqa: E402
-from screenbot.geometry import Rect  # noqa: E402
-from screenbot.vision import read_board  # noqa: E402
-
+ROOT = Path(__file__).resolve().parents[1]  # the repository: its test fixtures and ../shared
 FIXTURES = ROOT / "tests" / "fixtures" / "screens"
 ANCHORS = ROOT.parent / "shared" / "anchors" / "positions.json"
 

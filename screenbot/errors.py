@@ -13,5 +13,9 @@ class UsageError(ScreenbotError):
     exit_code = 2
 
 
+class MissingExtraError(ScreenbotError):
+    """A feature asked for needs an optional package that is not installed; the message names the pip extra."""
+
+
 class BoardParseError(UsageError):
     """A typed-in board that is not 16 powers of two (or empty cells)."""

@@ -1,6 +1,7 @@
 """The search's board evaluation: a per-row score (empties, merges, monotonicity, tile sizes) as a lookup table.
 
-The features and weights are nneonneo/2048-ai's (tuned there with CMA-ES; see ../shared/FACTS.md):
+The features and weights are nneonneo/2048-ai's (2048.cpp, the heuristic settings `init_tables`
+uses; tuned with CMA-ES, as its author's Stack Overflow answer on the optimal 2048 algorithm says):
 for a row (or column) of ranks r0..r3
 
     200000 + 270 * empty + 700 * merges - 47 * min(mono_left, mono_right) - 11 * sum(r ** 3.5)

@@ -45,7 +45,7 @@ class Theme:
     text: tuple[BGR, ...] = ()  # digit colours (a digit colour may equal a tile colour)
 
 
-# gabrielecirulli/2048 style/main.scss (see ../shared/FACTS.md); checked against real screenshots:
+# gabrielecirulli/2048 style/main.scss; checked against real screenshots:
 # the empty cell renders as #ccc0b4 (rgba(238,228,218,.35) over #bbada0).
 CLASSIC = Theme(
     name="classic",

@@ -12,6 +12,7 @@ from screenbot.board_state import BoardState
 from screenbot.calibration.errors import ProfileError
 from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
+from screenbot.paths import default_profile_path  # noqa: F401 - where profiles live, re-exported
 
 PROFILE_VERSION = 1
 
@@ -28,13 +29,6 @@ PATCH_FRACTIONS: tuple[tuple[float, float, float, float], ...] = (
 )
 PATCH_NAMES = ("top", "bottom", "left", "right", "centre")
 STRIPS = 4  # the first four patches are strips; the last is the centre
-
-
-def default_profile_path() -> Path:
-    """platformdirs' user config dir for screenbot, e.g. ~/.config/screenbot/profile.json."""
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir("screenbot")) / "profile.json"
 
 
 def cell_patches(cell: Rect) -> tuple[Rect, ...]:

@@ -7,11 +7,14 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from screenbot.agent.bench import BenchSettings, Progress, plot_reach, run_games, summarize
 from screenbot.agent.limits import check_budget, check_depth, check_depth_cap
-from screenbot.errors import UsageError
+from screenbot.errors import MissingExtraError, UsageError
 from screenbot.game.rules import MAX_TILE
+
+if TYPE_CHECKING:
+    from screenbot.agent.bench import BenchSettings, Progress
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -47,7 +50,20 @@ def _check_output(path: str | None, flag: str) -> None:
         raise UsageError(f"{flag} {path}: the folder {parent} does not exist")
 
 
+def _check_plotting(path: str | None) -> None:
+    """--plot draws with matplotlib, an optional part: say how to install it before any game is played."""
+    if path is None:
+        return
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise MissingExtraError("--plot needs matplotlib, which is not installed: "
+                                "pip install 'screenbot[plot]'") from None
+
+
 def settings_from_args(args: argparse.Namespace) -> BenchSettings:
+    from screenbot.agent.bench import BenchSettings
+
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, got {args.games}")
     if args.workers < 1:
@@ -62,17 +78,21 @@ def settings_from_args(args: argparse.Namespace) -> BenchSettings:
         raise UsageError(f"--plot {args.plot}: the picture must end in {', '.join(PLOT_SUFFIXES)}")
     _check_output(args.json, "--json")
     _check_output(args.plot, "--plot")
+    _check_plotting(args.plot)
     return BenchSettings(check_budget(args.budget_ms, "--budget-ms"), check_depth(args.depth, "--depth"), args.stop_at,
                          check_depth_cap(args.depth_cap, "--depth-cap"), shared_table=args.shared_table)
 
 
 class _ProgressView:
-    """A rich progress bar on a terminal; one line per finished game otherwise (logs)."""
+    """A rich progress bar on a terminal; one line per finished game otherwise (logs, or rich not installed)."""
 
     def __init__(self, games: int, describe: str) -> None:
-        from rich.console import Console
+        try:
+            from rich.console import Console
+        except ImportError:  # rich comes with the optional `progress` extra
+            Console = None
 
-        self.console = Console(stderr=True)
+        self.console = Console(stderr=True) if Console is not None else None
         self.games = games
         self.done = 0
         self.moves: dict[int, int] = {}
@@ -80,7 +100,7 @@ class _ProgressView:
         self.started = time.perf_counter()
         self.bar = None
         self.describe = describe
-        if self.console.is_terminal:
+        if self.console is not None and self.console.is_terminal:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
             self.bar = Progress(
@@ -116,6 +136,8 @@ class _ProgressView:
 
 
 def format_summary(summary: dict) -> str:
+    from screenbot.agent.bench import BenchSettings
+
     s = summary["settings"]
     lines = [f"{summary['games']} games from seed {summary['seed']}, "
              f"{BenchSettings.from_summary(s).describe()}, {s['workers']} worker(s)"]
@@ -130,6 +152,8 @@ def format_summary(summary: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from screenbot.agent.bench import plot_reach, run_games, summarize
+
     settings = settings_from_args(args)
     started = time.perf_counter()
     with _ProgressView(args.games, settings.describe()) as view:

@@ -6,10 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, hidpi_scale, save_preview
-from screenbot.calibration.profile import default_profile_path
-from screenbot.control.screen import Frame, MssScreen
 from screenbot.errors import UsageError
+from screenbot.paths import default_profile_path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,6 +33,9 @@ def preview_path_for(profile_path: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, hidpi_scale, save_preview
+    from screenbot.control.screen import Frame, MssScreen
+
     if args.pick is not None and args.pick < 1:
         raise UsageError(f"--pick counts from 1, got {args.pick}")
     if args.scale is not None and not 0.25 <= args.scale <= 8:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from screenbot.agent import Decision
 from screenbot.agent.limits import MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
 from screenbot.errors import BoardParseError, UsageError
 from screenbot.game.rules import Grid, Move, format_board, parse_board
+
+if TYPE_CHECKING:
+    from screenbot.agent import Decision
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -8,7 +8,6 @@ import threading
 import webbrowser
 
 from screenbot.errors import UsageError
-from screenbot.practice.server import PracticeServer
 
 THEMES = ("classic", "dark")
 
@@ -39,6 +38,8 @@ def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
         raise UsageError(f"--size must be 150..3000 px, got {args.size}")
     if args.anim is not None and not 0 <= args.anim <= 20:
         raise UsageError(f"--anim must be 0..20, got {args.anim}")
+    from screenbot.practice.server import PracticeServer
+
     server = PracticeServer(args.port)
     server.start()
     try:

@@ -6,9 +6,8 @@ import argparse
 import json
 
 from screenbot.board_state import BoardState
-from screenbot.calibration.profile import default_profile_path
 from screenbot.game.rules import format_board
-from screenbot.session import open_session, save_diagnostic
+from screenbot.paths import default_profile_path
 
 EXIT_NO_BOARD = 3
 
@@ -27,6 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from screenbot.session import open_session, save_diagnostic
+
     with open_session(args.image, args.profile) as session:
         reading = session.read()
     if args.json:
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         from screenbot.errors import ScreenbotError
 
         err = ScreenbotError(
-            f"no board where the profile says: run `screenbot calibrate` again"
+            "no board where the profile says: run `screenbot calibrate` again"
             + (f" (the picture is kept at {path})" if path else "")
         )
         err.exit_code = EXIT_NO_BOARD

@@ -129,7 +129,9 @@ def ensure_xauthority() -> None:
     """On X11, point XAUTHORITY at an (empty) file when none exists.
 
     python-xlib (under pyautogui) raises XauthError when ~/.Xauthority is missing, even for an
-    X server without access control (FACTS.md). An empty file makes it fall back to no auth.
+    X server without access control (python3-xlib 0.15, the Xlib pyautogui requires: get_auth in
+    Xlib/support/unix_connect.py lets Xlib/xauth.py's error through). An empty file makes it fall
+    back to no auth.
     """
     if os.name != "posix" or not os.environ.get("DISPLAY"):
         return

@@ -11,7 +11,9 @@ from screenbot.errors import ScreenbotError
 from screenbot.game.rules import is_tile
 
 GLYPH_W, GLYPH_H = 32, 12  # digit-shape key resolution (columns x rows)
-DIGIT_HEIGHT = 28  # px: tesseract reads digits best at about this height (FACTS.md)
+# tesseract's FAQ, "Is there a Minimum / Maximum Text Size?": accuracy collapses below an x-height
+# of ~10 px, and the LSTM engine falters above ~30 px
+DIGIT_HEIGHT = 28  # px: tesseract reads digits best at about this height
 MARGIN = 12  # white border around the digits
 
 

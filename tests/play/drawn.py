@@ -21,7 +21,7 @@ def hex_bgr(text: str) -> np.ndarray:
     return np.array([int(text[4:6], 16), int(text[2:4], 16), int(text[0:2], 16)], float)
 
 
-CLASSIC = {  # BGR, from the classic stylesheet (FACTS.md)
+CLASSIC = {  # BGR, from the classic stylesheet (gabrielecirulli/2048 style/main.scss)
     0: np.array([0xB4, 0xC1, 0xCD], float),
     2: hex_bgr("eee4da"), 4: hex_bgr("ede0c8"), 8: hex_bgr("f2b179"), 16: hex_bgr("f59563"),
     32: hex_bgr("f67c5f"), 64: hex_bgr("f65e3b"), 128: hex_bgr("edcf72"), 256: hex_bgr("edcc61"),
