@@ -63,3 +63,38 @@ class FramePace:
         if frame is None:
             return 0.0
         return max(0.0, frame - SLACK_MS - ms_since_last_empty_grab)
+
+
+# A game whose new tile showed at once (never a growing square) this many moves in a row redraws
+# without animation: play stops watching for a growing tile and reads the still board at once.
+AT_ONCE_AFTER = 5
+# ... and looks for a growing tile again every this many moves (a game may animate after all).
+RECHECK_EVERY = 50
+
+
+@dataclass
+class RedrawStyle:
+    """How this game draws a move, learned from its first moves: animated (the new tile grows in, and
+    play reads it while it grows) or at once (the next frame shows the new board, read still)."""
+
+    at_once_run: int = 0  # moves in a row whose new tile was never seen growing
+    since_check: int = 0  # moves since the last look for a growing tile, once taken to redraw at once
+
+    @property
+    def at_once(self) -> bool:
+        return self.at_once_run >= AT_ONCE_AFTER
+
+    def watch_growth(self) -> bool:
+        """Whether to watch the next move's new tile grow (always, until the game is known to redraw
+        at once; then every RECHECK_EVERY moves)."""
+        if not self.at_once:
+            return True
+        self.since_check += 1
+        if self.since_check >= RECHECK_EVERY:
+            self.since_check = 0
+            return True
+        return False
+
+    def saw(self, grew: bool) -> None:
+        """A watched move's new tile was (or was never) seen as a growing square."""
+        self.at_once_run = 0 if grew else self.at_once_run + 1

@@ -13,7 +13,7 @@ from screenbot.play.context import PlayContext, StopPlaying
 from screenbot.play.eyes import Sight
 from screenbot.play.guard import Guard
 from screenbot.play.overlay import WinOverlay
-from screenbot.play.pace import FramePace
+from screenbot.play.pace import FramePace, RedrawStyle
 from screenbot.play.pause import Pauser
 from screenbot.play.record import Recording
 from screenbot.play.spawn import Sighting
@@ -38,6 +38,7 @@ class Watcher:
         self.thinker = thinker
         self.spawn_reader = spawn_reader
         self.pace = FramePace()
+        self.redraw = RedrawStyle()
         self._rng = random.Random(0)  # the order of the guessed cells
         pauser.on_moved.append(self._board_moved)
 
@@ -61,12 +62,16 @@ class Watcher:
             self.thinker.next_round()
         timing = (think_ms, agent_ms)
         if self.spawn_reader is not None:
-            if self.spawn_reader.ready_for(prediction):
+            if not self.spawn_reader.ready_for(prediction):
+                self.ctx.stats.read_still["a colour not seen on a still board yet"] += 1
+            elif self.redraw.watch_growth():
                 board = self.watch_growing(prediction, key_t, timing)
                 if board is not None:
                     return board
             else:
-                self.ctx.stats.read_still["a colour not seen on a still board yet"] += 1
+                self.ctx.stats.read_still["the game redraws at once"] += 1
+                if self.thinker is not None:
+                    self.thinker.expect(self.guesses(prediction, key_t))  # while the new board is drawn
         return self.watch_still(prediction, key_t, timing)
 
     def watch_growing(self, prediction: Prediction, key_t: float, timing: tuple[float, float]) -> Grid | None:
@@ -107,12 +112,14 @@ class Watcher:
                     first = seen.looks[cell].likely or 2
                     self.thinker.expect([prediction.with_spawn(r, c, first), prediction.with_spawn(r, c, 6 - first)])
             if seen.spawn is not None:
+                self.redraw.saw(grew=True)
                 check = Check("match", prediction.with_spawn(*seen.spawn), seen.spawn)
                 ctx.stats.early_reads += 1
                 return self.believe(check, prediction, sight, key_t, timing, learn=False)
             if seen.cell is None:
                 if cell is not None:
                     # the new tile outgrew the window unread, or something passed over it
+                    self.redraw.saw(grew=True)
                     look = seen.looks.get(cell)
                     read_still[f"the new tile: {look.why if look is not None else 'gone'}"] += 1
                     return None
@@ -128,6 +135,7 @@ class Watcher:
             t = ctx.clock()
         whys = sorted({look.why or look.kind for look in seen.looks.values()}) if seen is not None else []
         read_still["no new tile in time" + (f" ({'; '.join(whys)})" if whys else "")] += 1
+        self.redraw.saw(grew=cell is not None)
         return None
 
     def guesses(self, prediction: Prediction, key_t: float) -> list[Grid]:

@@ -59,6 +59,17 @@ def test_plays_300_moves_on_the_dark_theme_zoomed_without_a_misread(make_rig, tm
     assert_no_misread(player, rig)
 
 
+def test_a_page_without_animation_is_read_still_at_once_without_a_misread(make_rig, tmp_path):
+    """anim=0: the next frame after a key shows the new board; play learns that in its first moves
+    and stops watching for a growing tile."""
+    rig = make_rig(seed=31, anim=0, export_env=True)
+    summary, player = play_on(rig, tmp_path, max_moves=120)
+    assert summary.ok and summary.moves == 120, summary.reason
+    assert_no_misread(player, rig)
+    assert player.watcher.redraw.at_once
+    assert summary.read_still.get("the game redraws at once", 0) >= 100
+
+
 def test_win_overlay_is_dismissed_with_keep_going_and_play_continues(make_rig, tmp_path):
     start = parse_board("1024 1024 . . / 4 8 . . / 2 . . . / . . . 2")
     rig = make_rig(seed=3, board=start, anim=0.5, export_env=True)

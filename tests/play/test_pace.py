@@ -39,3 +39,22 @@ def test_gaps_longer_than_a_frame_are_not_frame_intervals():
     for _ in range(3 * MIN_SAMPLES):
         pace.saw_frame_change(120.0)  # play rested in between: not one frame
     assert pace.frame_ms == pytest.approx(16.7)
+
+
+def test_a_game_whose_new_tiles_never_grow_is_read_still_and_rechecked_now_and_then():
+    from screenbot.play.pace import AT_ONCE_AFTER, RECHECK_EVERY, RedrawStyle
+
+    style = RedrawStyle()
+    for _ in range(AT_ONCE_AFTER - 1):
+        assert style.watch_growth()
+        style.saw(grew=False)
+    style.saw(grew=True)  # one tile seen growing: an animated game after all
+    assert not style.at_once
+    for _ in range(AT_ONCE_AFTER):
+        assert style.watch_growth()
+        style.saw(grew=False)
+    assert style.at_once
+    watched = [style.watch_growth() for _ in range(2 * RECHECK_EVERY)]
+    assert watched.count(True) == 2  # looked again every RECHECK_EVERY moves
+    style.saw(grew=True)
+    assert not style.at_once and style.watch_growth()
