@@ -24,6 +24,8 @@ def register(subparsers) -> None:
     p.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per move, then a summary line")
     p.add_argument("--record", metavar="DIR", help="keep the board frames, the log and the profile in DIR (for replay)")
     p.add_argument("--dry-run", action="store_true", help="read the board and say the move, press nothing")
+    p.add_argument("--keys", choices=("arrows", "wasd", "hjkl"), default="arrows",
+                   help="the keys the game takes for up/left/down/right (default: the arrow keys)")
     p.set_defaults(func=run)
 
 
@@ -55,7 +57,7 @@ def run(args) -> int:
     from screenbot.play.record import LOG_NAME, PROFILE_NAME, FrameRecorder, MoveLog, Recording
     from screenbot.play.session import StatusLine, open_live
 
-    parts = open_live(args.profile, dry_run=args.dry_run)
+    parts = open_live(args.profile, dry_run=args.dry_run, keys=args.keys)
     log = recorder = None
     try:
         record_dir = Path(args.record) if args.record else None

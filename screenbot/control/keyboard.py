@@ -12,8 +12,13 @@ from screenbot.errors import ScreenbotError
 from screenbot.game.rules import Move
 from screenbot.geometry import Point, Rect
 
-# The only keys this program can ever press. `press` takes a Move (4 values) and sends its key.
-ARROW_KEYS = frozenset(m.key for m in Move)
+# The only keys this program can ever press: one key per move, from the key set the game takes.
+KEY_SETS: dict[str, dict[Move, str]] = {
+    "arrows": {m: m.key for m in Move},
+    "wasd": {Move.UP: "w", Move.LEFT: "a", Move.DOWN: "s", Move.RIGHT: "d"},
+    "hjkl": {Move.LEFT: "h", Move.DOWN: "j", Move.UP: "k", Move.RIGHT: "l"},
+}
+ARROW_KEYS = frozenset(KEY_SETS["arrows"].values())
 
 
 class InputError(ScreenbotError):
@@ -30,14 +35,11 @@ class FailSafeTriggered(ScreenbotError):
     exit_code = 3
 
 
-def arrow_key(move: Move) -> str:
-    """The arrow key for a move; anything that is not a Move is refused."""
+def move_key(move: Move, keys: str = "arrows") -> str:
+    """The key for a move in a key set; anything that is not a Move is refused."""
     if not isinstance(move, Move):
         raise TypeError(f"only moves can be pressed, not {move!r}")
-    key = move.key
-    if key not in ARROW_KEYS:  # pragma: no cover - Move has exactly the four arrows
-        raise TypeError(f"{key!r} is not an arrow key")
-    return key
+    return KEY_SETS[keys][move]
 
 
 @dataclass(frozen=True)
@@ -56,18 +58,22 @@ class Click:
 
 
 class Keyboard(abc.ABC):
-    """Sends arrow keys, and clicks only inside `click_area` (mouse points; None = no clicks at all)."""
+    """Sends the key of a move from one key set (`keys`: arrows, wasd or hjkl), and clicks only
+    inside `click_area` (mouse points; None = no clicks at all)."""
 
-    def __init__(self, click_area: Rect | None = None) -> None:
+    def __init__(self, click_area: Rect | None = None, keys: str = "arrows") -> None:
+        if keys not in KEY_SETS:
+            raise ValueError(f"keys must be one of {', '.join(KEY_SETS)}, not {keys!r}")
         self.click_area = click_area
+        self.keys = keys
 
     def confine_clicks(self, area: Rect | None) -> None:
         """Allow clicks only inside `area` (mouse points), e.g. the board's frame."""
         self.click_area = area
 
     def press(self, move: Move) -> None:
-        """Press and release the arrow key of `move`."""
-        self._press_key(arrow_key(move))
+        """Press and release the key of `move`."""
+        self._press_key(move_key(move, self.keys))
 
     def click(self, x: int, y: int) -> None:
         """Left click at (x, y) in mouse points; refused outside the allowed area."""
@@ -81,7 +87,7 @@ class Keyboard(abc.ABC):
 
     @abc.abstractmethod
     def _press_key(self, key: str) -> None:
-        """Send one arrow key (already checked)."""
+        """Send one key of the key set (already checked)."""
 
     @abc.abstractmethod
     def _click(self, x: int, y: int) -> None:
@@ -94,8 +100,8 @@ class Keyboard(abc.ABC):
 class RecordingKeyboard(Keyboard):
     """Keeps every press and click as data instead of sending it (tests, dry runs)."""
 
-    def __init__(self, on_press=None) -> None:
-        super().__init__()
+    def __init__(self, on_press=None, keys: str = "arrows") -> None:
+        super().__init__(keys=keys)
         self.events: list[Press | Click] = []
         self.on_press = on_press
 
@@ -104,7 +110,7 @@ class RecordingKeyboard(Keyboard):
         return [e.move for e in self.events if isinstance(e, Press)]
 
     def _press_key(self, key: str) -> None:
-        move = Move.parse(key)
+        move = next(m for m, k in KEY_SETS[self.keys].items() if k == key)
         self.events.append(Press(move))
         if self.on_press is not None:
             self.on_press(move)
@@ -149,8 +155,8 @@ def ensure_xauthority() -> None:
 class PyAutoGuiKeyboard(Keyboard):
     """Real input through pyautogui, imported on first use; no built-in pause, fail-safe kept on."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, keys: str = "arrows") -> None:
+        super().__init__(keys=keys)
         self._gui = None
 
     def _pyautogui(self):
@@ -192,10 +198,10 @@ class XTestKeyboard(Keyboard):
     while the pointer rests in a screen corner.
     """
 
-    KEYSYMS = {"up": "Up", "down": "Down", "left": "Left", "right": "Right"}
+    KEYSYMS = {"up": "Up", "down": "Down", "left": "Left", "right": "Right"}  # letters are their own keysyms
 
-    def __init__(self, click_area: Rect | None = None) -> None:
-        super().__init__(click_area)
+    def __init__(self, click_area: Rect | None = None, keys: str = "arrows") -> None:
+        super().__init__(click_area, keys)
         try:
             from Xlib import XK
 
@@ -207,7 +213,8 @@ class XTestKeyboard(Keyboard):
             raise InputError("the X server has no XTEST extension: keys cannot be sent")
         self._root = self._display.screen().root
         self._codes = {
-            key: self._display.keysym_to_keycode(XK.string_to_keysym(name)) for key, name in self.KEYSYMS.items()
+            key: self._display.keysym_to_keycode(XK.string_to_keysym(self.KEYSYMS.get(key, key)))
+            for key in KEY_SETS[self.keys].values()
         }
 
     def _fail_safe(self) -> None:
@@ -246,10 +253,10 @@ class XTestKeyboard(Keyboard):
             self._display = None
 
 
-def live_keyboard() -> Keyboard:
+def live_keyboard(keys: str = "arrows") -> Keyboard:
     """The keyboard for this desktop: XTEST on X11 (Linux), pyautogui elsewhere."""
     import sys
 
     if sys.platform.startswith("linux") and os.environ.get("DISPLAY"):
-        return XTestKeyboard()
-    return PyAutoGuiKeyboard()
+        return XTestKeyboard(keys=keys)
+    return PyAutoGuiKeyboard(keys=keys)

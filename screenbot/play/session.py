@@ -45,14 +45,15 @@ class LiveParts:
         self.session.close()
 
 
-def open_live(profile_path: str | Path | None = None, dry_run: bool = False, profile=None) -> LiveParts:
+def open_live(profile_path: str | Path | None = None, dry_run: bool = False, profile=None,
+              keys: str = "arrows") -> LiveParts:
     """Check the desktop allows it, open the live screen with a profile that fits it (see
     screenbot.session.open_session; a first profile is saved), then set up the eyes and the hands."""
     check_desktop()
     session = open_session(profile=profile if profile is not None else profile_path, keep_new=True)
     try:
         eyes = ScreenEyes(session.screen, session.profile)
-        keyboard: Keyboard = RecordingKeyboard() if dry_run else live_keyboard()
+        keyboard: Keyboard = RecordingKeyboard(keys=keys) if dry_run else live_keyboard(keys)
     except BaseException:
         session.close()
         raise

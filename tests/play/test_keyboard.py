@@ -1,4 +1,4 @@
-"""The hands: only arrow keys can be pressed, clicks only inside the allowed area."""
+"""The hands: only the four keys of the game's key set can be pressed, clicks only inside the allowed area."""
 
 import os
 
@@ -6,19 +6,37 @@ import pytest
 
 from screenbot.control.keyboard import (
     ARROW_KEYS,
+    KEY_SETS,
     Click,
     Press,
     RecordingKeyboard,
     UnsafeClickError,
-    arrow_key,
     ensure_xauthority,
+    move_key,
 )
 from screenbot.game.rules import Move
 from screenbot.geometry import Rect
 
 
 def test_every_move_maps_to_an_arrow_key():
-    assert {arrow_key(m) for m in Move} == ARROW_KEYS == {"up", "down", "left", "right"}
+    assert {move_key(m) for m in Move} == ARROW_KEYS == {"up", "down", "left", "right"}
+
+
+@pytest.mark.parametrize("keys, expected", [("wasd", "wsad"), ("hjkl", "kjhl")])
+def test_each_key_set_has_one_key_per_move(keys, expected):
+    """expected: the keys of up, down, left, right in that order."""
+    assert "".join(move_key(m, keys) for m in (Move.UP, Move.DOWN, Move.LEFT, Move.RIGHT)) == expected
+    keyboard = RecordingKeyboard(keys=keys)
+    keyboard.press(Move.RIGHT)
+    keyboard.press(Move.DOWN)
+    assert keyboard.moves == [Move.RIGHT, Move.DOWN]
+    with pytest.raises(TypeError):
+        keyboard.press(KEY_SETS[keys][Move.UP])  # a key name is not a move
+
+
+def test_an_unknown_key_set_is_refused():
+    with pytest.raises(ValueError, match="arrows, wasd, hjkl"):
+        RecordingKeyboard(keys="ijkl")
 
 
 @pytest.mark.parametrize("thing", ["r", "enter", "left", 2, None, "ctrl"])
