@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Sequence
@@ -19,6 +19,7 @@ from screenbot.geometry import Rect
 from screenbot.vision.reader import Reading, UnreadableTileError, read_board
 
 SETTLE_WAIT_S = 1.5  # how long a live read waits for a board caught mid-move to come to rest
+AGREE_GAP_S = 0.05  # live, a board is believed once two frames this far apart read the same
 
 
 class NoGridError(ScreenbotError):
@@ -113,16 +114,27 @@ class Session:
     _first: Reading | None = field(default=None, repr=False)  # what `frame` showed, when already read
 
     def read(self, wait_s: float | None = None) -> Reading:
-        """The board now: the opening frame first; live, a board caught mid-move is read again for up
-        to wait_s (default SETTLE_WAIT_S). What the profile learned is saved to its file."""
+        """The board now: the opening frame first. Live, a board is believed only once two frames
+        AGREE_GAP_S apart read the same (a frame caught mid-move is read again), for up to wait_s
+        (default SETTLE_WAIT_S); then the last reading is returned, unsettled if the two never
+        agreed. What the profile learned is saved to its file."""
         reading = self._first if self._first is not None else _read(self.frame, self.profile)
         self._first = None
         wait_s = (SETTLE_WAIT_S if self.live else 0.0) if wait_s is None else wait_s
         deadline = time.monotonic() + wait_s
-        while reading.state == BoardState.UNSETTLED and self.live and time.monotonic() < deadline:
-            time.sleep(0.05)
+        while self.live and reading.state != BoardState.NO_BOARD:
+            if time.monotonic() >= deadline:
+                if reading.state != BoardState.UNSETTLED:  # it kept changing: not one still board
+                    reading = replace(reading, grid=None, state=BoardState.UNSETTLED,
+                                      detail="the board kept changing between looks")
+                break
+            time.sleep(AGREE_GAP_S)
             self.frame = self.screen.grab(None)
-            reading = _read(self.frame, self.profile)
+            again = _read(self.frame, self.profile)
+            agreed = (again.state == reading.state != BoardState.UNSETTLED and again.grid == reading.grid)
+            reading = again
+            if agreed:
+                break
         self.save_learned()
         return reading
 
