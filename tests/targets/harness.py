@@ -172,6 +172,7 @@ class Target:
 
     name = "target"
     keys: dict[str, str] = ARROWS  # move -> xdotool key name
+    spawns_on_first_2048 = True  # False: the move that first makes 2048 adds no new tile
 
     def __init__(self, display: str, seed: int | None = 1, workdir: str | Path | None = None) -> None:
         self.display = display
@@ -436,6 +437,7 @@ class WebComponent2048(Target):
     """npm `2048-webcomponent` (a Lit custom element) served on 127.0.0.1, shown in Chromium --app."""
 
     name = "webcomponent2048"
+    spawns_on_first_2048 = False  # Engine.move returns before spawning when 2048 first appears
 
     def __init__(self, display: str, seed: int | None = 1, workdir: str | Path | None = None,
                  window_pos: tuple[int, int] = (0, 0), window_size: tuple[int, int] = (700, 600),
