@@ -281,17 +281,19 @@ class Target:
         self._xdotool("windowfocus", "--sync", str(self.window_id()))
 
     def read_log(self) -> list[dict[str, Any]]:
-        """Every complete line the launcher has written, in the order the program made them."""
+        """Every complete line the launcher has written, board lines in the order the program made
+        them (by page load, then seq), then the other lines."""
         try:
             text = self.truth_log.read_text()
         except FileNotFoundError:
             return []
         lines = [json.loads(line) for line in text.splitlines(keepends=True) if line.endswith("\n")]
-        boards = sorted((r for r in lines if r.get("kind") == "board"), key=lambda r: r["seq"])
-        # a report sent over HTTP may land after a later one: keep the gap-free start only
-        complete = []
-        for i, record in enumerate(boards):
-            if record["seq"] != (boards[0]["seq"] + i):
+        boards = sorted((r for r in lines if r.get("kind") == "board"), key=lambda r: (r.get("page", 0), r["seq"]))
+        # a report sent over HTTP may land after a later one: keep what has no gap before it
+        complete: list[dict[str, Any]] = []
+        for record in boards:
+            if complete and record.get("page", 0) == complete[-1].get("page", 0) \
+                    and record["seq"] != complete[-1]["seq"] + 1:
                 break
             complete.append(record)
         return complete + [r for r in lines if r.get("kind") != "board"]
@@ -301,8 +303,8 @@ class Target:
         boards = [r for r in self.read_log() if r.get("kind") == "board"]
         if not boards:
             return []
-        game = boards[-1]["game"]
-        return [r for r in boards if r["game"] == game]
+        last = (boards[-1].get("page", 0), boards[-1]["game"])
+        return [r for r in boards if (r.get("page", 0), r["game"]) == last]
 
     def boards(self) -> list[list[list[int]]]:
         return [r["board"] for r in self.history()]
@@ -340,6 +342,8 @@ class Target:
     def stop(self) -> None:
         for proc in reversed(self.procs):
             end_process(proc)
+            if proc.stdout is not None:
+                proc.stdout.close()
         self.procs = []
         self._window = None
 
