@@ -158,7 +158,9 @@ def calibrate(
     lattice = search.boards[(pick or 1) - 1]
     gap, empty = measure_colours(frame.pixels, lattice)
     theme, overlay = identify_theme(gap, empty)
-    board = board_rect(lattice, frame)
+    # A frame that runs off the picture (a window's edge, a board drawn to the edge of its window)
+    # is kept to the part that is there: every cell is inside, or the lattice was rejected as cut off.
+    board = board_rect(lattice, frame).intersection(frame.rect) or board_rect(lattice, frame)
     if theme is not None:
         gap, empty = theme.gap, theme.empty
     return Profile.from_cells(
