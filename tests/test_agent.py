@@ -206,10 +206,14 @@ def test_a_search_cancelled_from_another_thread_stops_and_leaves_later_decisions
         after = choose_move(SLOW_BOARD, depth=6)
     if threads == 1:
         assert after.values == before.values and after.move == before.move
-    else:  # threads share the table in whatever order they get to its entries: the same to ~1e-6
+    else:
+        # Threads fill the table in whatever order they get to its entries, and a node's value depends
+        # on the path probability it was first reached with (the cutoff): on a loaded machine the
+        # values moved by up to ~2e-4 between two runs. A cancel that left anything behind would
+        # move them far more (or fail the move).
         assert after.move == before.move
         for move, value in before.values.items():
-            assert math.isclose(after.values[move], value, rel_tol=1e-4), move
+            assert math.isclose(after.values[move], value, rel_tol=1e-3), move
 
 
 def test_search_threads_can_be_set_and_come_from_the_environment(monkeypatch):
