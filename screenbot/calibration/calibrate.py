@@ -14,6 +14,7 @@ from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, N
 from screenbot.calibration.lattice import Lattice, Search, _dominant_share, find_lattices
 from screenbot.calibration.palette import THEMES, Theme, blend
 from screenbot.calibration.profile import Profile
+from screenbot.calibration.text_lattice import TextBoard, find_text_boards
 from screenbot.control.screen import Frame
 from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
@@ -133,6 +134,9 @@ def calibrate(
     """
     search = search if search is not None else find_lattices(frame.pixels)
     if not search.boards:
+        text = find_text_boards(frame.pixels)
+        if text:
+            return _text_profile(frame, text, pick, monitors, scale, source)
         if search.cut_off:
             x, y, w, h = search.cut_off[0]
             raise BoardOffScreenError(
@@ -173,6 +177,32 @@ def calibrate(
         empty_colour=empty,
         overlay_at_calibration=overlay,
         source=source,
+    )
+
+
+def _text_profile(frame: Frame, boards: list[TextBoard], pick: int | None, monitors: Sequence[Rect] | None,
+                  scale: float, source: str) -> Profile:
+    """The profile of a board written as text (a terminal game): cells sized to hold a number."""
+    if len(boards) > 1 and pick is None:
+        raise ManyBoardsError(
+            f"{len(boards)} boards written as text found: pick one with --pick N (numbered in the preview)",
+            candidates=[board_rect(b.lattice, frame) for b in boards],
+        )
+    if pick is not None and not 1 <= pick <= len(boards):
+        raise NoBoardError(f"--pick {pick}: there are only {len(boards)} boards (numbered in the preview)")
+    found = boards[(pick or 1) - 1]
+    board = board_rect(found.lattice, frame).intersection(frame.rect) or board_rect(found.lattice, frame)
+    return Profile.from_cells(
+        board,
+        cell_rects(found.lattice, frame),
+        monitor=monitor_of(board, monitors),
+        scale=float(scale),
+        theme="learned",
+        gap_colour=found.background,
+        empty_colour=found.background,
+        source=source,
+        kind="text",
+        digit_h=found.digit_h,
     )
 
 

@@ -83,6 +83,10 @@ class Profile:
     glyphs: dict[str, int] = field(default_factory=dict)  # digit-shape key -> value, read once by OCR
     overlay_at_calibration: BoardState | None = None  # won or over
     source: str = ""
+    # "tiles": coloured tiles with gaps between them; "text": numbers written on the background of a
+    # character lattice (a terminal game), read glyph by glyph (see screenbot.vision.text)
+    kind: str = "tiles"
+    digit_h: int = 0  # text boards: the height of a digit in pixels (a dot or nothing is an empty cell)
     changed: bool = field(default=False, compare=False)  # learned something since load/save
 
     def __post_init__(self) -> None:
@@ -146,6 +150,8 @@ class Profile:
             "glyphs": dict(self.glyphs),
             "overlay_at_calibration": self.overlay_at_calibration,
             "source": self.source,
+            "kind": self.kind,
+            "digit_h": self.digit_h,
         }
 
     @classmethod
@@ -170,6 +176,8 @@ class Profile:
             glyphs={str(k): int(v) for k, v in data.get("glyphs", {}).items()},
             overlay_at_calibration=BoardState(data["overlay_at_calibration"]) if data.get("overlay_at_calibration") else None,
             source=str(data.get("source", "")),
+            kind=str(data.get("kind", "tiles")),
+            digit_h=int(data.get("digit_h", 0)),
         )
 
     def save(self, path: str | Path) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import cv2
@@ -15,6 +16,8 @@ GLYPH_W, GLYPH_H = 32, 12  # digit-shape key resolution (columns x rows)
 # of ~10 px, and the LSTM engine falters above ~30 px
 DIGIT_HEIGHT = 28  # px: tesseract reads digits best at about this height
 MARGIN = 12  # white border around the digits
+DIGITS = "0123456789"  # what tesseract may answer for a tile
+KILO = DIGITS + "kK"  # ... and for a number a terminal game writes as 1k, 2k
 
 
 class OcrUnavailableError(ScreenbotError):
@@ -82,6 +85,7 @@ class _Engine:
     def __init__(self) -> None:
         self.api = None
         self.kind = None
+        self.chars = DIGITS  # the whitelist set on the in-process engine
 
     def _start(self) -> None:
         if self.kind is not None:
@@ -91,7 +95,7 @@ class _Engine:
             path = _tessdata()
             if path:
                 api = tesserocr.PyTessBaseAPI(path=path.rstrip("/") + "/", lang="eng", psm=tesserocr.PSM.SINGLE_LINE)
-                api.SetVariable("tessedit_char_whitelist", "0123456789")
+                api.SetVariable("tessedit_char_whitelist", DIGITS)
                 api.SetVariable("classify_enable_learning", "0")
                 self.api, self.kind = api, "tesserocr"
                 return
@@ -103,16 +107,19 @@ class _Engine:
             )
         self.kind = "pytesseract"
 
-    def read(self, image: np.ndarray) -> str:
+    def read(self, image: np.ndarray, chars: str = DIGITS) -> str:
         self._start()
         if self.kind == "tesserocr":
             from PIL import Image
 
+            if self.chars != chars:
+                self.api.SetVariable("tessedit_char_whitelist", chars)
+                self.chars = chars
             self.api.SetImage(Image.fromarray(image))
             return self.api.GetUTF8Text()
         import pytesseract
 
-        return pytesseract.image_to_string(image, config="--psm 7 -c tessedit_char_whitelist=0123456789")
+        return pytesseract.image_to_string(image, config=f"--psm 7 -c tessedit_char_whitelist={chars}")
 
 
 _ENGINE = _Engine()
@@ -163,11 +170,13 @@ def _digit_count(cell: np.ndarray, background) -> int:
     return int((tall >= 0.6 * tall.max()).sum())
 
 
-def read_number(cell: np.ndarray, background) -> int | None:
+def read_number(cell: np.ndarray, background, kilo: bool = False) -> int | None:
     """The tile value written on a cell (BGR pixels), or None when tesseract gives no sure power of two.
 
     Reads the digits at a few sizes; an answer counts when it is a power of two and either
-    two sizes agree or it has as many digits as the tile shows separate marks.
+    two sizes agree or it has as many digits as the tile shows separate marks. `kilo`: the number
+    may end in k for thousands of 1024 (terminal games write 1024 as 1k); then the characters read
+    must also match the marks, so that "2k" is never taken for a 2.
     """
     votes: dict[int, int] = {}
     marks = _digit_count(cell, background)
@@ -175,14 +184,21 @@ def read_number(cell: np.ndarray, background) -> int | None:
         image = prepare(cell, background, height)
         if image is None:
             return None
-        text = _ENGINE.read(image)
-        digits = "".join(ch for ch in text if ch.isdigit())
-        if not digits or len(digits) > 6:
-            continue
-        value = int(digits)
+        text = _ENGINE.read(image, KILO if kilo else DIGITS)
+        if kilo:
+            found = re.fullmatch(r"(\d{1,6})([kK]?)", "".join(text.split()))
+            if not found:
+                continue
+            value = int(found.group(1)) * (1024 if found.group(2) else 1)
+            length = len(found.group(0))
+        else:
+            digits = "".join(ch for ch in text if ch.isdigit())
+            if not digits or len(digits) > 6:
+                continue
+            value, length = int(digits), len(digits)
         if value < 2 or not is_tile(value):
             continue
         votes[value] = votes.get(value, 0) + 1
-        if votes[value] >= 2 or len(digits) == marks:
+        if length == marks or (votes[value] >= 2 and not kilo):
             return value
     return None

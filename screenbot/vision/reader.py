@@ -22,7 +22,7 @@ from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import SIZE, Grid
 from screenbot.geometry import Rect
-from screenbot.vision import ocr
+from screenbot.vision.glyphs import value_from_digits
 
 TOL = 10  # colour tolerance (largest channel difference) of the palette lookup
 JUMP = 36  # a colour step this sharp on a gap line is the edge of a tile that is not in its cell
@@ -270,6 +270,10 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
 
     Raises UnreadableTileError for a still tile that neither colour nor OCR can name.
     """
+    if profile.kind == "text":
+        from screenbot.vision.text import read_text_board
+
+        return read_text_board(frame, profile, ocr_allowed)
     start = time.perf_counter()
     try:
         region = frame.crop(profile.board_rect).pixels
@@ -291,7 +295,7 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
         values: dict[int, int] = {}
         calls = 0
         for i in needs_digits:  # tiles that share a colour (classic 4096 and up): digit shapes, OCR once each
-            value, called = _value_from_digits(profile, _cell_pixels(region, profile, i),
+            value, called = value_from_digits(profile, _cell_pixels(region, profile, i),
                                                s.entries[cells.label[i] - FIRST_TILE].colour, ocr_allowed)
             calls += called
             if value is None:
@@ -413,7 +417,7 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
                 learned = True
                 continue
             return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE} is blank in an unknown colour")
-        value, called = _value_from_digits(profile, cell_px, colour, ocr_allowed)
+        value, called = value_from_digits(profile, cell_px, colour, ocr_allowed)
         ocr_calls += called
         if value is None:
             reading = done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE}: no number could be read", ocr_calls)
@@ -442,34 +446,3 @@ def _is_flat(cell_px: np.ndarray, colour) -> bool:
     h, w = cell_px.shape[:2]
     inner = cell_px[int(0.15 * h) : int(0.85 * h), int(0.15 * w) : int(0.85 * w)]
     return float((np.abs(inner.astype(np.int16) - np.asarray(colour)).max(axis=2) <= TOL).mean()) >= 0.98
-
-
-def _value_from_digits(profile: Profile, cell_px: np.ndarray, colour, ocr_allowed: bool) -> tuple[int | None, int]:
-    """(value, OCR calls made): the digit shape is looked up first, tesseract asked only for new shapes."""
-    bits = ocr.glyph_bits(ocr.digit_mask(cell_px, colour))
-    if bits is None:
-        return None, 0
-    known = _match_glyph(profile, colour, bits)
-    if known is not None:
-        return known, 0
-    if not ocr_allowed:
-        return None, 0
-    value = ocr.read_number(cell_px, colour)
-    if value is not None:
-        profile.remember_glyph(ocr.glyph_key(colour, bits), value)
-    return value, 1
-
-
-def _match_glyph(profile: Profile, colour, bits: np.ndarray) -> int | None:
-    cache = getattr(profile, "_glyph_cache", None)
-    if cache is None or cache[0] != len(profile.glyphs):
-        cache = (len(profile.glyphs), [(*ocr.key_bits(k), v) for k, v in profile.glyphs.items()])
-        profile._glyph_cache = cache  # type: ignore[attr-defined]
-    best, best_d = None, bits.size
-    for gcol, gbits, value in cache[1]:
-        if max(abs(int(a) - int(b)) for a, b in zip(gcol, colour)) > TOL:
-            continue
-        d = int((gbits != bits).sum())
-        if d < best_d:
-            best, best_d = value, d
-    return best if best_d <= 0.04 * bits.size else None

@@ -1,0 +1,105 @@
+"""Reads a board written as text (a terminal 2048): each cell is blank, a dot, or a number in some colour, read by its glyph shape (OCR once per new shape)."""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+
+from screenbot.board_state import BoardState
+from screenbot.calibration.profile import Profile
+from screenbot.calibration.text_lattice import glyph_mask, words_of
+from screenbot.control.screen import Frame, OutsideFrameError
+from screenbot.game.rules import SIZE
+from screenbot.vision import ocr
+from screenbot.vision.glyphs import match_glyph
+from screenbot.vision.reader import Reading, UnreadableTileError
+
+# A cell's marks lower than this share of a digit's height are a dot (or a cursor line): empty.
+DOT_SHARE = 0.5
+# The board's rectangle is mostly background: below this share it is covered or gone.
+BACKGROUND_SHARE = 0.6
+# Padding (in digit heights) added around a cell before OCR, so that the digits sit well inside.
+PAD = 0.5
+
+
+def _glyph_colour(cell: np.ndarray, mask: np.ndarray) -> tuple[int, int, int]:
+    """The commonest exact colour of a glyph's pixels (its solid core, not the antialiased rim)."""
+    px = cell[mask.astype(bool)].astype(np.int32)
+    codes = (px[:, 0] << 16) | (px[:, 1] << 8) | px[:, 2]
+    top = int(np.bincount(codes).argmax())
+    return (top >> 16, (top >> 8) & 255, top & 255)
+
+
+def _row_words(region: np.ndarray, rects, background, digit_h: int):
+    """The words written across one row of cells: (x0, y0, x1, y1, tall) in region pixels, from a strip
+    reaching half a cell beyond the row's outer cells (a number may stick out of its column's band)."""
+    top = min(r.y for r in rects)
+    bottom = max(r.bottom for r in rects)
+    left = max(0, rects[0].x - rects[0].w // 2)
+    right = min(region.shape[1], rects[-1].right + rects[-1].w // 2)
+    strip = region[max(0, top):bottom, left:right]
+    words = words_of(glyph_mask(strip, background))
+    return [(w.x0 + left, w.y0 + max(0, top), w.x1 + left, w.y1 + max(0, top), int(w.tall)) for w in words]
+
+
+def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Reading:
+    """The grid written in the profile's text cells. Each word written in a row goes to the cell
+    that holds most of it; a dot or nothing is an empty cell. `unsettled` when a cell holds two
+    words or a word lies between cells; `no-board` when the background is not there."""
+    start = time.perf_counter()
+
+    def done(grid, state, detail="", calls=0, learned=False):
+        return Reading(grid, state, profile.board_rect, detail, (time.perf_counter() - start) * 1000, calls, learned)
+
+    try:
+        region = frame.crop(profile.board_rect).pixels
+    except OutsideFrameError:
+        return done(None, BoardState.NO_BOARD, "the board is not inside the captured area")
+    background = profile.gap_colour
+    if 1.0 - float(glyph_mask(region, background).mean()) < BACKGROUND_SHARE:
+        return done(None, BoardState.NO_BOARD, "the board's background is not where the profile says: run `screenbot calibrate` again")
+    digit_h = max(1, profile.digit_h)
+    origin = profile.board_rect
+    rects = [c.translated(-origin.x, -origin.y) for c in profile.cells]
+    values = [0] * (SIZE * SIZE)
+    calls = 0
+    learned = False
+    for row in range(SIZE):
+        cells = rects[row * SIZE:(row + 1) * SIZE]
+        taken: set[int] = set()
+        for x0, y0, x1, y1, tall in _row_words(region, cells, background, digit_h):
+            if tall < DOT_SHARE * digit_h:
+                continue  # a dot, or a speck: nothing written
+            overlaps = [max(0, min(x1, c.right) - max(x0, c.x)) for c in cells]
+            col = int(np.argmax(overlaps))
+            if overlaps[col] <= 0.5 * (x1 - x0) or col in taken:
+                where = f"row {row + 1}" if overlaps[col] <= 0.5 * (x1 - x0) else f"cell {row},{col}"
+                return done(None, BoardState.UNSETTLED, f"{where}: writing between cells")
+            taken.add(col)
+            i = row * SIZE + col
+            word = region[y0:y1, x0:x1]
+            mask = glyph_mask(word, background)
+            colour = _glyph_colour(word, mask)
+            bits = ocr.glyph_bits(mask)
+            value = match_glyph(profile, colour, bits) if bits is not None else None
+            if value is None and ocr_allowed and bits is not None:
+                pad = int(PAD * digit_h) + 2
+                padded = cv2.copyMakeBorder(word, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                                            value=tuple(int(v) for v in background))
+                value = ocr.read_number(padded, background, kilo=True)
+                calls += 1
+                if value is not None:
+                    profile.remember_glyph(ocr.glyph_key(colour, bits), value)
+                    learned = True
+            if value is None:
+                reading = done(None, BoardState.UNSETTLED, f"cell {row},{col}: no number could be read", calls)
+                raise UnreadableTileError(
+                    f"cannot read the number in row {row + 1}, column {col + 1}: its digits name no tile; "
+                    "make sure the game is not covered and calibrate again",
+                    reading,
+                )
+            values[i] = value
+    grid = tuple(tuple(values[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
+    return done(grid, BoardState.PLAYING, "read digits" if calls else "", calls, learned)

@@ -1,0 +1,60 @@
+"""screenbot plays real 2048 programs it was not written for: calibrate on the screen, then play
+with real X keys, every believed board checked against the game's own record."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from harness import VirtualDisplay, Term2048
+
+pytestmark = pytest.mark.live
+
+
+def play_target(target_cls, moves: int, tmp_path, **target_options):
+    from screenbot.control.screen import MssScreen
+    from screenbot.play.loop import PlaySettings, Player
+    from screenbot.play.record import Recording
+    from screenbot.play.session import open_live
+    from screenbot.session import calibrate_live
+
+    display = VirtualDisplay((1280, 800)).start()
+    target = target_cls(display.display, seed=7, **target_options)
+    old = os.environ.get("DISPLAY")
+    os.environ["DISPLAY"] = display.display
+    try:
+        target.start()
+        target.focus()
+        with MssScreen() as screen:
+            profile = calibrate_live(screen, tmp_path / "profile.json")
+        parts = open_live(profile=profile)
+        try:
+            player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=moves), focus_watch=parts.focus_watch,
+                            record=Recording(stop_dir=tmp_path / "stop"))
+            summary = player.play()
+        finally:
+            parts.close()
+        truth = [r["board"] for r in target.history()]
+        return summary, player, profile, truth
+    finally:
+        target.cleanup()
+        display.stop()
+        if old is None:
+            os.environ.pop("DISPLAY", None)
+        else:
+            os.environ["DISPLAY"] = old
+
+
+def believed_against_truth(player, truth) -> int:
+    believed = [[list(r) for r in b] for b in player.tracker.history]
+    changed = [b for i, b in enumerate(truth) if i == 0 or b != truth[i - 1]]  # keys that did nothing left out
+    return sum(a != b for a, b in zip(believed, changed)) + abs(len(believed) - len(changed))
+
+
+def test_term2048_in_xterm_is_calibrated_and_played_without_a_misread(tmp_path):
+    summary, player, profile, truth = play_target(Term2048, 300, tmp_path)
+    assert profile.kind == "text"
+    assert summary.moves >= 300 or summary.reason == "game over", summary.reason
+    assert summary.ok, summary.reason
+    assert believed_against_truth(player, truth) == 0
