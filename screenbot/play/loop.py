@@ -64,10 +64,12 @@ class Player:
         self.pauser = Pauser(ctx, self.guard)
         self.guard.when_unsafe = self.pauser.wait_until_safe
         self.overlay = WinOverlay(ctx, self.guard)
-        if spawn_reader is None and settings.early_spawn and getattr(eyes, "profile", None) is not None:
+        profile = getattr(eyes, "profile", None)
+        # a new tile grows in a tile game; a text board (a terminal game) is redrawn at once
+        if spawn_reader is None and settings.early_spawn and profile is not None and profile.kind == "tiles":
             from screenbot.play.spawn import SpawnReader
 
-            spawn_reader = SpawnReader.for_profile(eyes.profile)
+            spawn_reader = SpawnReader.for_profile(profile)
         self.thinker: Thinker | None = None
         self.watcher = Watcher(ctx, self.guard, self.pauser, self.overlay, self.record, spawn_reader=spawn_reader)
         self.last_decision = None

@@ -28,7 +28,8 @@ def _glyph_colour(cell: np.ndarray, mask: np.ndarray) -> tuple[int, int, int]:
     """The commonest exact colour of a glyph's pixels (its solid core, not the antialiased rim)."""
     px = cell[mask.astype(bool)].astype(np.int32)
     codes = (px[:, 0] << 16) | (px[:, 1] << 8) | px[:, 2]
-    top = int(np.bincount(codes).argmax())
+    values, counts = np.unique(codes, return_counts=True)
+    top = int(values[counts.argmax()])
     return (top >> 16, (top >> 8) & 255, top & 255)
 
 

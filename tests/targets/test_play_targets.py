@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from harness import VirtualDisplay, Term2048
+from harness import Quantum2048, Term2048, VirtualDisplay, WebComponent2048
 
 pytestmark = pytest.mark.live
 
@@ -55,6 +55,14 @@ def believed_against_truth(player, truth) -> int:
 def test_term2048_in_xterm_is_calibrated_and_played_without_a_misread(tmp_path):
     summary, player, profile, truth = play_target(Term2048, 300, tmp_path)
     assert profile.kind == "text"
+    assert summary.moves >= 300 or summary.reason == "game over", summary.reason
+    assert summary.ok, summary.reason
+    assert believed_against_truth(player, truth) == 0
+
+
+@pytest.mark.parametrize("target_cls", [Quantum2048, WebComponent2048], ids=["quantum2048", "webcomponent2048"])
+def test_a_desktop_window_and_a_web_component_are_played_without_a_misread(target_cls, tmp_path):
+    summary, player, profile, truth = play_target(target_cls, 300, tmp_path)
     assert summary.moves >= 300 or summary.reason == "game over", summary.reason
     assert summary.ok, summary.reason
     assert believed_against_truth(player, truth) == 0
