@@ -89,6 +89,8 @@ def main(argv=None) -> int:
     parser.add_argument("--keys", type=int, default=20, help="keys used to measure the page's timing")
     parser.add_argument("--budget-ms", type=float, default=None)
     parser.add_argument("--depth-cap", type=int, help="cap the agent's adaptive depth (default: the agent's)")
+    parser.add_argument("--share-table", choices=("on", "off"), default=None,
+                        help="the boards one key can make share one search table (default: play's default)")
     parser.add_argument("--theme", default="classic", help="practice page theme (classic or dark)")
     parser.add_argument("--zoom", type=float, default=1.0, help="browser zoom factor")
     parser.add_argument("--board", default=None, help='start from this board ("2 0 0 4 / ..."), e.g. a crowded late-game one')
@@ -107,6 +109,7 @@ def main(argv=None) -> int:
     from screenbot.game.rules import parse_board
     from screenbot.practice.rig import Rig
 
+    share = {} if args.share_table is None else {"share_table": args.share_table == "on"}
     rig_options = dict(seed=args.seed, anim=args.anim, theme=args.theme, zoom=args.zoom, export_env=True)
     if args.zoom > 1.0:
         rig_options["screen"] = (1600, 1200)  # room for the zoomed board
@@ -125,7 +128,8 @@ def main(argv=None) -> int:
         parts = open_live(profile=profile)
         try:
             player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms,
-                                                                  depth_cap=args.depth_cap),
+                                                                  depth_cap=args.depth_cap,
+                                                                  **share),
                             focus_watch=parts.focus_watch, status=Progress(args.progress))
             summary = player.play()
         finally:

@@ -35,8 +35,10 @@ class PlaySettings:
     early_give_up_s: float = 0.3
     # search the boards that may come next while the animation plays (see play.thinker)
     think_ahead: bool = True
-    # the boards one key can make share one search table (see play.thinker, agent.search)
-    share_table: bool = True
+    # the boards one key can make share one search table (see play.thinker, agent.search). Off: over
+    # the same seeds, simulated games with the shared table lost 16384 more often (README, Numbers),
+    # and live play is as fast without it now that wrong guesses are stopped half-way.
+    share_table: bool = False
     # the X focus/stacking check made while watching counts for a key pressed within this time;
     # while the new tile has not shown yet it is made again when older than focus_recheck_s
     focus_check_fresh_s: float = 0.06
