@@ -682,8 +682,9 @@ class Rig:
         Returns the seconds waited. Raises RigError when it keeps changing or never draws.
         """
         start = time.monotonic()
-        # The terminal board is mostly black: its thin frame and digits are all there is to see.
-        share = 0.01 if THEMES.get(self.page_options.get("theme") or "classic") == "terminal" else 0.2
+        # The lines and terminal boards are mostly the page's colour: their thin lines, and the
+        # tiles, are all there is to see.
+        share = 0.2 if THEMES.get(self.page_options.get("theme") or "classic") == "classic" else 0.01
         screen = Rect(0, 0, *self.screen_size)
         last = None
         last_change = start
