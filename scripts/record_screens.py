@@ -264,7 +264,8 @@ class Recorder:
     def save(self, kind: str, img: np.ndarray, extra: dict[str, Any], origin: tuple[int, int] = (0, 0)) -> Path:
         st = self.rig.state()
         if self.verified and self.rig.board_box().as_list() != self.verified["board_rect"]:
-            raise RigError(f"{self.cond.name}: the board moved since its rect was checked")
+            raise RigError(f"{self.cond.name}: the board moved since its rect was checked "
+                           f"({self.verified['board_rect']} -> {self.rig.board_box().as_list()})")
         name = f"{self.cond.name}__{self.count:02d}_{kind}"
         self.count += 1
         png = self.out / f"{name}.png"
