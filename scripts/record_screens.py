@@ -17,10 +17,11 @@ import numpy as np
 
 from screenbot.game.rules import Game, Grid, Move, apply_move, is_over, to_grid
 from screenbot.geometry import Rect
-from screenbot.practice.rig import Box, Rig, RigError
+from screenbot.practice.rig import THEMES, Box, Rig, RigError, measure_fill
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "tests" / "fixtures" / "screens"
+LOOKS_DIR = "looks"  # the other looks' screens: DEFAULT_OUT / LOOKS_DIR (see its README)
 POSITIONS = ROOT.parent / "shared" / "anchors" / "positions.json"
 PNG_FLAGS = [cv2.IMWRITE_PNG_COMPRESSION, 9]
 PORT = 47048  # a fixed port keeps the address bar the same in every recording (0 = any free port)
@@ -40,7 +41,14 @@ BOARDS: dict[str, Grid] = {
     "over_full": to_grid([[2, 4, 8, 16], [32, 64, 128, 256], [512, 1024, 2048, 4096],
                           [8192, 16384, 32768, 65536]]),
     "over_small": to_grid([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 8]]),
+    # Small tiles only: 2, 4 and 8 next to empty cells (they share the empty cell's black in the terminal).
+    "low_tiles": to_grid([[2, 0, 4, 8], [0, 2, 0, 4], [8, 4, 2, 0], [0, 0, 8, 2]]),
+    "all_16": to_grid([[16] * 4] * 4),
 }
+# The 16 tile's fill, BGR (style.css): a flat colour, no glow, to find every tile in the picture.
+FILL_16 = {"classic": (0x63, 0x95, 0xF5), "dark": (0xD2, 0x8B, 0x26), "lines": (0x3D, 0x46, 0xC9),
+           "lines-light": (0x7E, 0x8A, 0xF0), "terminal": (0x00, 0x00, 0xCD)}
+OVERHANG_CSS_PX = 3.0  # game.js OVERHANG, at size 500
 
 
 def anchor_positions() -> list[Grid]:
@@ -63,6 +71,7 @@ class Condition:
     name: str
     rig: dict[str, Any]
     shots: list[tuple] = field(default_factory=list)
+    subdir: str = ""  # under --out: "" for the classic and dark set, LOOKS_DIR for the other looks
 
 
 def conditions(anchors: list[Grid]) -> list[Condition]:
@@ -127,7 +136,47 @@ def conditions(anchors: list[Grid]) -> list[Condition]:
                                                size=640, theme="dark"), [
             ("static", BOARDS["empty"]), ("static", a[55]), ("keep_going",),
         ]),
+        *look_conditions(a),
     ]
+
+
+def look_conditions(a: list[Grid]) -> list[Condition]:
+    """The other looks (lines, lines-light, terminal; marks; overhang), in DEFAULT_OUT / LOOKS_DIR.
+
+    Small screens with the browser window filling them (the page scrolled to centre the board
+    where it would not fit), to keep the pictures small."""
+    return [Condition(*c, subdir=LOOKS_DIR) for c in [
+        ("lines_z100_s1", dict(screen=(900, 720), theme="lines", scroll="board"), [
+            ("static", BOARDS["mid_game"]), ("static", a[5]), ("static", BOARDS["big_tiles"]),
+            ("static", BOARDS["low_tiles"]),
+            ("win",), ("over_load", BOARDS["over_small"]),
+            ("mid", a[8], [30, 90, 180]),
+        ]),
+        ("lines-light_z100_s1_board400", dict(screen=(800, 600), theme="lines-light", size=400, scroll="board"), [
+            ("static", BOARDS["small_tiles"]), ("static", a[16]), ("static", BOARDS["ladder_full"]),
+            ("win",), ("over_load", BOARDS["over_full"]),
+            ("mid", a[17], [40, 150]),
+        ]),
+        ("terminal_z100_s1", dict(screen=(720, 560), theme="terminal"), [
+            ("static", BOARDS["low_tiles"]), ("static", BOARDS["mid_game"]), ("static", a[20]),
+            ("static", BOARDS["ladder_full"]), ("static", BOARDS["empty"]),
+            ("win",), ("over_load", BOARDS["over_small"]),
+        ]),
+        ("classic-marks_z100_s1", dict(screen=(900, 720), marks=True, scroll="board"), [
+            ("static", BOARDS["mid_game"]), ("static", a[2]), ("static", BOARDS["big_tiles"]),
+            ("win",),
+            ("mid", a[3], [40, 150]),
+        ]),
+        ("dark-overhang_z100_s1", dict(screen=(900, 720), theme="dark", overhang=True, scroll="board"), [
+            ("static", BOARDS["small_tiles"]), ("static", a[10]), ("static", BOARDS["ladder_full"]),
+            ("over_load", BOARDS["over_small"]),
+            ("mid", a[11], [40, 150]),
+        ]),
+        ("terminal-marks_z150_s1", dict(screen=(900, 720), zoom=1.5, theme="terminal", marks=True), [
+            ("static", BOARDS["low_tiles"]), ("static", a[33]), ("static", BOARDS["big_tiles"]),
+            ("win",), ("over_load", BOARDS["over_full"]),
+        ]),
+    ]]
 
 
 # ---- shooting --------------------------------------------------------------------------------
@@ -139,29 +188,72 @@ class Recorder:
         self.count = 0
         self.verified: dict[str, Any] | None = None
         self.theme = cond.rig.get("theme", "classic")
+        self.family = THEMES[self.theme]
+        self.new_look = bool(cond.subdir)
+        self.last_click = 0.0
 
     # -- geometry ------------------------------------------------------------------------------
     def verify_rect(self) -> dict[str, Any]:
-        """On an empty board (no glow), find the board's edges in the picture and compare."""
-        self.load(EMPTY_BOARD)
-        img = self.rig.screenshot()
-        box = self.rig.board_box()
-        measured = self.rig.measure_board_edges(img)
-        diffs = [abs(m - e) for m, e in zip(measured, edges(box)) if m is not None] if measured else [99.0]
-        if max(diffs) > 1.01:
-            raise RigError(f"{self.cond.name}: board rect {box.as_list()} does not match the picture "
-                           f"(measured edges {measured}, expected {edges(box)})")
-        self.verified = {"board_rect": box.as_list(), "measured_edges": measured,
-                         "max_edge_error_px": round(max(diffs), 2),
-                         "how": "edges of the board colour on an empty board in the same condition, "
-                                "left/top/right/bottom; null = off the visible viewport"}
+        """On an empty board (no glow), find the board's edges in the picture and compare; in the
+        other looks also find every tile of a board of 16s (the terminal: only those)."""
+        if self.new_look:
+            self.rig.page_options["marks"] = None  # the marks would hide parts of the tiles measured
+        self.verified = {}
+        if self.family != "terminal":
+            self.load(EMPTY_BOARD)
+            img = self.rig.screenshot()
+            box = self.rig.board_box()
+            measured = self.rig.measure_board_edges(img)
+            diffs = [abs(m - e) for m, e in zip(measured, edges(box)) if m is not None] if measured else [99.0]
+            if max(diffs) > 1.01:
+                raise RigError(f"{self.cond.name}: board rect {box.as_list()} does not match the picture "
+                               f"(measured edges {measured}, expected {edges(box)})")
+            self.verified = {"board_rect": box.as_list(), "measured_edges": measured,
+                             "max_edge_error_px": round(max(diffs), 2),
+                             "how": "edges of the board colour on an empty board in the same condition, "
+                                    "left/top/right/bottom; null = off the visible viewport"
+                                    + ("; the lines looks: the colour of the lines, along the outer frame"
+                                       if self.family == "lines" else "")}
+        if self.new_look:
+            self.verified.update(self.verify_tiles())
+            self.rig.page_options["marks"] = self.cond.rig.get("marks") or None
         return self.verified
+
+    def verify_tiles(self) -> dict[str, Any]:
+        """A board of 16s: each tile's fill measured in the picture against its labelled rectangle."""
+        self.load(BOARDS["all_16"])
+        img = self.rig.screenshot()
+        over = self.overhang_px()
+        worst = 0.0
+        for i, cell in enumerate(self.rig.cell_boxes()):
+            tile = Box(cell.x - over, cell.y - over, cell.w + 2 * over, cell.h + 2 * over)
+            r = tile.rect()
+            want = [r.x, r.y, r.x + r.w, r.y + r.h]
+            got = measure_fill(img, tile, FILL_16[self.theme])
+            if None in got:
+                raise RigError(f"{self.cond.name}: tile {i} not found in the picture ({got})")
+            err = max(abs(g - w) for g, w in zip(got, want))
+            if err > 1:
+                raise RigError(f"{self.cond.name}: tile {i} at {got}, labelled {want}")
+            worst = max(worst, err)
+        return {"board_rect": self.rig.board_box().as_list(), "tile_fill_max_error_px": worst,
+                "tile_fill_how": "a board of 16s in the same condition (marks off): each tile's fill colour "
+                                 "measured along a row and a column 15 % inside it, against tile_rects_px"}
+
+    def overhang_px(self) -> float:
+        """How far a tile reaches past its cell on every side, in screen px."""
+        if not self.cond.rig.get("overhang"):
+            return 0.0
+        return OVERHANG_CSS_PX * float(self.cond.rig.get("size", 500)) / 500.0 * self.rig.css_to_screen()
 
     # -- page control ----------------------------------------------------------------------------
     def load(self, grid: Grid, keep: bool = False, seed: int = 1, score: int | None = None) -> None:
         self.rig.load(board=grid, keep=keep or None, seed=seed,
                       score=board_score(grid) if score is None else score)
+        # Two clicks at one place within the double-click time would select the page's title.
+        time.sleep(max(0.0, self.last_click + 0.7 - time.monotonic()))
         self.rig.focus_page()
+        self.last_click = time.monotonic()
         self.rig.wait_still(still_ms=250)
 
     def overlay_wait(self) -> float:
@@ -172,7 +264,8 @@ class Recorder:
     def save(self, kind: str, img: np.ndarray, extra: dict[str, Any], origin: tuple[int, int] = (0, 0)) -> Path:
         st = self.rig.state()
         if self.verified and self.rig.board_box().as_list() != self.verified["board_rect"]:
-            raise RigError(f"{self.cond.name}: the board moved since its rect was checked")
+            raise RigError(f"{self.cond.name}: the board moved since its rect was checked "
+                           f"({self.verified['board_rect']} -> {self.rig.board_box().as_list()})")
         name = f"{self.cond.name}__{self.count:02d}_{kind}"
         self.count += 1
         png = self.out / f"{name}.png"
@@ -226,10 +319,50 @@ class Recorder:
             "screen_size": [screen_w, screen_h],
             "board_rect_check": self.verified,
         }
+        if self.new_look:
+            label.update(self.look_fields(img, cells))
         label.update(extra)
         (self.out / f"{name}.json").write_text(json.dumps(label, indent=1))
         print(f"  {png.name} ({png.stat().st_size // 1024} KB)", flush=True)
         return png
+
+    def look_fields(self, img: np.ndarray, cells: list[Box]) -> dict[str, Any]:
+        """The other looks' labels: the image's size, the look's options and its tiles' rectangles."""
+        over = self.overhang_px()
+        tiles = [Box(c.x - over, c.y - over, c.w + 2 * over, c.h + 2 * over) for c in cells]
+        first, last = cells[0], cells[-1]
+        st = self.rig.state(history=False)
+        return {
+            "image_size": [int(img.shape[1]), int(img.shape[0])],
+            "condition": {
+                **self.label_condition(),
+                "family": self.family,
+                "marks": bool(st["marks"]),
+                "overhang": bool(st["overhang"]),
+                "anim": st["anim"],
+            },
+            "grid_rect": Box(first.x, first.y, last.x + last.w - first.x, last.y + last.h - first.y).as_list(),
+            "tile_rects": [t.as_list() for t in tiles],
+            "tile_rects_px": [t.rect().as_list() for t in tiles],
+            "tile_overhang_px": round(over, 2),
+            "look": LOOK_NOTES[self.family],
+        }
+
+    def label_condition(self) -> dict[str, Any]:
+        screen_w, screen_h = self.rig.screen_size
+        return {
+            "name": self.cond.name,
+            "theme": self.theme,
+            "zoom": round(self.rig.zoom, 4),
+            "zoom_mode": "browser",
+            "device_scale": self.rig.scale,
+            "board_css_px": self.cond.rig.get("size", 500),
+            "scroll_css_px": self.cond.rig.get("scroll", 0),
+            "browser_chrome_visible": not self.rig.app,
+            "window_pos": list(self.rig.window_pos),
+            "window_size": list(self.rig.window_size),
+            "screen": [screen_w, screen_h],
+        }
 
     # -- shots ------------------------------------------------------------------------------------
     def static(self, grid: Grid) -> None:
@@ -338,6 +471,22 @@ class Recorder:
             self.rig.wait_still()
 
 
+LOOK_NOTES: dict[str, dict[str, Any]] = {
+    "classic": {"family": "classic", "animates": True,
+                "board": "the classic proportions: 15 px padding and gaps, 106.25 px cells (at size 500)"},
+    "lines": {"family": "lines", "animates": True,
+              "board": "2 px lines around 122 px square cells (498 px board at size 500); empty cells are "
+                       "the page colour; tiles fill their cell; DejaVu Sans Bold digits"},
+    "terminal": {"family": "terminal", "animates": False,
+                 "board": "box-drawing characters on a 9 x 18 px character grid (at size 500); a cell is 7 "
+                          "characters by 3 lines (63 x 54 px, not square); board_rect is the frame's "
+                          "character cells (the lines run through their middles); DejaVu Sans Mono digits",
+                 "empty_cell": "black with a dim middle dot",
+                 "tiles_with_the_empty_background": [2, 4, 8],
+                 "tiles_sharing_one_background": "4096 and above (grey)"},
+}
+
+
 def edges(box: Box) -> list[float]:
     return [box.x, box.y, box.x + box.w, box.y + box.h]
 
@@ -372,11 +521,13 @@ def main(argv: list[str] | None = None) -> int:
     for cond in conds:
         if args.only and cond.name not in args.only:
             continue
-        for old in args.out.glob(f"{cond.name}__*"):
+        out = args.out / cond.subdir
+        out.mkdir(parents=True, exist_ok=True)
+        for old in out.glob(f"{cond.name}__*"):
             old.unlink()
         print(cond.name, flush=True)
         with Rig(**cond.rig, port=args.port) as rig:
-            rec = Recorder(args.out, cond, rig)
+            rec = Recorder(out, cond, rig)
             rec.verify_rect()
             for shot in cond.shots:
                 kind, *rest = shot
@@ -398,12 +549,13 @@ def main(argv: list[str] | None = None) -> int:
                     raise ValueError(kind)
         if args.check:
             args.check.mkdir(parents=True, exist_ok=True)
-            for js in sorted(args.out.glob(f"{cond.name}__*.json")):
+            for js in sorted(out.glob(f"{cond.name}__*.json")):
                 label = json.loads(js.read_text())
-                img = cv2.imread(str(args.out / label["image"]))
+                img = cv2.imread(str(out / label["image"]))
                 cv2.imwrite(str(args.check / label["image"]), draw_check(img, label))
-    total = sum(p.stat().st_size for p in args.out.glob("*.png"))
-    print(f"{len(list(args.out.glob('*.png')))} pictures, {total / 1e6:.1f} MB in {args.out}")
+    for folder in (args.out, args.out / LOOKS_DIR):
+        total = sum(p.stat().st_size for p in folder.glob("*.png"))
+        print(f"{len(list(folder.glob('*.png')))} pictures, {total / 1e6:.1f} MB in {folder}")
     return 0
 
 

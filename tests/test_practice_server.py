@@ -156,6 +156,18 @@ def test_url_carries_the_page_options(server):
     assert url == f"http://127.0.0.1:{server.port}/?theme=dark&seed=5&board=2%2C0%2C0%2C0%2C2%2C0%2C0%2C0%2C2%2C0%2C0%2C0%2C2%2C0%2C0%2C0&keep=1"
 
 
+def test_url_carries_the_look_options(server):
+    url = server.url(theme="terminal", marks=True, overhang=True, keys="hjkl", anim=None)
+    assert url.endswith("/?theme=terminal&marks=1&overhang=1&keys=hjkl")
+
+
+def test_state_reports_the_look_options(server):
+    assert post(server, "/report", report(seq=1, event="start", theme="lines", marks=True, overhang=False,
+                                          key_set="wasd")) == 204
+    st = state(server)
+    assert (st["theme"], st["marks"], st["overhang"], st["key_set"]) == ("lines", True, False, "wasd")
+
+
 def test_taken_port_is_a_one_line_error():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

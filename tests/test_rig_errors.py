@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from screenbot.practice.rig import Box, Rig, ToolMissingError, find_browser, zoom_level
+from screenbot.practice.rig import Box, Rig, RigError, ToolMissingError, find_browser, zoom_level
 
 
 def path_with(tmp_path, *programs: str) -> str:
@@ -59,3 +59,13 @@ def test_box_rounds_to_the_pixels_chromium_paints():
     assert Box(243.5, 350.0, 500.0, 500.0).rect().as_list() == [244, 350, 500, 500]
     assert Box(640.5, 271.5, 625.0, 625.0).rect().as_list() == [641, 272, 625, 625]
     assert Box(10.4, 10.6, 20.0, 20.0).rect().as_list() == [10, 11, 20, 20]
+
+
+def test_unknown_looks_and_key_sets_are_refused_before_anything_starts():
+    with pytest.raises(RigError, match="unknown theme 'neon'.*terminal"):
+        Rig(theme="neon")
+    with pytest.raises(RigError, match="unknown key set 'ijkl'"):
+        Rig(keys="ijkl")
+    for theme in ("lines", "lines-light", "terminal"):
+        rig = Rig(theme=theme, marks=True, overhang=True, keys="wasd")
+        assert rig.page_options["marks"] and rig.page_options["overhang"] and rig.page_options["keys"] == "wasd"

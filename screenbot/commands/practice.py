@@ -9,7 +9,8 @@ import webbrowser
 
 from screenbot.errors import UsageError
 
-THEMES = ("classic", "dark")
+THEMES = ("classic", "dark", "lines", "lines-light", "terminal")
+KEY_SETS = ("arrows", "wasd", "hjkl")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,6 +24,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, help="seed for the tiles (same games as screenbot's engine)")
     p.add_argument("--size", type=int, help="board size in CSS px (default 500)")
     p.add_argument("--anim", type=float, help="animation duration multiplier (1 = classic, 0 = none)")
+    p.add_argument("--marks", action="store_true", help="draw help text and a logo over the board")
+    p.add_argument("--overhang", action="store_true", help="draw the tiles a little larger than their cells")
+    p.add_argument("--keys", choices=KEY_SETS, help="only this key set moves the tiles (default: all)")
     p.add_argument("--port", type=int, default=0, help="port to serve on (default: a free one)")
     p.add_argument("--no-open", action="store_true", help="do not open the browser; just serve")
     p.set_defaults(func=run)
@@ -44,7 +48,8 @@ def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
     server.start()
     try:
         url = server.url(theme=args.theme if args.theme != "classic" else None, seed=args.seed,
-                         size=args.size, anim=args.anim)
+                         size=args.size, anim=args.anim, marks=getattr(args, "marks", False) or None,
+                         overhang=getattr(args, "overhang", False) or None, keys=getattr(args, "keys", None))
         print(f"practice board: {url}", flush=True)
         print(f"its state:      http://127.0.0.1:{server.port}/state   (Ctrl-C to stop)", flush=True)
         if not args.no_open:

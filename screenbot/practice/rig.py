@@ -40,7 +40,16 @@ QUIET_BROWSER_FLAGS = (
     "--noerrdialogs",
 )
 KEY_NAMES = {"up": "Up", "down": "Down", "left": "Left", "right": "Right"}
-BOARD_BGR = {"classic": (0xA0, 0xAD, 0xBB), "dark": (0x3D, 0x33, 0x2F)}  # style.css --board-bg
+# The page's looks (theme -> family; style.css, game.js GEOMETRY).
+THEMES = {"classic": "classic", "dark": "classic", "lines": "lines", "lines-light": "lines", "terminal": "terminal"}
+KEY_SETS = ("arrows", "wasd", "hjkl")
+# The colour running along the board's outer padding from edge to edge (style.css --board-bg; the
+# lines looks: their line colour). The terminal has none: its frame is box-drawing characters.
+BOARD_BGR = {"classic": (0xA0, 0xAD, 0xBB), "dark": (0x3D, 0x33, 0x2F),
+             "lines": (0xC8, 0xC8, 0xC8), "lines-light": (0x33, 0x33, 0x33)}
+# Per family, in px at size 500: the board's width, the middle of the first gap (the outer
+# padding or frame line) and the distance from one gap to the next.
+GAP_LINES = {"classic": (500.0, 7.5, 121.25), "lines": (498.0, 1.0, 124.0)}
 
 
 class RigError(ScreenbotError):
@@ -150,20 +159,23 @@ def _end_session(proc: subprocess.Popen | None, grace_s: float = 3.0) -> None:
         pass
 
 
-def _drawn(pixels: np.ndarray) -> bool:
-    """True when a board picture is not one flat colour (the page has painted the board)."""
+def _drawn(pixels: np.ndarray, share: float = 0.2) -> bool:
+    """True when a board picture is not one flat colour (the page has painted the board): more
+    than `share` of its pixels differ from the first one."""
     flat = pixels.reshape(-1, 3)
-    return bool((flat != flat[0]).any(axis=1).mean() > 0.2)
+    return bool((flat != flat[0]).any(axis=1).mean() > share)
 
 
-def measure_edges(pixels: np.ndarray, box: Box, visible: Box, bgr: tuple[int, int, int]) -> list[float | None]:
+def measure_edges(pixels: np.ndarray, box: Box, visible: Box, bgr: tuple[int, int, int],
+                  family: str = "classic") -> list[float | None]:
     """Left, top, right, bottom edges of a flat-coloured rectangle near `box` (see Rig.measure_board_edges)."""
-    u = box.w / 500.0
+    width, first, step = GAP_LINES[family]
+    u = box.w / width
     vx0, vy0 = visible.x, visible.y
     vx1, vy1 = visible.x + visible.w, visible.y + visible.h
     # The middles of the gaps (outer padding first): board colour from edge to edge.
-    gaps_y = [box.y + u * (7.5 + 121.25 * k) for k in range(5)]
-    gaps_x = [box.x + u * (7.5 + 121.25 * k) for k in range(5)]
+    gaps_y = [box.y + u * (first + step * k) for k in range(5)]
+    gaps_x = [box.x + u * (first + step * k) for k in range(5)]
     ry = int(next((g for g in gaps_y if vy0 + 1 <= g <= vy1 - 2), min(max(gaps_y[0], vy0 + 1), vy1 - 2)))
     rx = int(next((g for g in gaps_x if vx0 + 1 <= g <= vx1 - 2), min(max(gaps_x[0], vx0 + 1), vx1 - 2)))
     target = np.array(bgr, dtype=float)
@@ -193,14 +205,47 @@ def measure_edges(pixels: np.ndarray, box: Box, visible: Box, bgr: tuple[int, in
     return [None if v is None else round(float(v), 2) for v in (left, top, right, bottom)]
 
 
+def measure_fill(pixels: np.ndarray, box: Box, bgr: tuple[int, int, int], tolerance: int = 24,
+                 at: float = 0.15) -> list[int | None]:
+    """Left, top, right, bottom edges (whole pixels, right/bottom exclusive) of a run of one
+    colour through a rectangle near `box`: along the row `at` of its height from the top (from
+    its middle column outwards) and the column `at` of its width from the left (from its middle
+    row). For a tile's fill, away from its digits. None where the colour is not there."""
+    target = np.array(bgr, dtype=int)
+    h, w = pixels.shape[:2]
+
+    def close(px: np.ndarray) -> np.ndarray:
+        return np.abs(px.astype(int) - target).max(axis=-1) <= tolerance
+
+    def run(line: np.ndarray, start: int) -> tuple[int | None, int | None]:
+        ok = close(line)
+        if not 0 <= start < len(ok) or not ok[start]:
+            return None, None
+        lo = hi = start
+        while lo > 0 and ok[lo - 1]:
+            lo -= 1
+        while hi < len(ok) - 1 and ok[hi + 1]:
+            hi += 1
+        return lo, hi + 1
+
+    row = min(max(int(box.y + at * box.h), 0), h - 1)
+    col = min(max(int(box.x + at * box.w), 0), w - 1)
+    left, right = run(pixels[row], int(box.x + box.w / 2))
+    top, bottom = run(pixels[:, col], int(box.y + box.h / 2))
+    return [left, top, right, bottom]
+
+
 class Rig:
     """Xvfb + Chromium showing the practice board; every process it starts is ended by PID in stop().
 
     Geometry is given in screen pixels (the rig converts to Chromium's DIPs): `screen` (w, h),
     `window_pos` (x, y), `window_size` (w, h; default: the whole screen from window_pos),
     `zoom` (page zoom factor, set as the fresh profile's default zoom), `scale` (device scale
-    factor). Page options: `theme`, `size` (board px), `seed`, `board` (start grid), `score`,
-    `keep` (no win overlay), `anim` (duration multiplier, 0 = none), `scroll` (css px, or "board" to centre the board).
+    factor). Page options: `theme` (classic, dark, lines, lines-light, terminal), `size` (board px
+    at the classic look; the scale of every look), `seed`, `board` (start grid), `score`,
+    `keep` (no win overlay), `anim` (duration multiplier, 0 = none), `scroll` (css px, or "board" to
+    centre the board), `marks` (help text and a logo over the board), `overhang` (tiles 3 px larger
+    than their cells), `keys` ("arrows", "wasd" or "hjkl": only that key set moves; default all).
     `app=True` shows the page without browser chrome (--app). `export_env=True` also points
     this process's DISPLAY/XAUTHORITY at the rig's display (for pyautogui/mss users).
     """
@@ -221,6 +266,9 @@ class Rig:
         keep: bool = False,
         anim: float | None = None,
         scroll: int | str | None = None,
+        marks: bool = False,
+        overhang: bool = False,
+        keys: str | None = None,
         app: bool = False,
         port: int = 0,
         timeout: float = 30.0,
@@ -234,7 +282,7 @@ class Rig:
         self.scale = float(scale)
         self.page_options: dict[str, Any] = dict(
             theme=theme, size=size, seed=seed, board=board, score=score, keep=keep or None,
-            anim=anim, scroll=scroll)
+            anim=anim, scroll=scroll, marks=marks or None, overhang=overhang or None, keys=keys)
         self.app = app
         self.port = port
         self.timeout = timeout
@@ -250,8 +298,10 @@ class Rig:
         self._sct = None
         if self.zoom <= 0 or self.scale <= 0:
             raise RigError("zoom and scale must be positive")
-        if theme not in BOARD_BGR:
-            raise RigError(f"unknown theme {theme!r} (choose from {', '.join(BOARD_BGR)})")
+        if theme not in THEMES:
+            raise RigError(f"unknown theme {theme!r} (choose from {', '.join(THEMES)})")
+        if keys is not None and keys not in KEY_SETS:
+            raise RigError(f"unknown key set {keys!r} (choose from {', '.join(KEY_SETS)})")
 
     # ---- life cycle -------------------------------------------------------------------------
     def __enter__(self) -> "Rig":
@@ -578,10 +628,13 @@ class Rig:
         Found along a row through the board's top padding and a column through its left
         padding, which show the board colour from edge to edge; a border pixel's share of the
         board colour gives the sub-pixel edge. An edge outside the visible viewport is None.
-        Works on a board without glowing tiles under it (e.g. an empty board).
+        Works on a board without glowing tiles under it (e.g. an empty board), in the classic,
+        dark and lines looks (the terminal's frame is characters: measure its tiles with measure_fill).
         """
         theme = self.page_options.get("theme") or "classic"
-        return measure_edges(pixels, self.board_box(), self.visible_box(), BOARD_BGR[theme])
+        if theme not in BOARD_BGR:
+            raise RigError(f"the {theme} look has no board colour to measure; measure its tiles (measure_fill)")
+        return measure_edges(pixels, self.board_box(), self.visible_box(), BOARD_BGR[theme], THEMES[theme])
 
     def board_box(self) -> Box:
         """The board's true rectangle on screen (fractional screen pixels)."""
@@ -629,6 +682,9 @@ class Rig:
         Returns the seconds waited. Raises RigError when it keeps changing or never draws.
         """
         start = time.monotonic()
+        # The lines and terminal boards are mostly the page's colour: their thin lines, and the
+        # tiles, are all there is to see.
+        share = 0.2 if THEMES.get(self.page_options.get("theme") or "classic") == "classic" else 0.01
         screen = Rect(0, 0, *self.screen_size)
         last = None
         last_change = start
@@ -641,7 +697,7 @@ class Rig:
             if last is None or last.shape != pixels.shape or not np.array_equal(last, pixels):
                 last = pixels
                 last_change = now
-            elif (now - last_change) * 1000 >= still_ms and _drawn(pixels):
+            elif (now - last_change) * 1000 >= still_ms and _drawn(pixels, share):
                 return now - start
             if now - start > timeout:
                 raise RigError(f"the board did not settle within {timeout:g} s")

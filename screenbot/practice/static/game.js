@@ -1,20 +1,37 @@
 /* The practice board: classic 2048 rules and animations, seeded like screenbot.game.rules.Game,
    reporting its true state to the server after every key.
 
-   URL options: theme=classic|dark, size=<board px, default 500>, seed=<uint32>,
+   URL options: theme=classic|dark|lines|lines-light|terminal, size=<board px, default 500: the
+   scale of the page; the terminal's char cell is 9x18 px at 500>, seed=<uint32>,
    board=<16 comma-separated values, row-major>, score=<start score>, keep=1 (no win overlay),
-   anim=<duration multiplier: 1 classic, 0.5 twice as fast, 0 none>,
+   anim=<duration multiplier: 1 classic, 0.5 twice as fast, 0 none; the terminal never animates>,
    scroll=<css px> or scroll=board (centre the board in the window),
+   marks=1 (help text and a logo drawn over the board, the same after every move),
+   overhang=1 (tiles drawn 3 px, at size 500, larger than their cell on every side),
+   keys=arrows|wasd|hjkl (only that key set moves; default: all three),
    report=0 (do not talk to the server). */
 "use strict";
 
 (function () {
   const SIZE = 4;
-  const KEY_MOVES = {
-    ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right",
-    w: "up", s: "down", a: "left", d: "right", W: "up", S: "down", A: "left", D: "right",
-    k: "up", j: "down", h: "left", l: "right",
+  const KEY_SETS = {
+    arrows: { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right" },
+    wasd: { w: "up", s: "down", a: "left", d: "right", W: "up", S: "down", A: "left", D: "right" },
+    hjkl: { k: "up", j: "down", h: "left", l: "right" },
   };
+
+  // The looks: each theme belongs to a family that decides the board's geometry and drawing.
+  const THEMES = { classic: "classic", dark: "classic", lines: "lines", "lines-light": "lines", terminal: "terminal" };
+  // Board geometry per family, in px at size 500: outer padding, cell size and gap, x and y.
+  // lines: 2 px lines around 122 px cells. terminal: a 9x18 px character cell; each tile is
+  // 7 characters by 3 lines, the grid is box-drawing characters one character/line wide.
+  const GEOMETRY = {
+    classic: { padX: 15, padY: 15, cellW: 106.25, cellH: 106.25, gapX: 15, gapY: 15 },
+    lines: { padX: 2, padY: 2, cellW: 122, cellH: 122, gapX: 2, gapY: 2 },
+    terminal: { padX: 9, padY: 18, cellW: 63, cellH: 54, gapX: 9, gapY: 18 },
+  };
+  const TERM = { cw: 9, lh: 18, cols: 7, rows: 3 }; // char cell (px at size 500), tile in chars
+  const OVERHANG = 3; // px at size 500
 
   // ---- options -------------------------------------------------------------------------
   const params = new URLSearchParams(window.location.search);
@@ -40,8 +57,9 @@
     return a[0];
   }
 
+  const keySet = params.get("keys");
   const options = {
-    theme: params.get("theme") === "dark" ? "dark" : "classic",
+    theme: Object.prototype.hasOwnProperty.call(THEMES, params.get("theme")) ? params.get("theme") : "classic",
     size: numberOption("size", 500, 150, 3000),
     seed: params.has("seed") && params.get("seed") !== "" ? (Number(params.get("seed")) >>> 0) : randomSeed(),
     board: parseBoardOption(params.get("board")),
@@ -50,7 +68,15 @@
     anim: numberOption("anim", 1, 0, 20),
     scroll: params.get("scroll") === "board" ? "board" : numberOption("scroll", 0, 0, 100000),
     report: params.get("report") !== "0",
+    marks: params.get("marks") === "1",
+    overhang: params.get("overhang") === "1",
+    keys: Object.prototype.hasOwnProperty.call(KEY_SETS, keySet) ? keySet : "all",
   };
+  const family = THEMES[options.theme];
+  const geo = GEOMETRY[family];
+  const anim = family === "terminal" ? 0 : options.anim; // a terminal redraws, it does not animate
+  const KEY_MOVES = options.keys === "all"
+    ? Object.assign({}, KEY_SETS.arrows, KEY_SETS.wasd, KEY_SETS.hjkl) : KEY_SETS[options.keys];
 
   // ---- mulberry32, the same numbers as screenbot.game.rules.Rng --------------------------
   class Rng {
@@ -234,35 +260,112 @@
   const retryButtonEl = messageEl.querySelector(".retry-button");
   const restartButtonEl = document.querySelector(".restart-button");
   const unit = options.size / 500;
-  const step = unit * (106.25 + 15);
+  const stepX = family === "classic" ? unit * (106.25 + 15) : unit * (geo.cellW + geo.gapX);
+  const stepY = family === "classic" ? unit * (106.25 + 15) : unit * (geo.cellH + geo.gapY);
   let best = 0;
   let shownScore = null;
 
   function translate(pos) {
-    const x = (pos % SIZE) * step;
-    const y = Math.floor(pos / SIZE) * step;
+    const x = (pos % SIZE) * stepX;
+    const y = Math.floor(pos / SIZE) * stepY;
     return `translate(${x}px, ${y}px)`;
   }
 
+  // Terminal text: one absolutely placed span per character, on the 9x18 px character grid.
+  function putChars(parent, col, row, text, className) {
+    let c = col;
+    for (const ch of text) {
+      if (ch !== " ") {
+        const span = document.createElement("span");
+        span.className = className ? `ch ${className}` : "ch";
+        span.style.left = `${unit * TERM.cw * c}px`;
+        span.style.top = `${unit * TERM.lh * row}px`;
+        span.textContent = ch;
+        parent.appendChild(span);
+      }
+      c += 1;
+    }
+  }
+
+  // The terminal's grid: box-drawing characters, 4 x (7 + 1) + 1 columns by 4 x (3 + 1) + 1 lines.
+  function buildTerminalFrame() {
+    const frame = document.createElement("div");
+    frame.className = "term-frame";
+    const bar = "\u2500".repeat(TERM.cols);
+    const line = (l, m, r) => l + Array(SIZE).fill(bar).join(m) + r;
+    const rows = [line("\u250c", "\u252c", "\u2510")];
+    for (let r = 0; r < SIZE; r++) {
+      for (let k = 0; k < TERM.rows; k++) rows.push(("\u2502" + " ".repeat(TERM.cols)).repeat(SIZE) + "\u2502");
+      rows.push(r < SIZE - 1 ? line("\u251c", "\u253c", "\u2524") : line("\u2514", "\u2534", "\u2518"));
+    }
+    rows.forEach((text, row) => putChars(frame, 0, row, text));
+    boardEl.insertBefore(frame, boardEl.firstChild);
+    // The win / game-over message: a double-lined box, 27 x 3 characters over the lines between
+    // the middle rows of tiles (every digit stays in sight); its title sits in the top border.
+    const box = document.createElement("div");
+    box.className = "box";
+    const inner = 25;
+    putChars(box, 0, 0, "\u2554" + "\u2550".repeat(inner) + "\u2557");
+    putChars(box, 0, 1, "\u2551" + " ".repeat(inner) + "\u2551");
+    putChars(box, 0, 2, "\u255a" + "\u2550".repeat(inner) + "\u255d");
+    messageEl.insertBefore(box, messageEl.firstChild);
+  }
+
   function buildGrid() {
+    if (family === "terminal") buildTerminalFrame();
     for (let i = 0; i < SIZE * SIZE; i++) {
       const cell = document.createElement("div");
       cell.className = "grid-cell";
       cell.style.transform = translate(i);
+      if (family === "terminal") putChars(cell, (TERM.cols - 1) / 2, 1, "\u00b7", "dot");
       gridEl.appendChild(cell);
     }
+  }
+
+  // marks=1: a line of help text across the bottom row and a logo at the top-right corner,
+  // drawn over the board and never redrawn.
+  function buildMarks() {
+    const marks = document.createElement("div");
+    marks.className = "marks";
+    const help = "\u2190 \u2191 \u2192 \u2193 to move \u00b7 q to quit";
+    if (family === "terminal") {
+      const width = SIZE * (TERM.cols + 1) + 1;
+      putChars(marks, Math.floor((width - help.length) / 2), SIZE * (TERM.rows + 1) - 1, help, "marks-help");
+      putChars(marks, width - 5, 1, "\u25c6sb", "marks-logo");
+    } else {
+      const helpEl = document.createElement("div");
+      helpEl.className = "marks-help";
+      helpEl.textContent = help;
+      helpEl.style.top = `${unit * (geo.padY + 3 * (geo.cellH + geo.gapY) + 0.7 * geo.cellH)}px`;
+      const logo = document.createElement("div");
+      logo.className = "marks-logo";
+      logo.textContent = "S";
+      marks.appendChild(helpEl);
+      marks.appendChild(logo);
+    }
+    boardEl.appendChild(marks);
   }
 
   function addTileElement(tile) {
     const el = document.createElement("div");
     const inner = document.createElement("div");
     const classes = ["tile", tile.value > 2048 ? "tile-super" : `tile-${tile.value}`];
+    const text = String(tile.value);
     inner.className = "tile-inner";
-    inner.textContent = String(tile.value);
+    if (family === "terminal") {
+      const chars = document.createElement("div");
+      chars.className = "term-text";
+      putChars(chars, Math.floor((TERM.cols - text.length) / 2), 1, text);
+      inner.appendChild(chars);
+    } else {
+      inner.textContent = text;
+    }
+    if (family !== "classic") classes.push(`digits-${text.length}`);
     const dest = tile.pos;
     if (tile.prev !== null && tile.prev !== undefined) {
-      el.style.transform = translate(tile.prev);
-      if (tile.prev !== dest) {
+      // No animation: straight to the new place, drawn in the frame after the key, nothing between.
+      el.style.transform = translate(anim > 0 ? tile.prev : dest);
+      if (anim > 0 && tile.prev !== dest) {
         window.requestAnimationFrame(() => { el.style.transform = translate(dest); });
       }
     } else if (tile.mergedFrom) {
@@ -384,9 +487,12 @@
       move: move || null,
       t_key: tKey === undefined ? null : tKey,
       t_report: now(),
-      anim: options.anim,
+      anim,
       theme: options.theme,
       size: options.size,
+      marks: options.marks,
+      overhang: options.overhang,
+      key_set: options.keys,
       layout: lay,
     });
   }
@@ -456,10 +562,28 @@
 
   // ---- start -----------------------------------------------------------------------------
   root.classList.add(`theme-${options.theme}`);
-  if (options.anim === 0) root.classList.add("no-anim");
+  if (family !== "classic") {
+    root.classList.add(`family-${family}`, "geo");
+    const boardW = 2 * geo.padX + SIZE * geo.cellW + (SIZE - 1) * geo.gapX;
+    const boardH = 2 * geo.padY + SIZE * geo.cellH + (SIZE - 1) * geo.gapY;
+    for (const [name, value] of Object.entries({ "board-w": boardW, "board-h": boardH, "pad-x": geo.padX,
+      "pad-y": geo.padY, "cell-w": geo.cellW, "cell-h": geo.cellH, cw: TERM.cw, lh: TERM.lh })) {
+      root.style.setProperty(`--${name}`, String(value));
+    }
+  }
+  if (options.overhang) {
+    root.classList.add("overhang");
+    root.style.setProperty("--overhang", String(OVERHANG));
+    if (family === "classic") {
+      root.style.setProperty("--cell-w", "106.25");
+      root.style.setProperty("--cell-h", "106.25");
+    }
+  }
+  if (anim === 0) root.classList.add("no-anim");
   root.style.setProperty("--u", String(unit));
-  root.style.setProperty("--anim", String(options.anim));
+  root.style.setProperty("--anim", String(anim));
   buildGrid();
+  if (options.marks) buildMarks();
   newGame(options.board, options.score, options.keep);
   window.requestAnimationFrame(() => {
     if (options.scroll === "board") {
