@@ -177,7 +177,9 @@ def _dominant_share(samples: np.ndarray, tol: int = 12) -> tuple[np.ndarray, flo
 def _check_look(pixels: np.ndarray, lat: Lattice) -> str | None:
     """None when the lattice looks like a 2048 board; else why it does not."""
     gap = min(lat.gap_x, lat.gap_y)
-    if gap < max(1.0, 0.03 * lat.cell_w):
+    # boards drawn with lines have gaps of a line's width (1-2 px at any size; a light line on a pale
+    # tile may measure thinner one way than the other); a checkerboard has none either way
+    if max(lat.gap_x, lat.gap_y) < max(1.0, 0.012 * lat.cell_w):
         return "squares touch (no gaps between them): a checkerboard or table, not a 2048 board"
     if gap > 0.7 * lat.cell_w:
         return "squares too far apart for a 2048 board"

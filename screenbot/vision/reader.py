@@ -26,6 +26,7 @@ from screenbot.vision.glyphs import value_from_digits
 
 TOL = 10  # colour tolerance (largest channel difference) of the palette lookup
 JUMP = 36  # a colour step this sharp on a gap line is the edge of a tile that is not in its cell
+THIN_GAP_PX = 4  # gaps narrower than this are drawn lines: no step test along them
 LUT_BITS = 6  # lookup table resolution per channel
 
 # labels in the lookup table
@@ -83,6 +84,7 @@ class _Sampler:
     theme: Theme | None
     digit_like: np.ndarray  # (entries,) bool: a tile colour that is also a digit colour
     extra: dict = field(default_factory=dict)
+    top_bottom: int = 0  # the first this many strip points of every cell are its top and bottom strips
 
 
 def _grid_points(rect: Rect, origin: Rect, nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]:
@@ -182,6 +184,7 @@ def _sampler(profile: Profile) -> _Sampler:
         return cached
     origin = profile.board_rect
     sy, sx, cy, cx = [], [], [], []
+    top_bottom = []  # per cell: how many strip points the top and bottom strips hold (they come first)
     for patches in profile.patches:
         ys, xs = [], []
         for p in patches[:STRIPS]:
@@ -189,6 +192,7 @@ def _sampler(profile: Profile) -> _Sampler:
             y, x = _grid_points(p, origin, nx, ny)
             ys.append(y)
             xs.append(x)
+        top_bottom.append(len(ys[0]) + len(ys[1]))
         sy.append(np.concatenate(ys))
         sx.append(np.concatenate(xs))
         y, x = _grid_points(patches[STRIPS], origin, 8, 8)
@@ -201,6 +205,7 @@ def _sampler(profile: Profile) -> _Sampler:
         strip_y=_pad(sy), strip_x=_pad(sx), centre_y=_pad(cy), centre_x=_pad(cx),
         line_y=ly.clip(0, origin.h - 1), line_x=lx.clip(0, origin.w - 1),
         lut=_build_lut(pairs), entries=entries, theme=theme,
+        top_bottom=min(top_bottom),
         digit_like=np.array([any(max(abs(a - b) for a, b in zip(e.colour, t)) <= TOL for t in (theme.text if theme else ()))
                              for e in entries], bool),
     )
@@ -258,6 +263,13 @@ def _judge_cells(strip_labels: np.ndarray, centre_labels: np.ndarray, n_labels: 
     return _Cells(label, split, centre_bad)
 
 
+def _thinnest_gap(profile: Profile) -> int:
+    cells = profile.cells
+    gaps = [cells[k].x - cells[k - 1].right for k in range(1, SIZE)]
+    gaps += [cells[k * SIZE].y - cells[(k - 1) * SIZE].bottom for k in range(1, SIZE)]
+    return min(gaps)
+
+
 def _gap_jumps(line_px: np.ndarray) -> np.ndarray:
     """Largest sharp colour step along each gap line (lines x k x 3)."""
     p = line_px.astype(np.int16)
@@ -285,12 +297,25 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     centre_px = region[s.centre_y, s.centre_x]
     line_px = region[s.line_y, s.line_x]
     n_labels = FIRST_TILE + len(s.entries)
-    cells = _judge_cells(_labels(s.lut, strip_px), _labels(s.lut, centre_px), n_labels, s.digit_like)
+    strip_labels = _labels(s.lut, strip_px)
+    if s.theme is None:
+        # a learned look: its digits may be as wide as the tile (a lines board's 16384 is) and cover
+        # the side strips in a colour not known to be the digits'; judge by the top and bottom
+        # strips, which digits do not reach and a tile between cells still crosses
+        strip_labels = strip_labels[:, : s.top_bottom]
+    cells = _judge_cells(strip_labels, _labels(s.lut, centre_px), n_labels, s.digit_like)
     line_labels = _labels(s.lut, line_px)
     gap_share = float((line_labels == GAP).mean())
-    jump = int(_gap_jumps(line_px).max())
+    # A tile between cells shows as a sharp step along a gap line. Where the gaps are a drawn line
+    # (1-3 px) the sample line cannot stay off the tiles' edges: there a tile between cells shows as
+    # two colours in one cell instead (`split`).
+    jump = int(_gap_jumps(line_px).max()) if _thinnest_gap(profile) >= THIN_GAP_PX else 0
     settled = jump < JUMP and not cells.split.any() and not cells.centre_bad.any()
-    needs_digits = [i for i in range(16) if cells.label[i] >= FIRST_TILE and s.entries[cells.label[i] - FIRST_TILE].value is None]
+    # A learned look's colour names a value only as far as the tiles seen so far go (one game's 4096
+    # and up may share a colour first seen on an 8192): its tiles are always checked by their digit
+    # shapes too (a lookup; OCR only for a new shape). A built-in theme's palette is known.
+    needs_digits = [i for i in range(16) if cells.label[i] >= FIRST_TILE
+                    and (s.theme is None or s.entries[cells.label[i] - FIRST_TILE].value is None)]
     if settled and gap_share >= 0.5 and (cells.label >= 0).all():
         values: dict[int, int] = {}
         calls = 0
@@ -402,8 +427,8 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
         lab = int(cells.label[i])
         if lab == EMPTY:
             continue
-        if lab >= FIRST_TILE and s.entries[lab - FIRST_TILE].value is not None:
-            continue
+        if lab >= FIRST_TILE and s.entries[lab - FIRST_TILE].value is not None and s.theme is not None:
+            continue  # a built-in theme's colour names its value (a learned look's is checked, as above)
         cell_px = _cell_pixels(region, profile, i)
         colour, share = _mode_colour(strip_px[i])
         if share < 0.45:
