@@ -18,11 +18,11 @@ from screenbot.session import calibrate_live
 pytestmark = pytest.mark.live
 
 
-def play_on(rig, tmp_path, **settings):
+def play_on(rig, tmp_path, keys="arrows", **settings):
     """Calibrate on the rig's screen, then play with the real agent, XTEST keys and the focus watch."""
     with MssScreen() as screen:
         profile = calibrate_live(screen, tmp_path / "profile.json")
-    parts = open_live(profile=profile)
+    parts = open_live(profile=profile, keys=keys)
     try:
         player = Player(parts.eyes, parts.keyboard, PlaySettings(**settings), focus_watch=parts.focus_watch,
                         record=Recording(stop_dir=tmp_path / "stop"))
@@ -68,6 +68,16 @@ def test_a_page_without_animation_is_read_still_at_once_without_a_misread(make_r
     assert_no_misread(player, rig)
     assert player.watcher.redraw.at_once
     assert summary.read_still.get("the game redraws at once", 0) >= 100
+
+
+@pytest.mark.parametrize("keys", ["wasd", "hjkl"])
+def test_a_game_that_takes_only_letter_keys_is_played_with_them(make_rig, tmp_path, keys):
+    """The page moves only on its key set here (keys=wasd / hjkl): every move must land."""
+    rig = make_rig(seed=41, anim=0.5, keys=keys, export_env=True)
+    summary, player = play_on(rig, tmp_path, keys=keys, max_moves=40)
+    assert summary.ok and summary.moves == 40, summary.reason
+    assert_no_misread(player, rig)
+    assert rig.state()["moves"] == 40
 
 
 def test_win_overlay_is_dismissed_with_keep_going_and_play_continues(make_rig, tmp_path):
