@@ -213,7 +213,8 @@ class Player:
                 "values": {Move(m).key: float(v) for m, v in getattr(d, "values", {}).items()},
             }
         t = ctx.tracker
-        return ctx.stats.summary(ctx.clock(), t.board, t.moves, t.score, t.misreads, reason, ok, diagnostics, advice)
+        return ctx.stats.summary(ctx.clock(), t.board, t.moves, t.score, t.misreads, reason, ok, diagnostics, advice,
+                                 len(t.no_spawn_moves))
 
     def _say(self, message: str) -> None:
         end = getattr(self.status, "end", None)

@@ -39,6 +39,7 @@ class Summary:
     early_reads: int = 0
     read_still: dict | None = None  # why new tiles were read only once still: reason -> moves
     relocations: int = 0  # times the board was found again at another place (a moved window)
+    no_spawn_moves: int = 0  # moves after which the game added no new tile (a rule of that game)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -56,6 +57,8 @@ class Summary:
                 f"(search {self.agent_ms_median:.1f} ms, mostly while the tiles moved; longest {self.agent_ms_max:.0f} ms), "
                 f"wait {self.wait_ms_median:.1f} ms, key to key {self.move_ms_median:.1f} ms"
             )
+        if self.no_spawn_moves:
+            lines.append(f"the game added no new tile after {self.no_spawn_moves} move{'s' if self.no_spawn_moves > 1 else ''} (its rule)")
         if self.relocations:
             lines.append(f"the board moved {self.relocations} time{'s' if self.relocations > 1 else ''}: found again, played on")
         if self.read_still:
@@ -90,7 +93,7 @@ class Stats:
         return (len(self.key_times) - 1) / span if span > 0 else 0.0
 
     def summary(self, now: float, board: Grid | None, moves: int, score: int, misreads: int, reason: str,
-                ok: bool, diagnostics: str | None = None, advice: dict | None = None) -> Summary:
+                ok: bool, diagnostics: str | None = None, advice: dict | None = None, no_spawn_moves: int = 0) -> Summary:
         timings = self.timings
         gaps = [b - a for a, b in zip(self.key_times, self.key_times[1:])]
         return Summary(
@@ -114,4 +117,5 @@ class Stats:
             early_reads=self.early_reads,
             read_still=dict(self.read_still.most_common()) or None,
             relocations=self.relocations,
+            no_spawn_moves=no_spawn_moves,
         )

@@ -146,6 +146,7 @@ class Tracker:
     misreads: int = 0
     history: list[Grid] = field(default_factory=list)
     spawns: list[Spawn] = field(default_factory=list)
+    no_spawn_moves: list[int] = field(default_factory=list)  # moves after which the game added no tile
 
     def begin(self, seen: SeenGrid, score: int = 0) -> Grid:
         cells = [seen[r][c] for r in range(SIZE) for c in range(SIZE)]
@@ -185,6 +186,18 @@ class Tracker:
         self.history.append(self.board)
         if check.spawn is not None:
             self.spawns.append(check.spawn)
+        return self.board
+
+    def accept_without_spawn(self, prediction: Prediction) -> Grid:
+        """The move's board with no new tile: some games add none after certain moves (e.g. the
+        one that first makes 2048). Only for a board seen still that way for a while."""
+        if prediction.before != self.board:
+            raise TrackingError("the prediction was made from another board")
+        self.board = prediction.after
+        self.score += prediction.gain
+        self.moves += 1
+        self.history.append(self.board)
+        self.no_spawn_moves.append(self.moves)
         return self.board
 
     def note_misread(self) -> None:

@@ -164,6 +164,7 @@ class Watcher:
         re-read what disagrees; stop if it keeps disagreeing."""
         ctx, s = self.ctx, self.ctx.settings
         candidate = None  # (board, spawn cell pixels, time) of the first sight that matched
+        no_spawn = None  # (pixels, time) of the first sight of the slid board without a new tile
         misread = False
         check: Check | None = None
         overlay_cleared_t: float | None = None
@@ -199,6 +200,13 @@ class Watcher:
                         return self.believe(check, prediction, sight, key_t, timing, learn=True)
                 else:
                     candidate = None
+                    if check.verdict == "no-spawn" and sight.state == BoardState.PLAYING:
+                        if no_spawn is None or not np.array_equal(no_spawn[0], sight.frame.pixels):
+                            no_spawn = (sight.frame.pixels.copy(), sight.t)
+                        elif sight.t - no_spawn[1] >= s.no_spawn_still_s:
+                            return self.believe_no_spawn(prediction, sight, key_t, timing)
+                    else:
+                        no_spawn = None
                     if check.verdict == "mismatch" and not misread and ctx.clock() - key_t > s.misread_after_s:
                         misread = True
                         ctx.tracker.note_misread()
@@ -216,6 +224,19 @@ class Watcher:
         # read: the look that was believed; wait: the rest of the watch (the animation)
         wait_ms = (ctx.clock() - key_t) * 1000 - sight.ms
         think_ms, agent_ms = timing
+        ctx.stats.timings.append(MoveTiming(sight.ms, think_ms, max(wait_ms, 0.0), agent_ms))
+        ctx.stats.last_read_ms = sight.ms
+        return board
+
+    def believe_no_spawn(self, prediction: Prediction, sight: Sight, key_t: float, timing: tuple[float, float]) -> Grid:
+        """The slid board stood still with no new tile: a rule of this game (say so once)."""
+        ctx = self.ctx
+        board = ctx.tracker.accept_without_spawn(prediction)
+        if len(ctx.tracker.no_spawn_moves) == 1:
+            ctx.say(f"screenbot: note: the game added no new tile after move {ctx.tracker.moves} "
+                    "(a rule of this game): playing on")
+        think_ms, agent_ms = timing
+        wait_ms = (ctx.clock() - key_t) * 1000 - sight.ms
         ctx.stats.timings.append(MoveTiming(sight.ms, think_ms, max(wait_ms, 0.0), agent_ms))
         ctx.stats.last_read_ms = sight.ms
         return board

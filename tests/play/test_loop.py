@@ -228,3 +228,33 @@ def test_keep_going_waits_for_the_overlay_to_stand_still_before_clicking(monkeyp
     assert not fading and screen.keep_going_clicks == 1
     clicks = [e for e in screen.keyboard.events if isinstance(e, Click)]
     assert clicks[-1] == Click(25, 65)  # Keep going's centre, never Try again's
+
+
+def test_a_game_that_adds_no_tile_after_a_move_is_followed_and_play_goes_on():
+    """Some clones add no new tile after certain moves (one skips it on the move that first makes
+    2048): the slid board, still for no_spawn_still_s, is the move's board; said once, counted."""
+    from screenbot.game.rules import apply_move
+
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, seed=4)
+    said = []
+    keys = []
+    original = screen.on_key
+
+    def on_key(move):
+        keys.append(move)
+        before = screen.game.grid
+        original(move)
+        if len(keys) == 5:  # this move adds no tile: the page shows the slid board and stays so
+            after, _ = apply_move(before, move)
+            screen.game.grid = after
+            screen.pending = [(screen.lag, before), (0, after)]
+
+    screen.keyboard.on_press = on_key
+    player = Player(screen, screen.keyboard, PlaySettings(max_moves=12), agent=FirstLegalAgent(), clock=clock,
+                    say=said.append)
+    summary = player.play()
+    assert summary.ok and summary.moves == 12, summary.reason
+    assert player.tracker.board == screen.game.grid
+    assert player.tracker.no_spawn_moves == [5] and summary.no_spawn_moves == 1
+    assert len([m for m in said if "no new tile" in m]) == 1
