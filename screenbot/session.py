@@ -16,7 +16,7 @@ from screenbot.control.screen import Frame, ImageScreen, MssScreen, Screen
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import Grid
 from screenbot.geometry import Rect
-from screenbot.vision.reader import Reading, UnreadableTileError, read_board
+from screenbot.vision.reader import Reading, UnreadableTileError, learn_marks, read_board
 
 SETTLE_WAIT_S = 1.5  # how long a live read waits for a board caught mid-move to come to rest
 AGREE_GAP_S = 0.05  # live, a board is believed once two frames this far apart read the same
@@ -60,6 +60,7 @@ def calibrate_live(screen: Screen, profile_path: str | Path | None = None) -> Pr
     monitors = screen.monitors()
     frame = screen.grab(monitors[0])
     profile = calibrate(frame, monitors=monitors, scale=live_scale(monitors), source="live screen")
+    learn_marks(frame, profile)
     if profile_path is not None:
         profile.save(profile_path)
     return profile
@@ -78,6 +79,7 @@ def find_board(frame: Frame, base: Profile | None = None, monitors: Sequence[Rec
     except ManyBoardsError as exc:
         where = _kept_at(frame, "many-boards")
         raise ManyBoardsError(f"{exc}; run `screenbot calibrate --pick N` first{where}", exc.candidates) from None
+    learn_marks(frame, fresh)
     if base is not None:  # keep what the old profile learned
         fresh.learned = list(base.learned)
         fresh.glyphs = dict(base.glyphs)

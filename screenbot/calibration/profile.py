@@ -87,6 +87,8 @@ class Profile:
     # character lattice (a terminal game), read glyph by glyph (see screenbot.vision.text)
     kind: str = "tiles"
     digit_h: int = 0  # text boards: the height of a digit in pixels (a dot or nothing is an empty cell)
+    # points on the gap lines under text or icons drawn over the board (part of the look; absolute x, y)
+    marks: list = field(default_factory=list)
     changed: bool = field(default=False, compare=False)  # learned something since load/save
 
     def __post_init__(self) -> None:
@@ -109,6 +111,7 @@ class Profile:
             monitor=self.monitor if monitor is None else int(monitor),
             learned=[LearnedColour(e.colour, e.value) for e in self.learned],
             glyphs=dict(self.glyphs),
+            marks=[[x + dx, y + dy] for x, y in self.marks],
             changed=False,
         )
 
@@ -152,6 +155,7 @@ class Profile:
             "source": self.source,
             "kind": self.kind,
             "digit_h": self.digit_h,
+            "marks": self.marks,
         }
 
     @classmethod
@@ -178,6 +182,7 @@ class Profile:
             source=str(data.get("source", "")),
             kind=str(data.get("kind", "tiles")),
             digit_h=int(data.get("digit_h", 0)),
+            marks=[[int(x), int(y)] for x, y in data.get("marks", [])],
         )
 
     def save(self, path: str | Path) -> Path:

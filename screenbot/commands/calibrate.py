@@ -67,6 +67,9 @@ def run(args: argparse.Namespace) -> int:
     except (NoBoardError, ManyBoardsError) as exc:
         save_preview(preview, frame, search)
         raise type(exc)(f"{exc} (preview: {preview})", *( [exc.candidates] if isinstance(exc, ManyBoardsError) else [])) from None
+    from screenbot.vision.reader import learn_marks
+
+    learn_marks(frame, profile)  # text or icons drawn over the board are part of its look
     saved = profile.save(profile_path)
     save_preview(preview, frame, search, chosen=args.pick or 1, profile=profile)
     b = profile.board_rect

@@ -85,6 +85,7 @@ class _Sampler:
     digit_like: np.ndarray  # (entries,) bool: a tile colour that is also a digit colour
     extra: dict = field(default_factory=dict)
     top_bottom: int = 0  # the first this many strip points of every cell are its top and bottom strips
+    line_marked: np.ndarray | None = None  # (lines, k) bool: gap-line points under marks drawn over the board
 
 
 def _grid_points(rect: Rect, origin: Rect, nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]:
@@ -178,7 +179,7 @@ def _build_lut(pairs: list[tuple[tuple[int, int, int], int]]) -> np.ndarray:
 
 def _sampler(profile: Profile) -> _Sampler:
     key = (profile.board_rect, profile.cells, profile.theme, profile.gap_colour, profile.empty_colour,
-           tuple((e.colour, e.value) for e in profile.learned))
+           tuple((e.colour, e.value) for e in profile.learned), len(profile.marks))
     cached = getattr(profile, "_sampler", None)
     if cached is not None and cached.key == key:
         return cached
@@ -209,8 +210,40 @@ def _sampler(profile: Profile) -> _Sampler:
         digit_like=np.array([any(max(abs(a - b) for a, b in zip(e.colour, t)) <= TOL for t in (theme.text if theme else ()))
                              for e in entries], bool),
     )
+    if profile.marks:
+        marked = np.zeros(sampler.line_y.shape, bool)
+        at = {(x - origin.x, y - origin.y) for x, y in profile.marks}
+        for idx in np.ndindex(marked.shape):
+            marked[idx] = (int(sampler.line_x[idx]), int(sampler.line_y[idx])) in at
+        sampler.line_marked = marked
     profile._sampler = sampler  # type: ignore[attr-defined]
     return sampler
+
+
+def learn_marks(frame: Frame, profile: Profile) -> int:
+    """Remember the gap-line points that a still frame shows in no gap colour (text, an icon, a
+    watermark drawn over the board): from now on they are part of the look, never a tile between
+    cells. Returns how many points were marked. For the calibration frame, where the board is still."""
+    try:
+        region = frame.crop(profile.board_rect).pixels
+    except OutsideFrameError:
+        return 0
+    s = _sampler(profile)
+    labels = _labels(s.lut, region[s.line_y, s.line_x])
+    odd = labels != GAP
+    # a mark's rim blends into the gap: take two points either side too
+    near = odd.copy()
+    for shift in (1, 2):
+        near[:, shift:] |= odd[:, :-shift]
+        near[:, :-shift] |= odd[:, shift:]
+    if odd.mean() > 0.2:  # not marks: a covered board, an overlay, or not a board at all
+        return 0
+    origin = profile.board_rect
+    points = sorted({(int(s.line_x[i]) + origin.x, int(s.line_y[i]) + origin.y) for i in zip(*np.nonzero(near))})
+    if points:
+        profile.marks = [list(p) for p in points]
+        profile.changed = True
+    return len(points)
 
 
 def _labels(lut: np.ndarray, px: np.ndarray) -> np.ndarray:
@@ -270,11 +303,14 @@ def _thinnest_gap(profile: Profile) -> int:
     return min(gaps)
 
 
-def _gap_jumps(line_px: np.ndarray) -> np.ndarray:
-    """Largest sharp colour step along each gap line (lines x k x 3)."""
+def _gap_jumps(line_px: np.ndarray, marked: np.ndarray | None = None) -> np.ndarray:
+    """Largest sharp colour step along each gap line (lines x k x 3), leaving out steps at marks."""
     p = line_px.astype(np.int16)
     d = np.abs(p[:, 2:] - p[:, :-2])
-    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]).max(axis=1)
+    step = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+    if marked is not None:
+        step[marked[:, 2:] | marked[:, :-2]] = 0
+    return step.max(axis=1)
 
 
 def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Reading:
@@ -309,7 +345,7 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     # A tile between cells shows as a sharp step along a gap line. Where the gaps are a drawn line
     # (1-3 px) the sample line cannot stay off the tiles' edges: there a tile between cells shows as
     # two colours in one cell instead (`split`).
-    jump = int(_gap_jumps(line_px).max()) if _thinnest_gap(profile) >= THIN_GAP_PX else 0
+    jump = int(_gap_jumps(line_px, s.line_marked).max()) if _thinnest_gap(profile) >= THIN_GAP_PX else 0
     settled = jump < JUMP and not cells.split.any() and not cells.centre_bad.any()
     # A learned look's colour names a value only as far as the tiles seen so far go (one game's 4096
     # and up may share a colour first seen on an 8192): its tiles are always checked by their digit
