@@ -25,6 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--scale", type=float, metavar="F",
                    help="captured pixels per mouse point (default: measured on the live screen, 1.0 for --image)")
     p.add_argument("--preview", metavar="PNG", help="where to write the preview (default: beside the profile)")
+    p.add_argument("--probe", action="store_true",
+                   help="when the screen leaves a doubt (several boards, a look-alike): press ONE arrow key into "
+                        "the board under the mouse pointer and keep it only if its tiles move as in 2048")
     p.set_defaults(func=run)
 
 
@@ -36,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
     from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, hidpi_scale, save_preview
     from screenbot.control.screen import Frame, MssScreen
 
+    if args.probe and (args.image or args.pick is not None):
+        raise UsageError("--probe presses a key on the live screen: it goes with neither --image nor --pick")
     if args.pick is not None and args.pick < 1:
         raise UsageError(f"--pick counts from 1, got {args.pick}")
     if args.scale is not None and not 0.25 <= args.scale <= 8:
@@ -63,7 +68,10 @@ def run(args: argparse.Namespace) -> int:
         source = f"screen monitor {args.monitor or 0}"
     search = find_lattices(frame.pixels)
     try:
-        profile: Profile = calibrate(frame, pick=args.pick, monitors=monitors, scale=scale, source=source, search=search)
+        if args.probe:
+            profile: Profile = _probe(frame, monitors, scale, source, search)
+        else:
+            profile = calibrate(frame, pick=args.pick, monitors=monitors, scale=scale, source=source, search=search)
     except (NoBoardError, ManyBoardsError) as exc:
         save_preview(preview, frame, search)
         raise type(exc)(f"{exc} (preview: {preview})", *( [exc.candidates] if isinstance(exc, ManyBoardsError) else [])) from None
@@ -80,3 +88,37 @@ def run(args: argparse.Namespace) -> int:
     print(f"profile: {saved}")
     print(f"preview: {preview}")
     return 0
+
+
+def _probe(frame, monitors, scale: float, source: str, search):
+    """Every board found (a doubt), then one key into the one under the pointer (see screenbot.play.probe)."""
+    from screenbot.calibration import ManyBoardsError, calibrate
+    from screenbot.control.desktop import FocusWatch, check_desktop
+    from screenbot.control.keyboard import live_keyboard
+    from screenbot.control.screen import MssScreen
+    from screenbot.play.probe import probe
+
+    check_desktop()
+    try:
+        candidates = [calibrate(frame, monitors=monitors, scale=scale, source=source, search=search)]
+    except ManyBoardsError as exc:
+        candidates = [calibrate(frame, pick=i, monitors=monitors, scale=scale, source=source, search=search)
+                      for i in range(1, len(exc.candidates) + 1)]
+    keyboard = live_keyboard()
+    screen = MssScreen()
+    watches = []
+
+    def focus_watch_for(rect):
+        if not sys.platform.startswith("linux"):
+            return None
+        watch = FocusWatch(rect)
+        watches.append(watch)
+        return watch if watch.available else None
+
+    try:
+        return probe(candidates, screen, keyboard, focus_watch_for, say=lambda line: print(line, file=sys.stderr))
+    finally:
+        keyboard.close()
+        screen.close()
+        for watch in watches:
+            watch.close()

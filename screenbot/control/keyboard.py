@@ -85,6 +85,10 @@ class Keyboard(abc.ABC):
             )
         self._click(point.x, point.y)
 
+    def pointer(self) -> Point | None:
+        """Where the mouse pointer is (mouse points), or None where that cannot be asked."""
+        return None
+
     @abc.abstractmethod
     def _press_key(self, key: str) -> None:
         """Send one key of the key set (already checked)."""
@@ -104,6 +108,10 @@ class RecordingKeyboard(Keyboard):
         super().__init__(keys=keys)
         self.events: list[Press | Click] = []
         self.on_press = on_press
+        self.pointer_at: Point | None = None  # what pointer() answers
+
+    def pointer(self) -> Point | None:
+        return self.pointer_at
 
     @property
     def moves(self) -> list[Move]:
@@ -183,6 +191,10 @@ class PyAutoGuiKeyboard(Keyboard):
                 "stopped: the mouse is in a screen corner (pyautogui fail-safe); move it away to play"
             ) from exc
 
+    def pointer(self) -> Point | None:
+        x, y = self._pyautogui().position()
+        return Point(int(x), int(y))
+
     def _press_key(self, key: str) -> None:
         self._guarded(lambda gui: gui.press(key, _pause=False))
 
@@ -216,6 +228,10 @@ class XTestKeyboard(Keyboard):
             key: self._display.keysym_to_keycode(XK.string_to_keysym(self.KEYSYMS.get(key, key)))
             for key in KEY_SETS[self.keys].values()
         }
+
+    def pointer(self) -> Point | None:
+        at = self._root.query_pointer()
+        return Point(int(at.root_x), int(at.root_y))
 
     def _fail_safe(self) -> None:
         pointer = self._root.query_pointer()
