@@ -133,10 +133,16 @@ def calibrate(
     ManyBoardsError (several boards and no pick).
     """
     search = search if search is not None else find_lattices(frame.pixels)
-    if not search.boards:
-        text = find_text_boards(frame.pixels)
-        if text:
+    known_look = search.boards and all(identify_theme(*measure_colours(frame.pixels, b))[0] is not None for b in search.boards)
+    text = [] if known_look else find_text_boards(frame.pixels)  # a built-in theme's board is tiles
+    if text:
+        # numbers written on the background make a text board, even where filled blocks (tiles in
+        # an ANSI colour) looked like a lattice of squares too
+        overlapping = [b for b in search.boards
+                       if any(_overlap(board_rect(b, frame), board_rect(t.lattice, frame)) for t in text)]
+        if len(overlapping) == len(search.boards):
             return _text_profile(frame, text, pick, monitors, scale, source)
+    if not search.boards:
         if search.cut_off:
             x, y, w, h = search.cut_off[0]
             raise BoardOffScreenError(
@@ -178,6 +184,12 @@ def calibrate(
         overlay_at_calibration=overlay,
         source=source,
     )
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    """Two board rectangles that share most of the smaller one."""
+    inter = a.intersection(b)
+    return inter is not None and inter.w * inter.h >= 0.5 * min(a.w * a.h, b.w * b.h)
 
 
 def _text_profile(frame: Frame, boards: list[TextBoard], pick: int | None, monitors: Sequence[Rect] | None,

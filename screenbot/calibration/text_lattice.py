@@ -24,7 +24,12 @@ FG_DIFF = 48  # a pixel this far (largest channel difference) from the backgroun
 MIN_GLYPH_PX, MAX_GLYPH_PX = 7, 120  # the height of a digit, in pixels
 EVEN = 0.12  # spacings of rows or columns may differ by this share
 MIN_FILLED = 10  # cells that must show a word or a dot (a board just begun shows few numbers)
+MIN_BARE = 2  # numbers written on the background itself: what makes a board text rather than tiles
+MIN_GAP_SHARE = 0.6  # the lines between a text board's cells are mostly its background
 MAX_WORD_CHARS = 5  # a cell's number is at most this many digit widths
+LINE_PX = 40  # a straight run this long and ...
+LINE_THICK_PX = 4  # ... at most this thick is a line of the grid, not writing
+SOLID = 0.6  # a mark filling this share of its box is a filled block (a tile background)
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,11 @@ class Word:
     x1: int
     y1: int
     tall: int
+    solid: bool = False  # a filled block (a tile's background colour), its digits written in the gaps
+
+    @property
+    def mid_y(self) -> float:
+        return (self.y0 + self.y1) / 2
 
     def anchor(self, how: str) -> float:
         return {"right": self.x1, "left": self.x0, "centre": (self.x0 + self.x1) / 2}[how]
@@ -50,6 +60,7 @@ class TextBoard:
     background: tuple[int, int, int]
     digit_h: int
     filled: int
+    bare: int = 0  # numbers written straight on the background (not inside a filled block)
 
 
 def background_candidates(pixels: np.ndarray, most: int = 3) -> list[tuple[int, int, int]]:
@@ -72,6 +83,19 @@ def glyph_mask(pixels: np.ndarray, background) -> np.ndarray:
     return (np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > FG_DIFF).astype(np.uint8)
 
 
+def without_lines(mask: np.ndarray) -> np.ndarray:
+    """The mask less thin straight lines longer than LINE_PX (a grid drawn with box-drawing
+    characters or rules between the cells); filled blocks stay."""
+    out = mask.copy()
+    for kernel, thin_axis in (((LINE_PX, 1), 3), ((1, LINE_PX), 2)):
+        runs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, kernel))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8)
+        for i in range(1, n):
+            if stats[i, thin_axis] <= LINE_THICK_PX:  # height (3) of a horizontal run, width (2) of a vertical one
+                out[labels == i] = 0
+    return out
+
+
 def words_of(mask: np.ndarray) -> list[Word]:
     """Marks (connected components) joined into words: side by side, overlapping vertically, gaps
     narrower than 0.6 of their height."""
@@ -80,11 +104,17 @@ def words_of(mask: np.ndarray) -> list[Word]:
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         if h <= MAX_GLYPH_PX and w <= 3 * MAX_GLYPH_PX and area >= 2:
-            marks.append([x, y, x + w, y + h, h])
+            solid = area >= SOLID * w * h and min(w, h) > 2 * MIN_GLYPH_PX
+            marks.append([x, y, x + w, y + h, h, solid])
     marks.sort(key=lambda m: m[0])
     words: list[list[int]] = []
     for m in marks:
+        if m[5]:  # a block is a word of its own
+            words.append(list(m))
+            continue
         for wd in reversed(words[-12:]):
+            if wd[5]:
+                continue
             overlap = min(wd[3], m[3]) - max(wd[1], m[1])
             height = max(wd[4], m[4])
             near = m[0] - wd[2] <= 0.6 * height
@@ -98,7 +128,27 @@ def words_of(mask: np.ndarray) -> list[Word]:
                 break
         else:
             words.append(list(m))
-    return [Word(*w) for w in words]
+    return [Word(int(w[0]), int(w[1]), int(w[2]), int(w[3]), int(w[4]), bool(w[5])) for w in words]
+
+
+def _gap_share(writing: np.ndarray, lat: Lattice) -> float:
+    """Share of the points between the cells (the middle of every gap line) where nothing is written:
+    the background, or a thin grid line."""
+    h, w = writing.shape[:2]
+    xs = [lat.x0 + c * lat.pitch_x - (lat.pitch_x - lat.cell_w) / 2 for c in range(1, SIZE)]
+    ys = [lat.y0 + r * lat.pitch_y - (lat.pitch_y - lat.cell_h) / 2 for r in range(1, SIZE)]
+    y_span = np.linspace(lat.y0, lat.y0 + 3 * lat.pitch_y + lat.cell_h, 64)
+    x_span = np.linspace(lat.x0, lat.x0 + 3 * lat.pitch_x + lat.cell_w, 64)
+    points = [(x, y) for x in xs for y in y_span] + [(x, y) for y in ys for x in x_span]
+    marks = [writing[int(min(max(y, 0), h - 1)), int(min(max(x, 0), w - 1))] for x, y in points]
+    return 1.0 - float(np.mean(marks))
+
+
+def _outside_blocks(words: list[Word]) -> list[Word]:
+    """Words that are not inside a filled block (the pieces of block colour a digit's loops enclose)."""
+    blocks = [w for w in words if w.solid]
+    return [w for w in words if w.solid or not any(
+        b.x0 <= w.x0 and w.x1 <= b.x1 and b.y0 <= w.y0 and w.y1 <= b.y1 for b in blocks)]
 
 
 def _clusters(values: list[float], tol: float) -> list[list[int]]:
@@ -142,29 +192,48 @@ def find_text_boards(pixels: np.ndarray) -> list[TextBoard]:
     """Every text board in a BGR picture (usually none or one)."""
     found: list[TextBoard] = []
     for background in background_candidates(pixels):
-        words = words_of(glyph_mask(pixels, background))
-        digits = [w for w in words if MIN_GLYPH_PX <= w.tall]
-        if len(digits) < 4:
+        writing = without_lines(glyph_mask(pixels, background))
+        words = _outside_blocks(words_of(writing))
+        digits = [w for w in words if MIN_GLYPH_PX <= w.tall and not w.solid]
+        if len(digits) < MIN_BARE:
             continue
         for board in _boards_in(words, background):
-            if not any(abs(board.lattice.x0 - b.lattice.x0) < 4 and abs(board.lattice.y0 - b.lattice.y0) < 4 for b in found):
+            if board.bare < MIN_BARE:
+                continue  # every number sits in a filled block: a board of tiles, found by their edges
+            if _gap_share(writing, board.lattice) < MIN_GAP_SHARE:
+                continue  # the space between the cells is not this colour: it is a tile's, not the background
+            lat = board.lattice
+            same = [b for b in found if abs(lat.x0 - b.lattice.x0) < lat.pitch_x / 4 and abs(lat.y0 - b.lattice.y0) < lat.pitch_y / 4]
+            if not same:
                 found.append(board)
+            elif (board.bare, board.filled) > (same[0].bare, same[0].filled):
+                found[found.index(same[0])] = board  # the same board seen at another text size: keep the better fit
     return found
 
 
 def _boards_in(words: list[Word], background) -> list[TextBoard]:
     out = []
-    heights = [float(w.tall) for w in words if w.tall >= MIN_GLYPH_PX]
-    sizes = [int(np.median([heights[i] for i in g])) for g in _clusters(heights, 1.5) if len(g) >= MIN_FILLED // 2]
+    heights = [float(w.tall) for w in words if w.tall >= MIN_GLYPH_PX and not w.solid]
+    sizes = [int(np.median([heights[i] for i in g])) for g in _clusters(heights, 1.5) if len(g) >= 2]
     for digit_h in sizes:
         # words of this text size: digits within 25% of the height, and dots (short marks on a baseline)
-        size_words = [w for w in words if abs(w.tall - digit_h) <= 0.25 * digit_h or w.tall <= 0.45 * digit_h]
-        rows = _clusters([w.y1 for w in size_words], 0.3 * digit_h)
-        baselines = [float(np.median([size_words[i].y1 for i in g])) for g in rows]
+        # words of this text size: digits within 25% of the height, dots (short marks on a baseline),
+        # and filled blocks a few digits tall (tiles drawn as background colour, digits inside)
+        size_words = [w for w in words if abs(w.tall - digit_h) <= 0.25 * digit_h
+                      or 2 <= w.tall <= 0.45 * digit_h
+                      or (w.solid and 1.3 * digit_h <= w.tall <= 5 * digit_h)]
+        # rows by the middle of what is written (a dot sits half a digit lower: within the tolerance)
+        rows = _clusters([w.mid_y for w in size_words], 0.55 * digit_h)
+        # each row's baseline: where its digits and dots end; a row of blocks only: half a digit below their middle
+        baselines = []
+        for g in rows:
+            ends = [size_words[i].y1 for i in g if not size_words[i].solid]
+            baselines.append(float(np.median(ends)) if ends else
+                             float(np.median([size_words[i].mid_y for i in g])) + 0.5 * digit_h)
         for start in range(len(rows) - SIZE + 1):
             pick = list(range(start, start + SIZE))
             pitch_y = _even([baselines[k] for k in pick])
-            if pitch_y is None or pitch_y < 1.0 * digit_h or pitch_y > 6 * digit_h:
+            if pitch_y is None or pitch_y < 1.2 * digit_h or pitch_y > 8 * digit_h:
                 continue
             row_words = [[size_words[i] for i in rows[k]] for k in pick]
             board = _columns(row_words, [baselines[k] for k in pick], pitch_y, digit_h, background)
@@ -176,11 +245,23 @@ def _boards_in(words: list[Word], background) -> list[TextBoard]:
             centres = [lat.x0 + lat.cell_w / 2 + c * lat.pitch_x for c in range(SIZE)]
             beyond = [k for k in (start - 1, start + SIZE) if 0 <= k < len(rows)
                       and abs(abs(baselines[k] - baselines[pick[0 if k < start else -1]]) - pitch_y) <= EVEN * pitch_y]
-            if any(sum(any(abs((size_words[i].x0 + size_words[i].x1) / 2 - c) <= 0.35 * lat.pitch_x for i in rows[k])
-                       for c in centres) >= 2 for k in beyond):
+            if any(_continues(rows[k], size_words, centres, lat.pitch_x) for k in beyond):
                 continue
-            out.append(board)
+            bare = sum(1 for ws in row_words for w in ws if not w.solid and abs(w.tall - digit_h) <= 0.25 * digit_h
+                       and centres[0] - lat.pitch_x / 2 <= (w.x0 + w.x1) / 2 <= centres[-1] + lat.pitch_x / 2)
+            out.append(TextBoard(board.lattice, board.background, board.digit_h, board.filled, bare))
     return out
+
+
+def _continues(row: list[int], words: list[Word], centres: list[float], pitch_x: float) -> bool:
+    """Whether a row next to the lattice carries on its columns (a table, a calendar): two or more
+    of its words on column positions and none of them between the columns (a line of prose or help
+    text under a board has words everywhere)."""
+    lo, hi = centres[0] - 0.5 * pitch_x, centres[-1] + 0.5 * pitch_x
+    mids = [(words[i].x0 + words[i].x1) / 2 for i in row]
+    inside = [m for m in mids if lo <= m <= hi]
+    on = [m for m in inside if min(abs(m - c) for c in centres) <= 0.2 * pitch_x]
+    return len(on) >= 2 and len(on) == len(inside)
 
 
 def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float, digit_h: int,
@@ -206,7 +287,8 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
             if any(len(groups[k]) > SIZE for k in cols):
                 continue
             words = [w for ws in row_words for w in ws if lo <= w.anchor(how) <= hi]
-            if any(w.x1 - w.x0 > min(pitch_x * 0.98, MAX_WORD_CHARS * 0.75 * digit_h) for w in words):
+            if any(w.x1 - w.x0 > (pitch_x * 0.98 if w.solid else min(pitch_x * 0.98, MAX_WORD_CHARS * 0.75 * digit_h))
+                   for w in words):
                 continue  # a cell holds a short number, not a longer word
             if len(filled) < MIN_FILLED or len({r for r, _ in filled}) < SIZE or len({c for _, c in filled}) < SIZE:
                 continue
@@ -231,10 +313,11 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
     # and reaches from above the digits to below the baseline; the reader assigns each word to the
     # cell that holds most of it.
     cell_w = pitch_x - 2
-    cell_h = min(pitch_y - 1, 1.7 * digit_h)
     x0 = a0 - cell_w / 2
-    bottom = baselines[0] + 0.35 * digit_h  # below the baseline: descenders and the dot
-    y0 = bottom - cell_h
+    # A cell is its row's whole band too, centred on the middle of the digits: room for a filled block
+    # (a tile drawn in a background colour) as tall as the row, whatever the first board showed.
+    cell_h = pitch_y - 2
+    y0 = baselines[0] - 0.5 * digit_h - cell_h / 2
     margin_x, margin_y = 3.0, 3.0  # a little background around the cells (the safety check samples it)
     lattice = Lattice(x0, y0, pitch_x, pitch_y, cell_w, cell_h, margin_x, margin_y, filled)
     return TextBoard(lattice, tuple(int(v) for v in background), digit_h, filled)

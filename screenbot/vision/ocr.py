@@ -175,8 +175,8 @@ def read_number(cell: np.ndarray, background, kilo: bool = False) -> int | None:
 
     Reads the digits at a few sizes; an answer counts when it is a power of two and either
     two sizes agree or it has as many digits as the tile shows separate marks. `kilo`: the number
-    may end in k for thousands of 1024 (terminal games write 1024 as 1k); then the characters read
-    must also match the marks, so that "2k" is never taken for a 2.
+    may end in k for thousands of 1024 (terminal games write 1024 as 1k); then an answer with fewer
+    characters than the marks is never taken, so that "2k" is never taken for a 2.
     """
     votes: dict[int, int] = {}
     marks = _digit_count(cell, background)
@@ -199,6 +199,8 @@ def read_number(cell: np.ndarray, background, kilo: bool = False) -> int | None:
         if value < 2 or not is_tile(value):
             continue
         votes[value] = votes.get(value, 0) + 1
-        if length == marks or (votes[value] >= 2 and not kilo):
+        # with kilo, an answer shorter than the marks (a "2k" read as 2) is never taken; touching
+        # digits make fewer marks than characters, so a longer one may be
+        if length == marks or (votes[value] >= 2 and (not kilo or length >= marks)):
             return value
     return None

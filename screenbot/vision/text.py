@@ -9,7 +9,7 @@ import numpy as np
 
 from screenbot.board_state import BoardState
 from screenbot.calibration.profile import Profile
-from screenbot.calibration.text_lattice import glyph_mask, words_of
+from screenbot.calibration.text_lattice import _outside_blocks, glyph_mask, without_lines, words_of
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.game.rules import SIZE
 from screenbot.vision import ocr
@@ -41,8 +41,37 @@ def _row_words(region: np.ndarray, rects, background, digit_h: int):
     left = max(0, rects[0].x - rects[0].w // 2)
     right = min(region.shape[1], rects[-1].right + rects[-1].w // 2)
     strip = region[max(0, top):bottom, left:right]
-    words = words_of(glyph_mask(strip, background))
-    return [(w.x0 + left, w.y0 + max(0, top), w.x1 + left, w.y1 + max(0, top), int(w.tall)) for w in words]
+    words = _outside_blocks(words_of(without_lines(glyph_mask(strip, background))))
+    return [(w.x0 + left, w.y0 + max(0, top), w.x1 + left, w.y1 + max(0, top), int(w.tall), w.solid) for w in words]
+
+
+def _gaps_clear(region: np.ndarray, rects, background) -> float:
+    """Share of the points on the lines between the cells where nothing is written (background or a
+    thin grid line): low when the board is covered or gone."""
+    writing = without_lines(glyph_mask(region, background))
+    h, w = writing.shape[:2]
+    xs = [(rects[c - 1].right + rects[c].x) // 2 for c in range(1, SIZE)]
+    ys = [(rects[(r - 1) * SIZE].bottom + rects[r * SIZE].y) // 2 for r in range(1, SIZE)]
+    marks = [writing[min(max(y, 0), h - 1), min(max(x, 0), w - 1)]
+             for x in xs for y in np.linspace(rects[0].y, rects[-1].bottom - 1, 48).astype(int)]
+    marks += [writing[min(max(y, 0), h - 1), min(max(x, 0), w - 1)]
+              for y in ys for x in np.linspace(rects[0].x, rects[-1].right - 1, 48).astype(int)]
+    return 1.0 - float(np.mean(marks))
+
+
+def _block_digits(block: np.ndarray) -> tuple[tuple[int, int, int], np.ndarray]:
+    """A filled block's own colour and the mask of the digits written on it (away from its rim)."""
+    px = block.reshape(-1, 3).astype(np.int32)
+    codes = (px[:, 0] << 16) | (px[:, 1] << 8) | px[:, 2]
+    values, counts = np.unique(codes, return_counts=True)
+    top = int(values[counts.argmax()])
+    colour = (top >> 16, (top >> 8) & 255, top & 255)
+    mask = glyph_mask(block, colour)
+    mask[:2, :] = 0
+    mask[-2:, :] = 0
+    mask[:, :2] = 0
+    mask[:, -2:] = 0
+    return colour, mask
 
 
 def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Reading:
@@ -59,19 +88,19 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
     except OutsideFrameError:
         return done(None, BoardState.NO_BOARD, "the board is not inside the captured area")
     background = profile.gap_colour
-    if 1.0 - float(glyph_mask(region, background).mean()) < BACKGROUND_SHARE:
-        return done(None, BoardState.NO_BOARD, "the board's background is not where the profile says: run `screenbot calibrate` again")
     digit_h = max(1, profile.digit_h)
     origin = profile.board_rect
     rects = [c.translated(-origin.x, -origin.y) for c in profile.cells]
+    if _gaps_clear(region, rects, background) < BACKGROUND_SHARE:
+        return done(None, BoardState.NO_BOARD, "the board's background is not where the profile says: run `screenbot calibrate` again")
     values = [0] * (SIZE * SIZE)
     calls = 0
     learned = False
     for row in range(SIZE):
         cells = rects[row * SIZE:(row + 1) * SIZE]
         taken: set[int] = set()
-        for x0, y0, x1, y1, tall in _row_words(region, cells, background, digit_h):
-            if tall < DOT_SHARE * digit_h:
+        for x0, y0, x1, y1, tall, solid in _row_words(region, cells, background, digit_h):
+            if tall < DOT_SHARE * digit_h and not solid:
                 continue  # a dot, or a speck: nothing written
             overlaps = [max(0, min(x1, c.right) - max(x0, c.x)) for c in cells]
             col = int(np.argmax(overlaps))
@@ -81,15 +110,19 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
             taken.add(col)
             i = row * SIZE + col
             word = region[y0:y1, x0:x1]
-            mask = glyph_mask(word, background)
-            colour = _glyph_colour(word, mask)
+            if solid:  # a tile drawn as a filled block, its digits written on it
+                paper, mask = _block_digits(word)
+                colour = paper
+            else:
+                paper, mask = background, glyph_mask(word, background)
+                colour = _glyph_colour(word, mask)
             bits = ocr.glyph_bits(mask)
             value = match_glyph(profile, colour, bits) if bits is not None else None
             if value is None and ocr_allowed and bits is not None:
                 pad = int(PAD * digit_h) + 2
                 padded = cv2.copyMakeBorder(word, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
-                                            value=tuple(int(v) for v in background))
-                value = ocr.read_number(padded, background, kilo=True)
+                                            value=tuple(int(v) for v in paper))
+                value = ocr.read_number(padded, paper, kilo=True)
                 calls += 1
                 if value is not None:
                     profile.remember_glyph(ocr.glyph_key(colour, bits), value)

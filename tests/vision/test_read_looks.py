@@ -74,3 +74,16 @@ def test_marks_over_the_board_are_learned_kept_and_moved_with_the_board(tmp_path
     assert loaded.marks == profile.marks
     moved = loaded.shifted(5, 7)
     assert moved.marks[0] == [profile.marks[0][0] + 5, profile.marks[0][1] + 7]
+
+
+def test_the_terminal_look_is_a_text_board_and_its_still_frames_read_exactly():
+    """Box-drawing lines between the cells, 2/4/8 written on the black of an empty cell, bigger
+    tiles as ANSI-coloured blocks with their digits written on them. (Its win/over boxes and the
+    marks variant are not read yet.)"""
+    frames = [(frame, data) for frame, data in shots("terminal_z100_s1") if data["kind"] == "static"]
+    profile = calibrate(frames[0][0])
+    assert profile.kind == "text"
+    for frame, data in frames:
+        reading = read_board(frame, profile)
+        assert reading.state == "playing" and reading.grid == to_grid(data["grid"]), data["image"]
+    assert len(frames) >= 5
