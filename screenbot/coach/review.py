@@ -1,0 +1,164 @@
+"""`review(source)`: frames -> calibration -> believed boards -> the moves between them -> each move judged.
+
+Presses nothing and needs no screen: it only reads pictures.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from screenbot.coach.errors import NoBoardInSourceError
+from screenbot.coach.evaluate import BANDS, BLUNDER, INACCURACY, MISTAKE, Judge, Judged
+from screenbot.coach.frames import Source, open_source, same_picture, thumbnail
+from screenbot.coach.rebuild import Believer, Game, rebuild
+from screenbot.geometry import Rect
+
+# Calibration is tried on at most this many distinct frames before the source is said to show no board.
+MAX_CALIBRATION_TRIES = 200
+
+
+@dataclass
+class FrameStats:
+    frames: int = 0  # frames in the source
+    read: int = 0  # frames read by vision
+    unchanged: int = 0  # frames skipped as the same picture as the last still one
+    not_still: int = 0  # read as unsettled, under an overlay, or with no board
+    calibration_tries: int = 0
+    calibrated_on: str = ""
+    board_rect: list[int] | None = None
+
+
+@dataclass
+class Review:
+    source: dict
+    game: Game
+    moves: list[Judged]
+    stats: FrameStats
+    search: dict = field(default_factory=dict)
+
+    @property
+    def accuracy(self) -> float | None:
+        """The share of moves that were the agent's move (None when no move was rebuilt)."""
+        if not self.moves:
+            return None
+        return sum(1 for j in self.moves if j.move == j.best) / len(self.moves)
+
+    @property
+    def bands(self) -> dict[str, int]:
+        counts = Counter(j.band for j in self.moves)
+        return {band: counts.get(band, 0) for band in BANDS}
+
+    def worst(self, n: int = 10) -> list[Judged]:
+        """The n moves with the largest loss (ties: the earlier first); moves with no loss left out."""
+        return sorted((j for j in self.moves if j.loss > 0), key=lambda j: (-j.loss, j.i))[:n]
+
+    def as_json(self) -> dict:
+        source = dict(self.source)
+        source.update({
+            "read": self.stats.read, "unchanged": self.stats.unchanged, "not_still": self.stats.not_still,
+            "calibrated_on": self.stats.calibrated_on, "board_rect": self.stats.board_rect,
+            "believed_boards": self.game.boards, "dropped_boards": [s.at for s in self.game.dropped],
+        })
+        return {
+            "source": source,
+            "moves": [j.as_json() for j in self.moves],
+            "gaps": len(self.game.gaps),
+            "gap_list": [g.as_json() for g in self.game.gaps],
+            "accuracy": None if self.accuracy is None else round(self.accuracy, 6),
+            "bands": self.bands,
+            "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+            "search": self.search,
+        }
+
+
+def _profile_for(profile, frame, moved: dict):
+    """The profile to read this frame with: the profile itself when its board is inside the frame; for a
+    recording's board crop grabbed elsewhere (the window had moved), the profile moved there."""
+    rect = profile.board_rect
+    if frame.rect.contains(rect):
+        return profile
+    if (frame.width, frame.height) == (rect.w, rect.h):
+        at = (frame.left, frame.top)
+        if at not in moved:
+            moved[at] = profile.moved_to(frame.rect)
+        return moved[at]
+    return profile  # read_board says no-board
+
+
+def believe_frames(source: Source, still_frames: int | None = None, read: Callable | None = None) -> tuple[Believer, FrameStats, object]:
+    """Calibrate on the frames (or take the recording's profile) and believe the boards they show."""
+    from screenbot.board_state import BoardState
+    from screenbot.calibration import calibrate
+    from screenbot.errors import ScreenbotError
+
+    if read is None:
+        from screenbot.vision import read_board as read
+    from screenbot.vision import UnreadableTileError
+
+    stats = FrameStats()
+    believer = Believer(still_frames or source.still_frames)
+    profile = source.profile
+    if profile is not None:
+        stats.calibrated_on = "profile.json"
+    calibration_error: Exception | None = None
+    calibration_thumb = None
+    last_thumb, last_still = None, False
+    moved: dict = {}
+    for item in source.frames():
+        stats.frames += 1
+        frame = item.frame
+        if profile is None:
+            if stats.calibration_tries >= MAX_CALIBRATION_TRIES:
+                continue
+            thumb = thumbnail(frame.pixels)
+            if same_picture(thumb, calibration_thumb):
+                continue
+            calibration_thumb = thumb
+            stats.calibration_tries += 1
+            try:
+                profile = calibrate(frame, source=str(source.path))
+            except ScreenbotError as exc:  # no board here (yet), several boards, a board moving
+                calibration_error = exc
+                continue
+            stats.calibrated_on = item.label
+        reader_profile = _profile_for(profile, frame, moved)
+        board = reader_profile.board_rect
+        thumb = thumbnail(frame.pixels, Rect(board.x - frame.left, board.y - frame.top, board.w, board.h))
+        if last_still and same_picture(thumb, last_thumb):
+            stats.unchanged += 1
+            believer.again()
+            continue
+        last_thumb = thumb
+        stats.read += 1
+        try:
+            reading = read(frame, reader_profile)
+        except UnreadableTileError:
+            reading = None
+        last_still = reading is not None and reading.state == BoardState.PLAYING and reading.grid is not None
+        if not last_still:
+            stats.not_still += 1
+        believer.see(reading.grid if last_still else None, item.label)
+    if profile is None:
+        if stats.frames == 0:
+            raise NoBoardInSourceError(f"{source.path} has no frames")
+        why = f" ({calibration_error})" if calibration_error is not None else ""
+        tried = f"the first {MAX_CALIBRATION_TRIES} distinct frames" if stats.calibration_tries >= MAX_CALIBRATION_TRIES \
+            else f"any of its {stats.frames} frames"
+        raise NoBoardInSourceError(f"no 2048 board found in {tried} of {source.path}{why}")
+    stats.board_rect = profile.board_rect.as_list()
+    return believer, stats, profile
+
+
+def review(path: str | Path, judge: Judge | None = None, still_frames: int | None = None,
+           read: Callable | None = None) -> Review:
+    """Review the game in a video, a folder of screenshots or a `play --record` folder."""
+    source = open_source(path)
+    believer, stats, _ = believe_frames(source, still_frames, read)
+    game = rebuild(believer.boards)
+    judge = judge if judge is not None else Judge()
+    moves = [judge.judge(i, step.board, step.move, step.at) for i, step in enumerate(game.steps)]
+    search = {**judge.settings, "searches": judge.searches}
+    return Review(source.describe(), game, moves, stats, search)
