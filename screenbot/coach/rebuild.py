@@ -9,7 +9,10 @@ tile between them, and taken only when exactly one path explains the jump. Anyth
 much happening between two frames).
 
 A single board that follows from nothing but is followed by a board that follows from the one
-before it (a frame read while a move was drawing, a misread) is dropped, not believed.
+before it (a frame read while a move was drawing, a misread) is dropped, not believed. Boards
+glimpsed on fewer frames than a belief needs (a video's board that stood still for one frame) are
+used only to bridge a jump between believed boards that nothing else explains, and only along a
+path where each board follows from the one before by the rules.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ class Seen:
 
     board: Grid
     at: str = ""
+    sure: bool = True  # believed (seen on enough frames in a row), or only glimpsed
 
 
 @dataclass(frozen=True)
@@ -147,75 +151,104 @@ class Game:
 
     steps: list[Step] = field(default_factory=list)
     gaps: list[Gap] = field(default_factory=list)
-    dropped: list[Seen] = field(default_factory=list)  # believed once, then found to follow from nothing
+    dropped: list[Seen] = field(default_factory=list)  # believed, then found to follow from nothing
     boards: int = 0  # believed boards fed in
-    two_move_jumps: int = 0
+    two_move_jumps: int = 0  # jumps between two boards explained by a unique pair of moves
+    bridged: int = 0  # jumps explained through boards glimpsed on fewer frames than a belief needs
     last: Grid | None = None  # the last board of the game
 
 
+def _bridge(previous: Seen, glimpses: Sequence[Seen], current: Seen) -> tuple[list[Step], Grid] | None:
+    """The moves from `previous` to `current` through the glimpsed boards between them that follow
+    by the rules (each from the one before); None unless the path reaches `current`."""
+    board, at, steps = previous.board, previous.at, []
+    for g in glimpses:
+        if g.board == board:
+            continue
+        why = explain(board, g.board, at)
+        if why.ok:
+            steps += why.steps
+            board, at = why.board, g.at
+    why = explain(board, current.board, at)
+    if why.ok and steps:
+        return steps + list(why.steps), why.board
+    return None
+
+
 def rebuild(seen: Sequence[Seen]) -> Game:
-    """The moves between consecutive believed boards (see the module's docstring)."""
-    game = Game(boards=len(seen))
+    """The moves between consecutive believed boards (see the module's docstring). Boards seen but
+    not believed (`sure=False`: on too few frames in a row) only ever bridge a jump that the believed
+    boards around them cannot explain."""
+    sure = [k for k, s in enumerate(seen) if s.sure]
+    game = Game(boards=len(sure))
     previous: Seen | None = None
-    k = 0
-    while k < len(seen):
+    prev_k = -1
+    for n, k in enumerate(sure):
         current = seen[k]
         if previous is None or current.board == previous.board:
-            previous = previous or current
-            k += 1
+            if previous is None:
+                previous = current
+            prev_k = k
             continue
         why = explain(previous.board, current.board, previous.at)
-        if why.ok:
-            game.steps.extend(why.steps)
+        found = (list(why.steps), why.board) if why.ok else None
+        if found is None:
+            found = _bridge(previous, [s for s in seen[prev_k + 1:k] if not s.sure], current)
+            game.bridged += found is not None
+        if found is not None:
+            game.steps.extend(found[0])
             game.two_move_jumps += why.kind == "two"
-            previous = Seen(why.board, current.at)
-            k += 1
+            previous, prev_k = Seen(found[1], current.at), k
             continue
-        if k + 1 < len(seen) and explain(previous.board, seen[k + 1].board).ok:
+        if n + 1 < len(sure) and explain(previous.board, seen[sure[n + 1]].board).ok:
             game.dropped.append(current)  # the next board follows from the last: this one was a misread
-            k += 1
             continue
         game.gaps.append(Gap(len(game.steps), previous.at, current.at, why.detail or why.kind, why.kind))
-        previous = current
-        k += 1
+        previous, prev_k = current, k
     game.last = previous.board if previous is not None else None
     return game
 
 
 class Believer:
-    """Turns frame-by-frame readings into believed boards: a board is believed once `still_frames`
-    frames in a row show it, and only when it differs from the last board believed."""
+    """Turns frame-by-frame readings into boards: each new still board is kept in `boards` in order;
+    it is believed (`sure`) once `still_frames` frames in a row show it."""
 
     def __init__(self, still_frames: int = 1) -> None:
         self.still_frames = max(1, int(still_frames))
         self.boards: list[Seen] = []
         self._run: Grid | None = None
         self._count = 0
-        self._at = ""
+        self._entry = -1
+
+    @property
+    def believed(self) -> list[Seen]:
+        return [s for s in self.boards if s.sure]
 
     def see(self, grid, at: str, frames: int = 1) -> Seen | None:
-        """One reading (`grid` None: nothing still was seen), standing for `frames` identical frames."""
+        """One reading (`grid` None: nothing still was seen), standing for `frames` identical frames.
+        Returns the board when this reading makes it believed."""
         if grid is None or any(not isinstance(v, int) or v < 0 for row in grid for v in row):
             # unsettled, an overlay, no board, or a big tile nothing could name: the run is broken
-            self._run, self._count = None, 0
+            self._run, self._count, self._entry = None, 0, -1
             return None
         grid = tuple(tuple(row) for row in grid)
         if grid != self._run:
-            self._run, self._count, self._at = grid, 0, at
-        before = self._count
-        self._count += frames
-        if before < self.still_frames <= self._count:
+            self._run, self._count = grid, 0
             if not self.boards or self.boards[-1].board != grid:
-                seen = Seen(grid, self._at)
-                self.boards.append(seen)
-                return seen
+                self.boards.append(Seen(grid, at, False))
+            self._entry = len(self.boards) - 1
+        self._count += frames
+        entry = self.boards[self._entry]
+        if not entry.sure and self._count >= self.still_frames:
+            self.boards[self._entry] = entry = Seen(entry.board, entry.at, True)
+            return entry
         return None
 
     def again(self, frames: int = 1) -> Seen | None:
         """The last reading repeated (an unchanged frame that was not read again)."""
         if self._run is None:
             return None
-        return self.see(self._run, self._at, frames)
+        return self.see(self._run, "", frames)
 
 
 def rebuild_boards(boards: Iterable[Grid]) -> Game:

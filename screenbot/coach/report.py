@@ -146,8 +146,14 @@ def plot_loss(review: Review, path: str | Path) -> Path:
         ax.set_xlabel("move")
         ax.set_ylabel("loss (% of the best move's value)")
         ax.set_xlim(0, max(xs, default=0) + 1)
-        ax.set_ylim(0, max(100 * BLUNDER * 1.3, max(ys, default=0) * 1.1))
-        ax.set_title(f"{len(xs)} moves, accuracy {_percent(review.accuracy)}, {len(review.game.gaps)} gaps")
+        # most losses are a fraction of a percent and a lost game is 100 %: linear up to 1 %, then log
+        ax.set_yscale("symlog", linthresh=1.0, linscale=1.5)
+        ax.set_ylim(0, 100)
+        ticks = [0, 0.25, 0.5, 0.75, 1, 2, 5, 15, 50, 100]
+        ax.set_yticks(ticks)
+        ax.set_yticklabels([f"{t:g}" for t in ticks])
+        gaps = len(review.game.gaps)
+        ax.set_title(f"{len(xs)} moves, accuracy {_percent(review.accuracy)}, {gaps} gap{'s' if gaps != 1 else ''}")
         ax.legend(loc="upper right", fontsize=8)
         fig.tight_layout()
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -26,6 +26,7 @@ class FrameStats:
     read: int = 0  # frames read by vision
     unchanged: int = 0  # frames skipped as the same picture as the last still one
     not_still: int = 0  # read as unsettled, under an overlay, or with no board
+    glimpsed: int = 0  # still boards seen on fewer frames in a row than a belief needs
     calibration_tries: int = 0
     calibrated_on: str = ""
     board_rect: list[int] | None = None
@@ -60,7 +61,9 @@ class Review:
         source.update({
             "read": self.stats.read, "unchanged": self.stats.unchanged, "not_still": self.stats.not_still,
             "calibrated_on": self.stats.calibrated_on, "board_rect": self.stats.board_rect,
-            "believed_boards": self.game.boards, "dropped_boards": [s.at for s in self.game.dropped],
+            "believed_boards": self.game.boards, "glimpsed_boards": self.stats.glimpsed,
+            "dropped_boards": [s.at for s in self.game.dropped], "two_move_jumps": self.game.two_move_jumps,
+            "bridged_jumps": self.game.bridged,
         })
         return {
             "source": source,
@@ -149,6 +152,7 @@ def believe_frames(source: Source, still_frames: int | None = None, read: Callab
             else f"any of its {stats.frames} frames"
         raise NoBoardInSourceError(f"no 2048 board found in {tried} of {source.path}{why}")
     stats.board_rect = profile.board_rect.as_list()
+    stats.glimpsed = sum(1 for s in believer.boards if not s.sure)
     return believer, stats, profile
 
 
