@@ -9,6 +9,7 @@ one's), so a still board filmed for seconds is read once.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,6 +108,9 @@ class VideoSource(Source):
     def frames(self) -> Iterator[SourceFrame]:
         import cv2
 
+        # FFmpeg writes its own complaints about a broken file to stderr; the error below says it in one
+        # line. (Read when FFmpeg is first used in the process; a user's own setting is kept.)
+        os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
         capture = cv2.VideoCapture(str(self.path))
         try:
             if not capture.isOpened():

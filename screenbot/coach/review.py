@@ -147,10 +147,15 @@ def believe_frames(source: Source, still_frames: int | None = None, read: Callab
     if profile is None:
         if stats.frames == 0:
             raise NoBoardInSourceError(f"{source.path} has no frames")
-        why = f" ({calibration_error})" if calibration_error is not None else ""
+        from screenbot.calibration import ManyBoardsError
+
+        if isinstance(calibration_error, ManyBoardsError):
+            raise NoBoardInSourceError(f"several 2048 boards in the frames of {source.path}: "
+                                       "crop the pictures to one board")
         tried = f"the first {MAX_CALIBRATION_TRIES} distinct frames" if stats.calibration_tries >= MAX_CALIBRATION_TRIES \
-            else f"any of its {stats.frames} frames"
-        raise NoBoardInSourceError(f"no 2048 board found in {tried} of {source.path}{why}")
+            else f"any of the {stats.frames} frames"
+        raise NoBoardInSourceError(f"no 2048 board found in {tried} of {source.path}: the whole board must be in "
+                                   "the picture, still, with no menu or window over it")
     stats.board_rect = profile.board_rect.as_list()
     stats.glimpsed = sum(1 for s in believer.boards if not s.sure)
     return believer, stats, profile
