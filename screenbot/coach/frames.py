@@ -35,9 +35,11 @@ SAME_TOL = 3
 
 @dataclass(frozen=True)
 class SourceFrame:
-    frame: Frame
+    frame: Frame | None  # None: a board known from a recording's log only (its final board)
     label: str  # the file's name, or "frame N (T s)" in a video
     index: int  # 0-based position in the source
+    logged: tuple | None = None  # a recording's logged board for this frame (the live tracker's belief)
+    logged_move: str | None = None
 
 
 def natural_key(name: str) -> list:
@@ -155,11 +157,17 @@ class ScreenshotSource(Source):
 
 class RecordingSource(Source):
     """A `screenbot play --record DIR` folder: frames/*.png (board crops), placed where log.jsonl says
-    they were grabbed, read with the recording's profile.json when there is one."""
+    they were grabbed, read with the recording's profile.json when there is one.
+
+    Play grabs most frames while the new tile is still growing in (it reads early), where vision's
+    still-board reading sees no board or one without the new tile. So each frame also carries the board
+    its log line holds (what the live tracker believed, each one checked against the rules as it
+    played), and the log's summary gives the board after the last key. `use_log=False`: frames only.
+    """
 
     kind = "recording"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, use_log: bool = True) -> None:
         super().__init__(path)
         self.files = _pictures_in(path / RECORDING_FRAMES)
         if not self.files:
@@ -168,44 +176,67 @@ class RecordingSource(Source):
             from screenbot.calibration import Profile
 
             self.profile = Profile.load(path / RECORDING_PROFILE)
-        self.origins = self._origins(path / RECORDING_LOG)
+        self.use_log = use_log
+        self.entries, self.final = self._read_log(path / RECORDING_LOG)
 
     @staticmethod
-    def _origins(log: Path) -> dict[str, tuple[int, int]]:
-        """frame file name -> where its pixel [0, 0] was on the screen (from the log's entries)."""
-        found: dict[str, tuple[int, int]] = {}
+    def _read_log(log: Path) -> tuple[dict[str, dict], tuple | None]:
+        """frame file name -> its log line; and the summary's final board (None without one)."""
+        entries: dict[str, dict] = {}
+        final = None
         if not log.is_file():
-            return found
+            return entries, final
         for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
             try:
                 entry = json.loads(line)
             except json.JSONDecodeError:
                 continue  # a line cut by a crash: the frames still count
-            if isinstance(entry, dict) and entry.get("frame") and entry.get("origin"):
-                x, y = entry["origin"][:2]
-                found[Path(entry["frame"]).name] = (int(x), int(y))
-        return found
+            if not isinstance(entry, dict):
+                continue
+            if isinstance(entry.get("summary"), dict):
+                final = _grid_or_none(entry["summary"].get("board"))
+            elif entry.get("frame"):
+                entries[Path(entry["frame"]).name] = entry
+        return entries, final
 
     def frames(self) -> Iterator[SourceFrame]:
+        index = 0
         for index, file in enumerate(self.files):
-            left, top = self.origins.get(file.name, (0, 0))
-            frame = _load_picture(file, left, top)
-            if file.name not in self.origins and self.profile is not None:
+            entry = self.entries.get(file.name, {})
+            left, top = (entry.get("origin") or (0, 0))[:2]
+            frame = _load_picture(file, int(left), int(top))
+            if not entry.get("origin") and self.profile is not None:
                 rect = self.profile.board_rect
                 if (frame.width, frame.height) == (rect.w, rect.h):  # a board crop: it was grabbed there
                     frame = Frame(frame.pixels, rect.x, rect.y)
             self.frames_seen += 1
-            yield SourceFrame(frame, file.name, index)
+            logged = _grid_or_none(entry.get("board")) if self.use_log else None
+            yield SourceFrame(frame, file.name, index, logged, entry.get("move") if self.use_log else None)
+        if self.use_log and self.final is not None:
+            yield SourceFrame(None, "the log's final board", index + 1, self.final)
+
+    def describe(self) -> dict:
+        return {**super().describe(), "log": self.use_log and bool(self.entries)}
 
 
-def open_source(path: str | Path) -> Source:
-    """The source at `path`: a recording folder (it has frames/), a folder of screenshots, or a video file."""
+def _grid_or_none(rows) -> tuple | None:
+    from screenbot.game.rules import to_grid
+
+    try:
+        return to_grid(rows)
+    except (TypeError, ValueError):
+        return None
+
+
+def open_source(path: str | Path, use_log: bool = True) -> Source:
+    """The source at `path`: a recording folder (it has frames/), a folder of screenshots, or a video file.
+    `use_log`: a recording's logged boards are used (see RecordingSource)."""
     path = Path(path)
     if not path.exists():
         raise SourceError(f"no such file or folder: {path}")
     if path.is_dir():
         if (path / RECORDING_FRAMES).is_dir():
-            return RecordingSource(path)
+            return RecordingSource(path, use_log)
         return ScreenshotSource(path)
     if path.suffix.lower() in IMAGE_EXTS:
         raise SourceError(f"{path} is one picture: put the game's screenshots in a folder and review the folder")

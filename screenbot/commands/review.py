@@ -28,6 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--still-frames", type=int, metavar="N",
                    help="frames in a row that must show a board before it is believed (default: 2 in a video, "
                         "1 for screenshots and recordings)")
+    p.add_argument("--frames-only", action="store_true",
+                   help="a recording: rebuild from its frames alone, not the boards its log holds")
     p.set_defaults(func=run)
 
 
@@ -47,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.out:
         check_plotting()
-    result = review(args.source, Judge(depth=depth, depth_cap=depth_cap, budget_ms=budget_ms), args.still_frames)
+    result = review(args.source, Judge(depth=depth, depth_cap=depth_cap, budget_ms=budget_ms), args.still_frames,
+                    use_log=not args.frames_only)
     bands = result.bands
     print(f"{len(result.moves)} moves rebuilt, {len(result.game.gaps)} gap{'s' if len(result.game.gaps) != 1 else ''}, "
           f"accuracy {_percent(result.accuracy)} (the agent's move played)")

@@ -61,9 +61,10 @@ def write_video(path: Path, pictures, fps: int = 10, fourcc: str = "MJPG") -> Pa
     return path
 
 
-def write_recording(folder: Path, boards, moves, origin=(300, 120)) -> Path:
+def write_recording(folder: Path, boards, moves, origin=(300, 120), pictures=None) -> Path:
     """A folder as `screenbot play --record` leaves it: profile.json (screen coordinates), frames/ (board
-    crops, as play grabs them) and log.jsonl (each frame's origin on the screen)."""
+    crops, as play grabs them: boards[i] for moves[i]; `pictures[i]` instead when given) and log.jsonl
+    (each key's board, move and frame origin, then a summary with the last board)."""
     from screenbot.calibration import calibrate
     from screenbot.control.screen import Frame
 
@@ -75,12 +76,13 @@ def write_recording(folder: Path, boards, moves, origin=(300, 120)) -> Path:
     profile.save(folder / "profile.json")
     lines = []
     for i, (board, move) in enumerate(zip(boards, moves)):
-        pixels = page(board)
+        pixels = pictures[i] if pictures is not None else page(board)
         x, y = rect.x - screen.left, rect.y - screen.top
         crop = pixels[y:y + rect.h, x:x + rect.w]
         name = f"frames/{i:06d}.png"
         assert cv2.imwrite(str(folder / name), crop)
         lines.append(json.dumps({"i": i, "board": [list(r) for r in board], "move": move.key, "frame": name,
                                  "origin": [rect.x, rect.y]}))
+    lines.append(json.dumps({"summary": {"moves": len(moves), "board": [list(r) for r in boards[len(moves)]]}}))
     (folder / "log.jsonl").write_text("\n".join(lines) + "\n")
     return folder

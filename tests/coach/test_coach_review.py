@@ -13,7 +13,7 @@ from screenbot.agent.base import Decision
 from screenbot.cli import main
 from screenbot.coach import Judge, review
 from screenbot.coach.frames import natural_key
-from screenbot.game.rules import Move, legal_moves
+from screenbot.game.rules import Move, apply_move, legal_moves
 
 MOVE_KEYS = {"up", "down", "left", "right"}
 
@@ -122,12 +122,46 @@ def test_a_video_board_on_one_frame_only_is_not_believed_but_the_moves_are_still
     assert result.stats.glimpsed == 1 and result.game.two_move_jumps == 1
 
 
-def test_a_recording_folder_is_read_with_its_profile_and_origins(tmp_path):
+def test_a_recording_folder_is_read_with_its_profile_origins_and_log(tmp_path):
     boards, moves = seeded_game(31, 9)
     folder = write_recording(tmp_path / "rec", boards, moves)
     result = review(folder, quick_judge())
     assert result.source["kind"] == "recording" and result.stats.calibrated_on == "profile.json"
-    assert played(result) == list(zip(boards[:-1], moves[:-1]))  # the last frame is the board of the last key
+    assert played(result) == list(zip(boards, moves))  # the summary's board follows the last key
+    assert (result.stats.logged, result.stats.log_agrees, result.stats.log_disagrees) == (10, 9, [])
+    assert result.log_moves_disagree == []
+    frames_only = review(folder, quick_judge(), use_log=False)
+    assert played(frames_only) == list(zip(boards[:-1], moves[:-1]))  # no frame shows the last board
+    assert frames_only.stats.read == 9 and frames_only.stats.logged == 0
+
+
+def test_a_recording_frame_grabbed_while_the_new_tile_grew_in_is_read_from_the_log(tmp_path):
+    boards, moves = seeded_game(32, 6)
+    pictures = [page(b) for b in boards]
+    before = boards[3]
+    after = next(((r, c) for r in range(4) for c in range(4) if before[r][c] in (2, 4)
+                  and boards[2][r][c] == 0 and apply_move(boards[2], moves[2])[0][r][c] == 0), None)
+    assert after is not None
+    growing = [list(row) for row in before]
+    growing[after[0]][after[1]] = 0  # the new tile too small to see yet
+    pictures[3] = page(tuple(tuple(row) for row in growing))
+    folder = write_recording(tmp_path / "rec", boards, moves, pictures=pictures)
+    result = review(folder, quick_judge())
+    assert played(result) == list(zip(boards, moves))
+    assert result.stats.log_growing == 1 and result.stats.log_disagrees == []
+
+
+def test_a_logged_move_that_the_boards_contradict_is_reported(tmp_path):
+    boards, moves = seeded_game(33, 5)
+    folder = write_recording(tmp_path / "rec", boards, moves)
+    log = folder / "log.jsonl"
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    other = next(m for m in Move if m != moves[2])
+    lines[2]["move"] = other.key
+    log.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    result = review(folder, quick_judge())
+    assert played(result) == list(zip(boards, moves))  # the move comes from the boards, not the log
+    assert result.log_moves_disagree == [2]
 
 
 def run_cli(capsys, *args) -> tuple[int, str]:
