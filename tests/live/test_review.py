@@ -148,3 +148,27 @@ def test_review_rebuilds_a_recorded_game_and_ranks_the_bad_moves_worst(make_rig,
     assert all(losses[k] > 0 for k in bad)
     assert sum(rank[k] < MOVES // 3 for k in bad) > len(bad) / 2
     assert all(Move.parse(m["move"]) != Move.parse(m["best"]) for m in from_shots["moves"] if m["i"] in bad)
+
+
+def test_review_of_a_play_recording_matches_the_page(make_rig, tmp_path):
+    """`screenbot play --record` grabs most frames while the new tile grows in; the review takes each
+    frame's logged board, checks the frames against it, and rebuilds every move as the page made it."""
+    import os
+    import subprocess
+    import sys
+
+    rig = make_rig(seed=SEED + 1, anim=0.5, export_env=True)
+    record = tmp_path / "rec"
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    played = subprocess.run([sys.executable, "-m", "screenbot", "play", "--record", str(record), "--max-moves",
+                             str(MOVES)], env=env, capture_output=True, text=True, timeout=300)
+    assert played.returncode == 0, played.stderr
+    state = rig.state()
+    assert state["moves"] == MOVES
+    review = run_review(record, tmp_path, "recording")
+    rebuilt, gaps = check_against_page(review, state)
+    source = review["source"]
+    print(f"recording: {rebuilt} moves rebuilt, {gaps} gaps, {source}")
+    assert (rebuilt, gaps) == (MOVES, 0), review["gap_list"]
+    assert source["log_disagrees"] == [] and source["log_moves_disagree"] == []
+    assert source["log_agrees"] + source["log_growing"] >= MOVES // 2  # the frames that vision reads still
