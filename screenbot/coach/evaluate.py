@@ -1,0 +1,108 @@
+"""Judging each move of a rebuilt game against the expectimax agent: the loss and its band.
+
+The loss of a move is the share of the best move's expected value that the played move gives up:
+(V_best - V_played) / V_best, where V is the agent's expected heuristic value after each move
+(0 when the played move is the agent's; clamped to [0, 1]; 0 when V_best <= 0). Being a ratio, it
+does not grow with the board: the values themselves rise as the tiles do, a share of them does
+not, so a loss early in a game and one late in it can be compared (README: Reviewing a game).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from screenbot.game.rules import Grid, Move
+
+# Bands by loss (the lead tunes these from data): a move loses at least this share of the best value.
+INACCURACY = 0.02
+MISTAKE = 0.05
+BLUNDER = 0.15
+BANDS = ("good", "inaccuracy", "mistake", "blunder")  # from the best to the worst
+
+
+def loss_of(values: dict[Move, float], played: Move, best: Move | None) -> float:
+    """The share of the best move's expected value the played move gives up, in [0, 1]."""
+    if best is None or played == best:
+        return 0.0
+    v_best = values.get(best)
+    if v_best is None or v_best <= 0:
+        return 0.0
+    v_played = values.get(played)
+    if v_played is None:  # a move the agent saw as illegal: everything is given up
+        return 1.0
+    return min(1.0, max(0.0, (v_best - v_played) / v_best))
+
+
+def band_of(loss: float) -> str:
+    if loss >= BLUNDER:
+        return "blunder"
+    if loss >= MISTAKE:
+        return "mistake"
+    if loss >= INACCURACY:
+        return "inaccuracy"
+    return "good"
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One move of the game, judged."""
+
+    i: int
+    board: Grid
+    move: Move
+    best: Move | None
+    loss: float
+    band: str
+    values: dict[Move, float] = field(default_factory=dict)
+    at: str = ""
+
+    def as_json(self) -> dict:
+        return {
+            "i": self.i,
+            "board": [list(row) for row in self.board],
+            "move": self.move.key,
+            "best": self.best.key if self.best is not None else None,
+            "loss": round(self.loss, 6),
+            "band": self.band,
+            "values": {m.key: round(v, 3) for m, v in sorted(self.values.items())},
+            "at": self.at,
+        }
+
+
+class Judge:
+    """Searches each distinct board once (a cache by board) and judges the moves played on them.
+
+    `choose(board)` -> Decision (move, values); by default an ExpectimaxAgent searching `depth`
+    (an int, or "adaptive": nneonneo's rule capped at `depth_cap`) with no time limit, so a review
+    gives the same losses on a busy machine as on a quiet one (`budget_ms` trades that for speed).
+    """
+
+    def __init__(self, choose: Callable | None = None, depth: int | str = "adaptive", depth_cap: int | None = None,
+                 budget_ms: float | None = None) -> None:
+        self.settings: dict = {}
+        if choose is None:
+            from screenbot.agent.search import ExpectimaxAgent
+
+            agent = ExpectimaxAgent(depth_cap) if depth_cap is not None else ExpectimaxAgent()
+            self.settings = {"depth": depth, "depth_cap": agent.depth_cap, "budget_ms": budget_ms}
+
+            def choose(board: Grid):
+                return agent.choose(board, budget_ms, depth)
+
+        self._choose = choose
+        self.cache: dict[Grid, object] = {}
+        self.searches = 0
+
+    def decision(self, board: Grid):
+        if board not in self.cache:
+            self.cache[board] = self._choose(board)
+            self.searches += 1
+        return self.cache[board]
+
+    def judge(self, i: int, board: Grid, move: Move, at: str = "") -> Judged:
+        decision = self.decision(board)
+        values = dict(decision.values)
+        best = decision.move
+        loss = loss_of(values, move, best)
+        return Judged(i, board, move, best, loss, band_of(loss), values, at)

@@ -1,0 +1,256 @@
+"""Rebuilding a game from the boards seen on its frames: which move leads from one believed board to the next.
+
+Between two believed boards the move is what the rules say it must be: exactly one legal move m
+such that apply_move(before, m) plus exactly one new 2 or 4 gives the next board (the live
+tracker's `compare`). When no single move does (the frames missed a board: several moves
+happened between them), two moves are tried, every pair with every place and value of the new
+tile between them, and taken only when exactly one path explains the jump. Anything else is a
+**gap**: no move is made up; the game starts again from the next board (a cut, a new game, or too
+much happening between two frames).
+
+A single board that follows from nothing but is followed by a board that follows from the one
+before it (a frame read while a move was drawing, a misread) is dropped, not believed. Boards
+glimpsed on fewer frames than a belief needs (a video's board that stood still for one frame) are
+used only to bridge a jump between believed boards that nothing else explains, and only along a
+path where each board follows from the one before by the rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Sequence
+
+from screenbot.game.rules import Grid, Move, apply_move, empty_cells, legal_moves
+from screenbot.play.tracker import LARGEST_OWN_COLOUR, Prediction, compare, is_big_marker
+
+SPAWN_VALUES = (2, 4)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A believed board and the frame it was believed on."""
+
+    board: Grid
+    at: str = ""
+    sure: bool = True  # believed (seen on enough frames in a row), or only glimpsed
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of the rebuilt game: the board it was played on and the move."""
+
+    board: Grid
+    move: Move
+    at: str = ""  # the frame the board was seen on ("" for a board between two frames)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """How `after` follows from `before`.
+
+    kind: "one" (one move), "two" (two moves, unique), "none" (no move or pair of moves), "ambiguous"
+    (more than one). `steps` (for one/two) are the moves with the boards they were played on;
+    `board` is the next board with unnamed big tiles filled in from the rules.
+    """
+
+    kind: str
+    steps: tuple[Step, ...] = ()
+    board: Grid | None = None
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.kind in ("one", "two")
+
+
+def _with(after: Grid, r: int, c: int, v: int) -> Grid:
+    rows = [list(row) for row in after]
+    rows[r][c] = v
+    return tuple(tuple(row) for row in rows)
+
+
+def _tile_sum(board) -> Optional[int]:
+    """The sum of the tiles; None when a tile is above 2048 (a reader may name those wrongly or not
+    at all: the rules fill them in) or not a number."""
+    total = 0
+    for row in board:
+        for v in row:
+            if is_big_marker(v) or not isinstance(v, int) or v > LARGEST_OWN_COLOUR:
+                return None
+            total += v
+    return total
+
+
+def _one_move(before: Grid, seen) -> list[tuple[Move, Grid]]:
+    found = []
+    for m in legal_moves(before):
+        after, gain = apply_move(before, m)
+        check = compare(seen, Prediction(before, m, after, gain))
+        if check.matched:
+            found.append((m, check.board))
+    return found
+
+
+def _two_moves(before: Grid, seen) -> list[tuple[Move, Grid, Move, Grid]]:
+    found = []
+    for m1 in legal_moves(before):
+        after1, _ = apply_move(before, m1)
+        for r, c in empty_cells(after1):
+            for v in SPAWN_VALUES:
+                middle = _with(after1, r, c, v)
+                for m2, board in _one_move(middle, seen):
+                    found.append((m1, middle, m2, board))
+    return found
+
+
+def explain(before: Grid, after, at: str = "") -> Explanation:
+    """How the seen board `after` follows from the believed board `before` (see Explanation)."""
+    gained = None
+    total_before, total_after = _tile_sum(before), _tile_sum(after)
+    if total_before is not None and total_after is not None:
+        gained = total_after - total_before  # moves keep the sum; each new tile adds 2 or 4
+    if gained is None or gained in (2, 4):
+        one = _one_move(before, after)
+        if len(one) == 1:
+            m, board = one[0]
+            return Explanation("one", (Step(before, m, at),), board)
+        if len(one) > 1:
+            return Explanation("ambiguous", detail="moves " + " and ".join(m.key for m, _ in one)
+                               + " both lead to this board")
+    if gained is None or gained in (4, 6, 8):
+        two = _two_moves(before, after)
+        paths = {(m1, middle, m2) for m1, middle, m2, _ in two}
+        if len(paths) == 1:
+            m1, middle, m2, board = two[0]
+            return Explanation("two", (Step(before, m1, at), Step(middle, m2, "")), board)
+        if len(paths) > 1:
+            return Explanation("ambiguous", detail=f"{len(paths)} pairs of moves lead to this board")
+    if gained is not None and gained <= 0:
+        return Explanation("none", detail="fewer tiles than a move and a new tile would leave (a new game or a cut?)")
+    return Explanation("none", detail="no move or pair of moves leads to this board")
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Where the game could not be followed: after `moves_before` rebuilt moves, between two boards."""
+
+    moves_before: int
+    before_at: str
+    after_at: str
+    reason: str
+    kind: str = "none"  # "none": nothing explains the jump; "ambiguous": more than one thing does
+
+    def as_json(self) -> dict:
+        return {"after_move": self.moves_before, "from": self.before_at, "to": self.after_at, "kind": self.kind,
+                "reason": self.reason}
+
+
+@dataclass
+class Game:
+    """A rebuilt game: the moves (with the boards they were played on), the gaps, the boards dropped."""
+
+    steps: list[Step] = field(default_factory=list)
+    gaps: list[Gap] = field(default_factory=list)
+    dropped: list[Seen] = field(default_factory=list)  # believed, then found to follow from nothing
+    boards: int = 0  # believed boards fed in
+    two_move_jumps: int = 0  # jumps between two boards explained by a unique pair of moves
+    bridged: int = 0  # jumps explained through boards glimpsed on fewer frames than a belief needs
+    last: Grid | None = None  # the last board of the game
+
+
+def _bridge(previous: Seen, glimpses: Sequence[Seen], current: Seen) -> tuple[list[Step], Grid] | None:
+    """The moves from `previous` to `current` through the glimpsed boards between them that follow
+    by the rules (each from the one before); None unless the path reaches `current`."""
+    board, at, steps = previous.board, previous.at, []
+    for g in glimpses:
+        if g.board == board:
+            continue
+        why = explain(board, g.board, at)
+        if why.ok:
+            steps += why.steps
+            board, at = why.board, g.at
+    why = explain(board, current.board, at)
+    if why.ok and steps:
+        return steps + list(why.steps), why.board
+    return None
+
+
+def rebuild(seen: Sequence[Seen]) -> Game:
+    """The moves between consecutive believed boards (see the module's docstring). Boards seen but
+    not believed (`sure=False`: on too few frames in a row) only ever bridge a jump that the believed
+    boards around them cannot explain."""
+    sure = [k for k, s in enumerate(seen) if s.sure]
+    game = Game(boards=len(sure))
+    previous: Seen | None = None
+    prev_k = -1
+    for n, k in enumerate(sure):
+        current = seen[k]
+        if previous is None or current.board == previous.board:
+            if previous is None:
+                previous = current
+            prev_k = k
+            continue
+        why = explain(previous.board, current.board, previous.at)
+        found = (list(why.steps), why.board) if why.ok else None
+        if found is None:
+            found = _bridge(previous, [s for s in seen[prev_k + 1:k] if not s.sure], current)
+            game.bridged += found is not None
+        if found is not None:
+            game.steps.extend(found[0])
+            game.two_move_jumps += why.kind == "two"
+            previous, prev_k = Seen(found[1], current.at), k
+            continue
+        if n + 1 < len(sure) and explain(previous.board, seen[sure[n + 1]].board).ok:
+            game.dropped.append(current)  # the next board follows from the last: this one was a misread
+            continue
+        game.gaps.append(Gap(len(game.steps), previous.at, current.at, why.detail or why.kind, why.kind))
+        previous, prev_k = current, k
+    game.last = previous.board if previous is not None else None
+    return game
+
+
+class Believer:
+    """Turns frame-by-frame readings into boards: each new still board is kept in `boards` in order;
+    it is believed (`sure`) once `still_frames` frames in a row show it."""
+
+    def __init__(self, still_frames: int = 1) -> None:
+        self.still_frames = max(1, int(still_frames))
+        self.boards: list[Seen] = []
+        self._run: Grid | None = None
+        self._count = 0
+        self._entry = -1
+
+    @property
+    def believed(self) -> list[Seen]:
+        return [s for s in self.boards if s.sure]
+
+    def see(self, grid, at: str, frames: int = 1) -> Seen | None:
+        """One reading (`grid` None: nothing still was seen), standing for `frames` identical frames.
+        Returns the board when this reading makes it believed."""
+        if grid is None or any(not isinstance(v, int) or v < 0 for row in grid for v in row):
+            # unsettled, an overlay, no board, or a big tile nothing could name: the run is broken
+            self._run, self._count, self._entry = None, 0, -1
+            return None
+        grid = tuple(tuple(row) for row in grid)
+        if grid != self._run:
+            self._run, self._count = grid, 0
+            if not self.boards or self.boards[-1].board != grid:
+                self.boards.append(Seen(grid, at, False))
+            self._entry = len(self.boards) - 1
+        self._count += frames
+        entry = self.boards[self._entry]
+        if not entry.sure and self._count >= self.still_frames:
+            self.boards[self._entry] = entry = Seen(entry.board, entry.at, True)
+            return entry
+        return None
+
+    def again(self, frames: int = 1) -> Seen | None:
+        """The last reading repeated (an unchanged frame that was not read again)."""
+        if self._run is None:
+            return None
+        return self.see(self._run, "", frames)
+
+
+def rebuild_boards(boards: Iterable[Grid]) -> Game:
+    """rebuild() for plain boards (tests, and callers that believe boards themselves)."""
+    return rebuild([Seen(tuple(tuple(r) for r in b), f"board {i}") for i, b in enumerate(boards)])

@@ -1,0 +1,65 @@
+"""`screenbot review SOURCE`: rebuilds a recorded game move by move and judges each move against the agent."""
+
+from __future__ import annotations
+
+import argparse
+
+from screenbot.agent.limits import MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
+from screenbot.errors import UsageError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "review",
+        help="review a recorded game: every move judged against the agent",
+        description="Rebuilds a game from a video (MP4/WebM/AVI), a folder of screenshots or a "
+                    "`screenbot play --record` folder, infers each move from the boards on the frames, and "
+                    "judges it against the expectimax agent: the loss is the share of the best move's "
+                    "expected value the move gave up. Presses nothing.",
+    )
+    p.add_argument("source", metavar="SOURCE", help="a video file, a folder of screenshots, or a recording folder")
+    p.add_argument("--json", metavar="FILE", help="write the review as one JSON object")
+    p.add_argument("--out", metavar="DIR", help="write report.html (the worst moves drawn) and loss.png in DIR")
+    p.add_argument("--depth", metavar="D", default="adaptive",
+                   help=f"search depth 0..{MAX_FIXED_DEPTH}, or 'adaptive' (default: what `play` uses, no time limit)")
+    p.add_argument("--depth-cap", type=int, metavar="D", help="cap the adaptive depth at D (default 6)")
+    p.add_argument("--budget-ms", type=float, metavar="B",
+                   help="think at most B ms per board (faster, but the losses then depend on the machine's load)")
+    p.add_argument("--still-frames", type=int, metavar="N",
+                   help="frames in a row that must show a board before it is believed (default: 2 in a video, "
+                        "1 for screenshots and recordings)")
+    p.add_argument("--frames-only", action="store_true",
+                   help="a recording: rebuild from its frames alone, not the boards its log holds")
+    p.set_defaults(func=run)
+
+
+def _percent(x) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def run(args: argparse.Namespace) -> int:
+    depth = check_depth(args.depth, "--depth")
+    depth_cap = check_depth_cap(args.depth_cap, "--depth-cap")
+    budget_ms = check_budget(args.budget_ms, "--budget-ms")
+    if args.still_frames is not None and args.still_frames < 1:
+        raise UsageError("--still-frames must be 1 or more")
+    from screenbot.coach.evaluate import Judge
+    from screenbot.coach.report import check_plotting, write_json, write_report
+    from screenbot.coach.review import review
+
+    if args.out:
+        check_plotting()
+    result = review(args.source, Judge(depth=depth, depth_cap=depth_cap, budget_ms=budget_ms), args.still_frames,
+                    use_log=not args.frames_only)
+    bands = result.bands
+    print(f"{len(result.moves)} moves rebuilt, {len(result.game.gaps)} gap{'s' if len(result.game.gaps) != 1 else ''}, "
+          f"accuracy {_percent(result.accuracy)} (the agent's move played)")
+    print("  " + ", ".join(f"{band} {n}" for band, n in bands.items()))
+    for j in result.worst(5):
+        print(f"  move {j.i + 1}: {j.move.key}, best {j.best.key if j.best is not None else '-'}: loss {_percent(j.loss)} ({j.band})")
+    if args.json:
+        print(f"json: {write_json(result, args.json)}")
+    if args.out:
+        page, _ = write_report(result, args.out)
+        print(f"report: {page}")
+    return 0

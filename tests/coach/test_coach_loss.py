@@ -1,0 +1,74 @@
+"""The loss of a move (a share of the best move's expected value) and its band."""
+
+from __future__ import annotations
+
+import pytest
+
+from screenbot.agent.base import Decision
+from screenbot.coach.evaluate import BLUNDER, INACCURACY, MISTAKE, Judge, band_of, loss_of
+from screenbot.game.rules import Move
+
+U, D, L, R = Move.UP, Move.DOWN, Move.LEFT, Move.RIGHT
+
+
+def test_the_loss_is_the_share_of_the_best_value_given_up():
+    values = {U: 1000.0, L: 900.0, R: 500.0}
+    assert loss_of(values, U, U) == 0.0
+    assert loss_of(values, L, U) == pytest.approx(0.1)
+    assert loss_of(values, R, U) == pytest.approx(0.5)
+
+
+def test_the_loss_is_a_ratio_the_same_on_a_small_and_a_big_board():
+    assert loss_of({U: 100.0, D: 95.0}, D, U) == pytest.approx(loss_of({U: 2e6, D: 1.9e6}, D, U))
+
+
+def test_the_loss_is_clamped_and_zero_when_the_best_value_is_not_positive():
+    assert loss_of({U: 100.0, D: -50.0}, D, U) == 1.0
+    assert loss_of({U: 100.0, D: 120.0}, D, U) == 0.0  # a played move valued above the agent's pick
+    assert loss_of({U: 0.0, D: 0.0}, D, U) == 0.0
+    assert loss_of({U: -5.0, D: -10.0}, D, U) == 0.0
+    assert loss_of({U: 100.0}, D, U) == 1.0  # a move the agent saw as illegal
+    assert loss_of({}, D, None) == 0.0
+
+
+def test_the_bands():
+    assert (INACCURACY, MISTAKE, BLUNDER) == (0.02, 0.05, 0.15)
+    assert band_of(0.0) == "good"
+    assert band_of(0.0199) == "good"
+    assert band_of(0.02) == "inaccuracy"
+    assert band_of(0.0499) == "inaccuracy"
+    assert band_of(0.05) == "mistake"
+    assert band_of(0.1499) == "mistake"
+    assert band_of(0.15) == "blunder"
+    assert band_of(1.0) == "blunder"
+
+
+def test_each_distinct_board_is_searched_once():
+    calls = []
+
+    def choose(board):
+        calls.append(board)
+        return Decision(U, {U: 200.0, D: 150.0, L: 196.0})
+
+    judge = Judge(choose)
+    board = ((2, 0, 0, 0),) + ((0, 0, 0, 0),) * 3
+    other = ((4, 0, 0, 0),) + ((0, 0, 0, 0),) * 3
+    first = judge.judge(0, board, D, "shot1.png")
+    second = judge.judge(1, board, L)
+    judge.judge(2, other, U)
+    assert calls == [board, other] and judge.searches == 2
+    assert (first.best, first.loss, first.band) == (U, pytest.approx(0.25), "blunder")
+    assert (second.loss, second.band) == (pytest.approx(0.02), "inaccuracy")
+    assert first.as_json() == {
+        "i": 0, "board": [[2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], "move": "down", "best": "up",
+        "loss": 0.25, "band": "blunder", "values": {"up": 200.0, "down": 150.0, "left": 196.0}, "at": "shot1.png",
+    }
+
+
+def test_the_real_agent_gives_the_played_best_move_no_loss():
+    judge = Judge(depth=1)
+    board = ((2, 2, 4, 8), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 2))
+    best = judge.decision(board).move
+    assert judge.judge(0, board, best).loss == 0.0
+    worst = min(judge.decision(board).values.items(), key=lambda mv: mv[1])[0]
+    assert judge.judge(1, board, worst).loss > 0
