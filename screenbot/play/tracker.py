@@ -178,12 +178,7 @@ class Tracker:
     def accept(self, check: Check, prediction: Prediction) -> Grid:
         if not check.matched or check.board is None:
             raise TrackingError(f"cannot accept a board that does not match ({check.verdict})")
-        if prediction.before != self.board:
-            raise TrackingError("the prediction was made from another board")
-        self.board = check.board
-        self.score += prediction.gain
-        self.moves += 1
-        self.history.append(self.board)
+        self._advance(prediction, check.board)
         if check.spawn is not None:
             self.spawns.append(check.spawn)
         return self.board
@@ -191,14 +186,17 @@ class Tracker:
     def accept_without_spawn(self, prediction: Prediction) -> Grid:
         """The move's board with no new tile: some games add none after certain moves (e.g. the
         one that first makes 2048). Only for a board seen still that way for a while."""
+        self._advance(prediction, prediction.after)
+        self.no_spawn_moves.append(self.moves)
+        return self.board
+
+    def _advance(self, prediction: Prediction, board: Grid) -> None:
         if prediction.before != self.board:
             raise TrackingError("the prediction was made from another board")
-        self.board = prediction.after
+        self.board = board
         self.score += prediction.gain
         self.moves += 1
         self.history.append(self.board)
-        self.no_spawn_moves.append(self.moves)
-        return self.board
 
     def note_misread(self) -> None:
         """Count one board that disagreed with the prediction and had to be read again."""

@@ -52,6 +52,15 @@ BOARD_BGR = {"classic": (0xA0, 0xAD, 0xBB), "dark": (0x3D, 0x33, 0x2F),
 GAP_LINES = {"classic": (500.0, 7.5, 121.25), "lines": (498.0, 1.0, 124.0)}
 
 
+
+def process_alive(pid: int) -> bool:
+    """Whether a process is still there (not gone, not a zombie): Linux /proc."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
 class RigError(ScreenbotError):
     """The live rig could not start or lost one of its parts."""
 

@@ -5,14 +5,7 @@ from __future__ import annotations
 import pytest
 
 from screenbot.practice.rig import Rig
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
+from screenbot.practice.rig import process_alive
 
 
 @pytest.fixture
@@ -31,7 +24,7 @@ def make_rig():
     for rig in rigs:
         pids = rig.pids
         rig.stop()
-        leftovers += [pid for pid in pids if _alive(pid)]
+        leftovers += [pid for pid in pids if process_alive(pid)]
     assert not leftovers, f"processes left running after the rig stopped: {leftovers}"
 
 

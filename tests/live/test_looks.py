@@ -11,6 +11,7 @@ import pytest
 
 from screenbot.game.rules import Move, apply_move, spawn_outcomes, to_grid
 from screenbot.practice.rig import Rig
+from screenbot.practice.rig import process_alive
 
 pytestmark = pytest.mark.live
 
@@ -44,16 +45,8 @@ def looks_rig():
         pids = rig.pids
         rig.stop()
         time.sleep(0.1)
-        left = [p for p in pids if _alive(p)]
+        left = [p for p in pids if process_alive(p)]
         assert not left, f"processes left running after the rig stopped: {left}"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def load(rig: Rig, **options) -> dict:

@@ -8,18 +8,11 @@ import time
 
 import pytest
 
-from harness import MOVES, TARGETS, VirtualDisplay, family_pids
+from harness import MOVES, TARGETS, VirtualDisplay
 from truth_check import history_errors, step_errors
+from screenbot.practice.rig import process_alive
 
 KEYS_PER_TARGET = 20
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 @pytest.mark.live
@@ -54,7 +47,7 @@ def test_target_reports_every_move_by_the_rules(name):
     finally:
         target.cleanup()
         display.stop()
-    assert not [pid for pid in pids if _alive(pid)], "processes left running after stop()"
+    assert not [pid for pid in pids if process_alive(pid)], "processes left running after stop()"
     assert time.monotonic() - started < 60
 
 
