@@ -131,20 +131,34 @@ def words_of(mask: np.ndarray) -> list[Word]:
     return [Word(int(w[0]), int(w[1]), int(w[2]), int(w[3]), int(w[4]), bool(w[5])) for w in words]
 
 
-def _gap_share(writing: np.ndarray, lat: Lattice) -> float:
-    """Share of the points between the cells (the middle of every gap line) where nothing is written:
-    the background, or a thin grid line."""
+def clear_share(writing: np.ndarray, xs: list[float], ys: list[float], x_span: tuple[float, float],
+                y_span: tuple[float, float], n: int = 64) -> float:
+    """Share of the points on the vertical lines at `xs` (over y_span) and the horizontal lines at `ys`
+    (over x_span) where nothing is written: the background, or a thin grid line."""
     h, w = writing.shape[:2]
-    xs = [lat.x0 + c * lat.pitch_x - (lat.pitch_x - lat.cell_w) / 2 for c in range(1, SIZE)]
-    ys = [lat.y0 + r * lat.pitch_y - (lat.pitch_y - lat.cell_h) / 2 for r in range(1, SIZE)]
-    y_span = np.linspace(lat.y0, lat.y0 + 3 * lat.pitch_y + lat.cell_h, 64)
-    x_span = np.linspace(lat.x0, lat.x0 + 3 * lat.pitch_x + lat.cell_w, 64)
-    points = [(x, y) for x in xs for y in y_span] + [(x, y) for y in ys for x in x_span]
+    points = [(x, y) for x in xs for y in np.linspace(*y_span, n)] + [(x, y) for y in ys for x in np.linspace(*x_span, n)]
     marks = [writing[int(min(max(y, 0), h - 1)), int(min(max(x, 0), w - 1))] for x, y in points]
     return 1.0 - float(np.mean(marks))
 
 
-def _outside_blocks(words: list[Word]) -> list[Word]:
+def commonest_colour(pixels: np.ndarray) -> tuple[int, int, int]:
+    """The commonest exact colour among pixels (N x 3, or any shape ending in 3)."""
+    px = pixels.reshape(-1, 3).astype(np.int32)
+    codes = (px[:, 0] << 16) | (px[:, 1] << 8) | px[:, 2]
+    values, counts = np.unique(codes, return_counts=True)
+    top = int(values[counts.argmax()])
+    return (top >> 16, (top >> 8) & 255, top & 255)
+
+
+def _gap_share(writing: np.ndarray, lat: Lattice) -> float:
+    """Share of the points between the cells (the middle of every gap line) where nothing is written."""
+    xs = [lat.x0 + c * lat.pitch_x - (lat.pitch_x - lat.cell_w) / 2 for c in range(1, SIZE)]
+    ys = [lat.y0 + r * lat.pitch_y - (lat.pitch_y - lat.cell_h) / 2 for r in range(1, SIZE)]
+    return clear_share(writing, xs, ys, (lat.x0, lat.x0 + 3 * lat.pitch_x + lat.cell_w),
+                       (lat.y0, lat.y0 + 3 * lat.pitch_y + lat.cell_h))
+
+
+def outside_blocks(words: list[Word]) -> list[Word]:
     """Words that are not inside a filled block (the pieces of block colour a digit's loops enclose)."""
     blocks = [w for w in words if w.solid]
     return [w for w in words if w.solid or not any(
@@ -161,12 +175,6 @@ def _clusters(values: list[float], tol: float) -> list[list[int]]:
         else:
             groups.append([i])
     return groups
-
-
-def _word_of(row_words: list[list[Word]], owners: list[int], anchors: list[float], i: int, how: str) -> Word:
-    """The word behind anchor number i (anchors list every row's words in order)."""
-    k = i - sum(len(row_words[r]) for r in range(owners[i]))
-    return row_words[owners[i]][k]
 
 
 def _fit_columns(points: list[tuple[int, float]]) -> tuple[float, float] | None:
@@ -193,7 +201,7 @@ def find_text_boards(pixels: np.ndarray) -> list[TextBoard]:
     found: list[TextBoard] = []
     for background in background_candidates(pixels):
         writing = without_lines(glyph_mask(pixels, background))
-        words = _outside_blocks(words_of(writing))
+        words = outside_blocks(words_of(writing))
         digits = [w for w in words if MIN_GLYPH_PX <= w.tall and not w.solid]
         if len(digits) < MIN_BARE:
             continue
@@ -268,7 +276,8 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
              background) -> TextBoard | None:
     best = None
     for how in ("right", "centre", "left"):
-        anchors = [w.anchor(how) for ws in row_words for w in ws]
+        flat = [w for ws in row_words for w in ws]  # every row's words in order, as anchors and owners list them
+        anchors = [w.anchor(how) for w in flat]
         owners = [r for r, ws in enumerate(row_words) for _ in ws]
         groups = _clusters(anchors, 0.35 * digit_h)
         centres = [float(np.median([anchors[i] for i in g])) for g in groups]
@@ -293,9 +302,7 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
             if len(filled) < MIN_FILLED or len({r for r, _ in filled}) < SIZE or len({c for _, c in filled}) < SIZE:
                 continue
             # each column's band: centred on the middle of what is written there, one pitch wide
-            mids = [(cols.index(k), (_word_of(row_words, owners, anchors, i, how).x0
-                                     + _word_of(row_words, owners, anchors, i, how).x1) / 2)
-                    for k in cols for i in groups[k]]
+            mids = [(cols.index(k), (flat[i].x0 + flat[i].x1) / 2) for k in cols for i in groups[k]]
             fitted = _fit_columns(mids) or (centres[cols[0]], pitch_x)
             spread = float(np.mean([abs(m - (fitted[0] + c * fitted[1])) for c, m in mids]))
             score = (len(filled), -round(spread, 1))

@@ -9,7 +9,7 @@ import numpy as np
 
 from screenbot.board_state import BoardState
 from screenbot.calibration.profile import Profile
-from screenbot.calibration.text_lattice import _outside_blocks, glyph_mask, without_lines, words_of
+from screenbot.calibration.text_lattice import clear_share, commonest_colour, glyph_mask, outside_blocks, without_lines, words_of
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.game.rules import SIZE
 from screenbot.vision import ocr
@@ -24,48 +24,28 @@ BACKGROUND_SHARE = 0.6
 PAD = 0.5
 
 
-def _glyph_colour(cell: np.ndarray, mask: np.ndarray) -> tuple[int, int, int]:
-    """The commonest exact colour of a glyph's pixels (its solid core, not the antialiased rim)."""
-    px = cell[mask.astype(bool)].astype(np.int32)
-    codes = (px[:, 0] << 16) | (px[:, 1] << 8) | px[:, 2]
-    values, counts = np.unique(codes, return_counts=True)
-    top = int(values[counts.argmax()])
-    return (top >> 16, (top >> 8) & 255, top & 255)
-
-
-def _row_words(region: np.ndarray, rects, background, digit_h: int):
-    """The words written across one row of cells: (x0, y0, x1, y1, tall) in region pixels, from a strip
-    reaching half a cell beyond the row's outer cells (a number may stick out of its column's band)."""
-    top = min(r.y for r in rects)
+def _row_words(writing: np.ndarray, rects):
+    """The words written across one row of cells: (x0, y0, x1, y1, tall, solid) in region pixels, from
+    a strip reaching half a cell beyond the row's outer cells (a number may stick out of its band)."""
+    top = max(0, min(r.y for r in rects))
     bottom = max(r.bottom for r in rects)
     left = max(0, rects[0].x - rects[0].w // 2)
-    right = min(region.shape[1], rects[-1].right + rects[-1].w // 2)
-    strip = region[max(0, top):bottom, left:right]
-    words = _outside_blocks(words_of(without_lines(glyph_mask(strip, background))))
-    return [(w.x0 + left, w.y0 + max(0, top), w.x1 + left, w.y1 + max(0, top), int(w.tall), w.solid) for w in words]
+    right = min(writing.shape[1], rects[-1].right + rects[-1].w // 2)
+    words = outside_blocks(words_of(writing[top:bottom, left:right]))
+    return [(w.x0 + left, w.y0 + top, w.x1 + left, w.y1 + top, int(w.tall), w.solid) for w in words]
 
 
-def _gaps_clear(region: np.ndarray, rects, background) -> float:
-    """Share of the points on the lines between the cells where nothing is written (background or a
-    thin grid line): low when the board is covered or gone."""
-    writing = without_lines(glyph_mask(region, background))
-    h, w = writing.shape[:2]
+def _gaps_clear(writing: np.ndarray, rects) -> float:
+    """Share of the points on the lines between the cells where nothing is written: low when the
+    board is covered or gone."""
     xs = [(rects[c - 1].right + rects[c].x) // 2 for c in range(1, SIZE)]
     ys = [(rects[(r - 1) * SIZE].bottom + rects[r * SIZE].y) // 2 for r in range(1, SIZE)]
-    marks = [writing[min(max(y, 0), h - 1), min(max(x, 0), w - 1)]
-             for x in xs for y in np.linspace(rects[0].y, rects[-1].bottom - 1, 48).astype(int)]
-    marks += [writing[min(max(y, 0), h - 1), min(max(x, 0), w - 1)]
-              for y in ys for x in np.linspace(rects[0].x, rects[-1].right - 1, 48).astype(int)]
-    return 1.0 - float(np.mean(marks))
+    return clear_share(writing, xs, ys, (rects[0].x, rects[-1].right - 1), (rects[0].y, rects[-1].bottom - 1), 48)
 
 
 def _block_digits(block: np.ndarray) -> tuple[tuple[int, int, int], np.ndarray]:
     """A filled block's own colour and the mask of the digits written on it (away from its rim)."""
-    px = block.reshape(-1, 3).astype(np.int32)
-    codes = (px[:, 0] << 16) | (px[:, 1] << 8) | px[:, 2]
-    values, counts = np.unique(codes, return_counts=True)
-    top = int(values[counts.argmax()])
-    colour = (top >> 16, (top >> 8) & 255, top & 255)
+    colour = commonest_colour(block)
     mask = glyph_mask(block, colour)
     mask[:2, :] = 0
     mask[-2:, :] = 0
@@ -91,7 +71,8 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
     digit_h = max(1, profile.digit_h)
     origin = profile.board_rect
     rects = [c.translated(-origin.x, -origin.y) for c in profile.cells]
-    if _gaps_clear(region, rects, background) < BACKGROUND_SHARE:
+    writing = without_lines(glyph_mask(region, background))  # once per read: rows are read from it
+    if _gaps_clear(writing, rects) < BACKGROUND_SHARE:
         return done(None, BoardState.NO_BOARD, "the board's background is not where the profile says: run `screenbot calibrate` again")
     values = [0] * (SIZE * SIZE)
     calls = 0
@@ -99,7 +80,7 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
     for row in range(SIZE):
         cells = rects[row * SIZE:(row + 1) * SIZE]
         taken: set[int] = set()
-        for x0, y0, x1, y1, tall, solid in _row_words(region, cells, background, digit_h):
+        for x0, y0, x1, y1, tall, solid in _row_words(writing, cells):
             if tall < DOT_SHARE * digit_h and not solid:
                 continue  # a dot, or a speck: nothing written
             overlaps = [max(0, min(x1, c.right) - max(x0, c.x)) for c in cells]
@@ -115,7 +96,7 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
                 colour = paper
             else:
                 paper, mask = background, glyph_mask(word, background)
-                colour = _glyph_colour(word, mask)
+                colour = commonest_colour(word[mask.astype(bool)])  # the glyph's solid core, not its rim
             bits = ocr.glyph_bits(mask)
             value = match_glyph(profile, colour, bits) if bits is not None else None
             if value is None and ocr_allowed and bits is not None:
