@@ -27,6 +27,14 @@ def board_rect(lattice: Lattice, frame: Frame) -> Rect:
     return Rect(int(round(x)) + frame.left, int(round(y)) + frame.top, int(round(w)), int(round(h)))
 
 
+def board_in_picture(lattice: Lattice, frame: Frame) -> Rect:
+    """The board's rectangle, kept to the picture: a frame that runs off it (a window's edge, a board
+    drawn to the edge of its window) is the part that is there (every cell is inside, or the lattice
+    was rejected as cut off)."""
+    whole = board_rect(lattice, frame)
+    return whole.intersection(frame.rect) or whole
+
+
 def cell_rects(lattice: Lattice, frame: Frame) -> tuple[Rect, ...]:
     out = []
     for r in range(SIZE):
@@ -168,9 +176,7 @@ def calibrate(
     lattice = search.boards[(pick or 1) - 1]
     gap, empty = measure_colours(frame.pixels, lattice)
     theme, overlay = identify_theme(gap, empty)
-    # A frame that runs off the picture (a window's edge, a board drawn to the edge of its window)
-    # is kept to the part that is there: every cell is inside, or the lattice was rejected as cut off.
-    board = board_rect(lattice, frame).intersection(frame.rect) or board_rect(lattice, frame)
+    board = board_in_picture(lattice, frame)
     if theme is not None:
         gap, empty = theme.gap, theme.empty
     return Profile.from_cells(
@@ -203,7 +209,7 @@ def _text_profile(frame: Frame, boards: list[TextBoard], pick: int | None, monit
     if pick is not None and not 1 <= pick <= len(boards):
         raise NoBoardError(f"--pick {pick}: there are only {len(boards)} boards (numbered in the preview)")
     found = boards[(pick or 1) - 1]
-    board = board_rect(found.lattice, frame).intersection(frame.rect) or board_rect(found.lattice, frame)
+    board = board_in_picture(found.lattice, frame)
     return Profile.from_cells(
         board,
         cell_rects(found.lattice, frame),

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
-from screenbot.game.rules import Grid, Move, apply_move, empty_cells, legal_moves
+from screenbot.game.rules import Grid, Move, apply_move, empty_cells, legal_moves, place
 from screenbot.play.tracker import LARGEST_OWN_COLOUR, Prediction, compare, is_big_marker
 
 SPAWN_VALUES = (2, 4)
@@ -63,12 +63,6 @@ class Explanation:
         return self.kind in ("one", "two")
 
 
-def _with(after: Grid, r: int, c: int, v: int) -> Grid:
-    rows = [list(row) for row in after]
-    rows[r][c] = v
-    return tuple(tuple(row) for row in rows)
-
-
 def _tile_sum(board) -> Optional[int]:
     """The sum of the tiles; None when a tile is above 2048 (a reader may name those wrongly or not
     at all: the rules fill them in) or not a number."""
@@ -97,7 +91,7 @@ def _two_moves(before: Grid, seen) -> list[tuple[Move, Grid, Move, Grid]]:
         after1, _ = apply_move(before, m1)
         for r, c in empty_cells(after1):
             for v in SPAWN_VALUES:
-                middle = _with(after1, r, c, v)
+                middle = place(after1, r, c, v)
                 for m2, board in _one_move(middle, seen):
                     found.append((m1, middle, m2, board))
     return found

@@ -217,15 +217,10 @@ class Watcher:
 
     def believe(self, check: Check, prediction: Prediction, sight: Sight, key_t: float,
                 timing: tuple[float, float], learn: bool) -> Grid:
-        ctx = self.ctx
-        board = ctx.tracker.accept(check, prediction)
+        board = self.ctx.tracker.accept(check, prediction)
         if learn and self.spawn_reader is not None:
             self.spawn_reader.learn(sight.frame, board)
-        # read: the look that was believed; wait: the rest of the watch (the animation)
-        wait_ms = (ctx.clock() - key_t) * 1000 - sight.ms
-        think_ms, agent_ms = timing
-        ctx.stats.timings.append(MoveTiming(sight.ms, think_ms, max(wait_ms, 0.0), agent_ms))
-        ctx.stats.last_read_ms = sight.ms
+        self._timed(sight, key_t, timing)
         return board
 
     def believe_no_spawn(self, prediction: Prediction, sight: Sight, key_t: float, timing: tuple[float, float]) -> Grid:
@@ -235,11 +230,17 @@ class Watcher:
         if len(ctx.tracker.no_spawn_moves) == 1:
             ctx.say(f"screenbot: note: the game added no new tile after move {ctx.tracker.moves} "
                     "(a rule of this game): playing on")
-        think_ms, agent_ms = timing
+        self._timed(sight, key_t, timing)
+        return board
+
+    def _timed(self, sight: Sight, key_t: float, timing: tuple[float, float]) -> None:
+        """The believed move's figures. read: the look that was believed; wait: the rest of the watch
+        (the animation)."""
+        ctx = self.ctx
         wait_ms = (ctx.clock() - key_t) * 1000 - sight.ms
+        think_ms, agent_ms = timing
         ctx.stats.timings.append(MoveTiming(sight.ms, think_ms, max(wait_ms, 0.0), agent_ms))
         ctx.stats.last_read_ms = sight.ms
-        return board
 
     def desync(self, prediction: Prediction, check: Check | None, sight: Sight) -> StopPlaying:
         if check is None:
