@@ -17,7 +17,8 @@ import numpy as np
 
 from screenbot.game.rules import Game, Grid, Move, apply_move, is_over, to_grid
 from screenbot.geometry import Rect
-from screenbot.practice.rig import THEMES, Box, Rig, RigError, measure_fill
+from screenbot.practice.measure import Box, measure_fill
+from screenbot.practice.rig import THEMES, Rig, RigError
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "tests" / "fixtures" / "screens"

@@ -8,11 +8,9 @@ import math
 import os
 import select
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
@@ -21,6 +19,8 @@ import numpy as np
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import Grid, Move, to_grid
 from screenbot.geometry import Rect
+from screenbot.practice.measure import Box, drawn, measure_edges
+from screenbot.practice.processes import end_session, session_pids
 from screenbot.practice.server import PracticeServer
 
 BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -47,19 +47,8 @@ KEY_SETS = ("arrows", "wasd", "hjkl")
 # lines looks: their line colour). The terminal has none: its frame is box-drawing characters.
 BOARD_BGR = {"classic": (0xA0, 0xAD, 0xBB), "dark": (0x3D, 0x33, 0x2F),
              "lines": (0xC8, 0xC8, 0xC8), "lines-light": (0x33, 0x33, 0x33)}
-# Per family, in px at size 500: the board's width, the middle of the first gap (the outer
-# padding or frame line) and the distance from one gap to the next.
-GAP_LINES = {"classic": (500.0, 7.5, 121.25), "lines": (498.0, 1.0, 124.0)}
 
 
-
-def process_alive(pid: int) -> bool:
-    """Whether a process is still there (not gone, not a zombie): Linux /proc."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 class RigError(ScreenbotError):
     """The live rig could not start or lost one of its parts."""
@@ -71,25 +60,6 @@ class ToolMissingError(RigError):
 
 class PageLoadError(RigError):
     """The browser started but the practice page never reported its state."""
-
-
-@dataclass(frozen=True)
-class Box:
-    """A rectangle in screen pixels with fractional edges (the page's layout is fractional)."""
-
-    x: float
-    y: float
-    w: float
-    h: float
-
-    def as_list(self, ndigits: int = 2) -> list[float]:
-        return [round(self.x, ndigits), round(self.y, ndigits), round(self.w, ndigits), round(self.h, ndigits)]
-
-    def rect(self) -> Rect:
-        """The whole-pixel rectangle covering the pixels mostly inside this box."""
-        left, top = math.floor(self.x + 0.5), math.floor(self.y + 0.5)
-        right, bottom = math.floor(self.x + self.w + 0.5), math.floor(self.y + self.h + 0.5)
-        return Rect(left, top, right - left, bottom - top)
 
 
 def find_browser() -> str:
@@ -120,128 +90,6 @@ def _need(program: str, package: str) -> str:
 def zoom_level(factor: float) -> float:
     """Chromium's zoom level for a zoom factor (level = log base 1.2 of the factor)."""
     return math.log(factor) / math.log(1.2)
-
-
-def _session_pids(sid: int) -> list[int]:
-    """Every live process in session `sid` (the rig starts each program in its own session)."""
-    pids = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read().decode(errors="replace")
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2:].split()
-        # fields[0] = state, [1] = ppid, [2] = pgrp, [3] = session
-        if len(fields) > 3 and int(fields[3]) == sid and fields[0] != "Z":
-            pids.append(int(entry))
-    return pids
-
-
-def _end_session(proc: subprocess.Popen | None, grace_s: float = 3.0) -> None:
-    """End a process started with start_new_session=True and everything else in its session."""
-    if proc is None:
-        return
-    sid = proc.pid
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        pids = _session_pids(sid)
-        if proc.poll() is None and proc.pid not in pids:
-            pids.append(proc.pid)
-        if not pids:
-            break
-        for pid in pids:
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
-        deadline = time.monotonic() + grace_s
-        while time.monotonic() < deadline:
-            proc.poll()
-            if not _session_pids(sid):
-                break
-            time.sleep(0.02)
-    try:
-        proc.wait(timeout=grace_s)
-    except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL above
-        pass
-
-
-def _drawn(pixels: np.ndarray, share: float = 0.2) -> bool:
-    """True when a board picture is not one flat colour (the page has painted the board): more
-    than `share` of its pixels differ from the first one."""
-    flat = pixels.reshape(-1, 3)
-    return bool((flat != flat[0]).any(axis=1).mean() > share)
-
-
-def measure_edges(pixels: np.ndarray, box: Box, visible: Box, bgr: tuple[int, int, int],
-                  family: str = "classic") -> list[float | None]:
-    """Left, top, right, bottom edges of a flat-coloured rectangle near `box` (see Rig.measure_board_edges)."""
-    width, first, step = GAP_LINES[family]
-    u = box.w / width
-    vx0, vy0 = visible.x, visible.y
-    vx1, vy1 = visible.x + visible.w, visible.y + visible.h
-    # The middles of the gaps (outer padding first): board colour from edge to edge.
-    gaps_y = [box.y + u * (first + step * k) for k in range(5)]
-    gaps_x = [box.x + u * (first + step * k) for k in range(5)]
-    ry = int(next((g for g in gaps_y if vy0 + 1 <= g <= vy1 - 2), min(max(gaps_y[0], vy0 + 1), vy1 - 2)))
-    rx = int(next((g for g in gaps_x if vx0 + 1 <= g <= vx1 - 2), min(max(gaps_x[0], vx0 + 1), vx1 - 2)))
-    target = np.array(bgr, dtype=float)
-
-    def coverage(line: np.ndarray, page: np.ndarray) -> np.ndarray:
-        denom = target - page
-        frac = ((line.astype(float) - page) @ denom) / max(float(denom @ denom), 1.0)
-        return np.clip(frac, 0.0, 1.0)
-
-    def run(cov: np.ndarray, inside: float, lo_limit: float, hi_limit: float) -> tuple[float | None, float | None]:
-        i = min(max(int(inside), 0), len(cov) - 1)
-        if cov[i] < 0.5:
-            return None, None
-        lo = hi = i
-        while lo > 0 and cov[lo - 1] > 0.02:
-            lo -= 1
-        while hi < len(cov) - 1 and cov[hi + 1] > 0.02:
-            hi += 1
-        first = lo + (1.0 - cov[lo]) if lo > lo_limit + 0.5 else None
-        last = hi + cov[hi] if hi + 1 < hi_limit - 0.5 else None
-        return first, last
-
-    page_row = pixels[ry, int(max(vx0, min(box.x - 4, vx1 - 1)))].astype(float)
-    page_col = pixels[int(max(vy0, min(box.y - 4, vy1 - 1))), rx].astype(float)
-    left, right = run(coverage(pixels[ry], page_row), min(max(box.x + box.w / 2, vx0), vx1 - 1), vx0, vx1)
-    top, bottom = run(coverage(pixels[:, rx], page_col), min(max(box.y + box.h / 2, vy0), vy1 - 1), vy0, vy1)
-    return [None if v is None else round(float(v), 2) for v in (left, top, right, bottom)]
-
-
-def measure_fill(pixels: np.ndarray, box: Box, bgr: tuple[int, int, int], tolerance: int = 24,
-                 at: float = 0.15) -> list[int | None]:
-    """Left, top, right, bottom edges (whole pixels, right/bottom exclusive) of a run of one
-    colour through a rectangle near `box`: along the row `at` of its height from the top (from
-    its middle column outwards) and the column `at` of its width from the left (from its middle
-    row). For a tile's fill, away from its digits. None where the colour is not there."""
-    target = np.array(bgr, dtype=int)
-    h, w = pixels.shape[:2]
-
-    def close(px: np.ndarray) -> np.ndarray:
-        return np.abs(px.astype(int) - target).max(axis=-1) <= tolerance
-
-    def run(line: np.ndarray, start: int) -> tuple[int | None, int | None]:
-        ok = close(line)
-        if not 0 <= start < len(ok) or not ok[start]:
-            return None, None
-        lo = hi = start
-        while lo > 0 and ok[lo - 1]:
-            lo -= 1
-        while hi < len(ok) - 1 and ok[hi + 1]:
-            hi += 1
-        return lo, hi + 1
-
-    row = min(max(int(box.y + at * box.h), 0), h - 1)
-    col = min(max(int(box.x + at * box.w), 0), w - 1)
-    left, right = run(pixels[row], int(box.x + box.w / 2))
-    top, bottom = run(pixels[:, col], int(box.y + box.h / 2))
-    return [left, top, right, bottom]
 
 
 class Rig:
@@ -347,12 +195,12 @@ class Rig:
             except Exception:  # noqa: BLE001 - the display may already be gone
                 pass
             self._sct = None
-        _end_session(self._browser)
+        end_session(self._browser)
         self._browser = None
         if self.server is not None:
             self.server.stop()
             self.server = None
-        _end_session(self._xvfb)
+        end_session(self._xvfb)
         self._xvfb = None
         for name, value in self._saved_env.items():
             if value is None:
@@ -370,7 +218,7 @@ class Rig:
         out: list[int] = []
         for proc in (self._xvfb, self._browser):
             if proc is not None:
-                out.extend(_session_pids(proc.pid))
+                out.extend(session_pids(proc.pid))
         return out
 
     @property
@@ -706,7 +554,7 @@ class Rig:
             if last is None or last.shape != pixels.shape or not np.array_equal(last, pixels):
                 last = pixels
                 last_change = now
-            elif (now - last_change) * 1000 >= still_ms and _drawn(pixels, share):
+            elif (now - last_change) * 1000 >= still_ms and drawn(pixels, share):
                 return now - start
             if now - start > timeout:
                 raise RigError(f"the board did not settle within {timeout:g} s")

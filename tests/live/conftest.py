@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from screenbot.practice.rig import Rig
-from screenbot.practice.rig import process_alive
+from screenbot.practice.processes import process_alive
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 
 from screenbot.game.rules import Move, apply_move, spawn_outcomes, to_grid
 from screenbot.practice.rig import Rig
-from screenbot.practice.rig import process_alive
+from screenbot.practice.processes import process_alive
 
 pytestmark = pytest.mark.live
 

@@ -10,7 +10,7 @@ import pytest
 
 from harness import MOVES, TARGETS, VirtualDisplay
 from truth_check import history_errors, step_errors
-from screenbot.practice.rig import process_alive
+from screenbot.practice.processes import process_alive
 
 KEYS_PER_TARGET = 20
 
