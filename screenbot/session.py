@@ -16,7 +16,8 @@ from screenbot.control.screen import Frame, ImageScreen, MssScreen, Screen
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import Grid
 from screenbot.geometry import Rect
-from screenbot.vision.reader import Reading, UnreadableTileError, learn_marks, read_board
+from screenbot.vision.marks import learn_marks
+from screenbot.vision.reader import Reading, UnreadableTileError, read_board
 
 SETTLE_WAIT_S = 1.5  # how long a live read waits for a board caught mid-move to come to rest
 AGREE_GAP_S = 0.05  # live, a board is believed once two frames this far apart read the same

@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     except (NoBoardError, ManyBoardsError) as exc:
         save_preview(preview, frame, search)
         raise type(exc)(f"{exc} (preview: {preview})", *( [exc.candidates] if isinstance(exc, ManyBoardsError) else [])) from None
-    from screenbot.vision.reader import learn_marks
+    from screenbot.vision.marks import learn_marks
 
     learn_marks(frame, profile)  # text or icons drawn over the board are part of its look
     saved = profile.save(profile_path)

@@ -11,27 +11,21 @@ which names overlays, reads unknown tiles' digits, or answers "unsettled". It ne
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from screenbot.board_state import BoardState
-from screenbot.calibration.palette import THEMES, Theme, blend
-from screenbot.calibration.profile import STRIPS, Profile
+from screenbot.calibration.profile import Profile
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import SIZE, Grid
 from screenbot.geometry import Rect
 from screenbot.vision.glyphs import value_from_digits
+from screenbot.vision.sampling import EMPTY, FIRST_TILE, GAP, TOL, Entry, Sampler, labels_of, sampler_for
 
-TOL = 10  # colour tolerance (largest channel difference) of the palette lookup
 JUMP = 36  # a colour step this sharp on a gap line is the edge of a tile that is not in its cell
 THIN_GAP_PX = 4  # gaps narrower than this are drawn lines: no step test along them
-LUT_BITS = 6  # lookup table resolution per channel
-
-# labels in the lookup table
-OTHER, GAP, EMPTY = 0, 1, 2
-FIRST_TILE = 3
 
 
 class UnreadableTileError(ScreenbotError):
@@ -60,195 +54,6 @@ class Reading:
             "state": self.state,
             "rect": self.board_rect.as_list() if self.board_rect else None,
         }
-
-
-@dataclass
-class _Entry:
-    colour: tuple[int, int, int]
-    value: int | None  # None: several values share the colour, read the digits
-
-
-@dataclass
-class _Sampler:
-    """Sample positions (relative to the board's corner) and the label lookup table for one profile."""
-
-    key: tuple
-    strip_y: np.ndarray  # (16, n)
-    strip_x: np.ndarray
-    centre_y: np.ndarray  # (16, m)
-    centre_x: np.ndarray
-    line_y: np.ndarray  # (lines, k)
-    line_x: np.ndarray
-    lut: np.ndarray  # (64**3,) uint8 labels
-    entries: list[_Entry]  # label FIRST_TILE + i
-    theme: Theme | None
-    digit_like: np.ndarray  # (entries,) bool: a tile colour that is also a digit colour
-    extra: dict = field(default_factory=dict)
-    top_bottom: int = 0  # the first this many strip points of every cell are its top and bottom strips
-    line_marked: np.ndarray | None = None  # (lines, k) bool: gap-line points under marks drawn over the board
-
-
-def _grid_points(rect: Rect, origin: Rect, nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]:
-    nx, ny = max(1, min(nx, rect.w)), max(1, min(ny, rect.h))
-    xs = rect.x - origin.x + (np.arange(nx) + 0.5) * rect.w / nx
-    ys = rect.y - origin.y + (np.arange(ny) + 0.5) * rect.h / ny
-    gx, gy = np.meshgrid(xs.astype(np.intp), ys.astype(np.intp))
-    return gy.ravel(), gx.ravel()
-
-
-def _pad(rows: list[np.ndarray]) -> np.ndarray:
-    """Stack index arrays of different lengths by repeating each one's values (keeps shares right)."""
-    n = max(len(r) for r in rows)
-    return np.stack([np.resize(r, n) for r in rows])
-
-
-def _gap_lines(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
-    b = profile.board_rect
-    cells = profile.cells
-    xs = [(b.x + cells[0].x) / 2] + [(cells[k - 1].right + cells[k].x) / 2 for k in range(1, SIZE)]
-    xs.append((cells[SIZE - 1].right + b.right) / 2)
-    ys = [(b.y + cells[0].y) / 2] + [(cells[(k - 1) * SIZE].bottom + cells[k * SIZE].y) / 2 for k in range(1, SIZE)]
-    ys.append((cells[(SIZE - 1) * SIZE].bottom + b.bottom) / 2)
-    margin_ok = (cells[0].x - b.x) >= 3 and (cells[0].y - b.y) >= 3
-    if not margin_ok:  # no frame around the cells: only the inner gap lines are sure to be gap
-        xs, ys = xs[1:-1], ys[1:-1]
-    y_a, y_b = ys[0], ys[-1]
-    x_a, x_b = xs[0], xs[-1]
-    n = int(max(y_b - y_a, x_b - x_a))
-    line_y, line_x = [], []
-    t = np.linspace(0.0, 1.0, n)
-    for gx in xs:
-        line_x.append(np.full(n, int(gx) - b.x))
-        line_y.append((y_a + t * (y_b - y_a)).astype(np.intp) - b.y)
-    for gy in ys:
-        line_y.append(np.full(n, int(gy) - b.y))
-        line_x.append((x_a + t * (x_b - x_a)).astype(np.intp) - b.x)
-    return np.stack(line_y).astype(np.intp), np.stack(line_x).astype(np.intp)
-
-
-def _palette(profile: Profile) -> tuple[list[tuple[tuple[int, int, int], int]], list[_Entry], Theme | None]:
-    """(colour, label) pairs for the lookup table, and the tile entries behind the tile labels."""
-    theme = THEMES.get(profile.theme)
-    pairs: list[tuple[tuple[int, int, int], int]] = []
-    entries: list[_Entry] = []
-    gap = tuple(profile.gap_colour)
-    pairs.append((gap, GAP))
-    empty = tuple(profile.empty_colour) if profile.empty_colour is not None else None
-    if empty is not None:
-        pairs.append((empty, EMPTY))
-    if theme is not None:
-        if theme.glow is not None:  # big tiles tint the gaps and empty cells around them
-            for a in np.arange(0.05, 0.65, 0.05):
-                pairs.append((blend(gap, theme.glow, a), GAP))
-                if empty is not None:
-                    pairs.append((blend(empty, theme.glow, a), EMPTY))
-        by_colour: dict[tuple[int, int, int], list[int]] = {}
-        for value, colour in theme.tiles:
-            by_colour.setdefault(colour, []).append(value)
-        for colour, values in by_colour.items():
-            entries.append(_Entry(colour, values[0] if len(values) == 1 else None))
-    for learned in profile.learned:
-        if not any(max(abs(a - b) for a, b in zip(e.colour, learned.colour)) <= 4 for e in entries):
-            entries.append(_Entry(tuple(learned.colour), learned.value))
-    for i, e in enumerate(entries):
-        pairs.append((e.colour, FIRST_TILE + i))
-    return pairs, entries, theme
-
-
-def _build_lut(pairs: list[tuple[tuple[int, int, int], int]]) -> np.ndarray:
-    """Label of every colour (6 bits per channel): the nearest palette colour within TOL, else OTHER."""
-    n = 1 << LUT_BITS
-    step = 256 // n
-    labels = np.zeros((n, n, n), np.uint8)
-    best = np.full((n, n, n), 1e9, np.float32)
-    centres = np.arange(n) * step + (step - 1) / 2
-    for colour, label in pairs:
-        lo = [max(0, int((c - TOL - step) // step)) for c in colour]
-        hi = [min(n, int((c + TOL + step) // step) + 1) for c in colour]
-        cb = centres[lo[0] : hi[0]][:, None, None]
-        cg = centres[lo[1] : hi[1]][None, :, None]
-        cr = centres[lo[2] : hi[2]][None, None, :]
-        d = np.maximum(np.maximum(np.abs(cb - colour[0]), np.abs(cg - colour[1])), np.abs(cr - colour[2]))
-        sub_best = best[lo[0] : hi[0], lo[1] : hi[1], lo[2] : hi[2]]
-        sub_lab = labels[lo[0] : hi[0], lo[1] : hi[1], lo[2] : hi[2]]
-        win = (d <= TOL) & (d < sub_best)
-        sub_best[win] = d[win]
-        sub_lab[win] = label
-    return labels.ravel()
-
-
-def _sampler(profile: Profile) -> _Sampler:
-    key = (profile.board_rect, profile.cells, profile.theme, profile.gap_colour, profile.empty_colour,
-           tuple((e.colour, e.value) for e in profile.learned), len(profile.marks))
-    cached = getattr(profile, "_sampler", None)
-    if cached is not None and cached.key == key:
-        return cached
-    origin = profile.board_rect
-    sy, sx, cy, cx = [], [], [], []
-    top_bottom = []  # per cell: how many strip points the top and bottom strips hold (they come first)
-    for patches in profile.patches:
-        ys, xs = [], []
-        for p in patches[:STRIPS]:
-            nx, ny = (16, 4) if p.w >= p.h else (4, 16)
-            y, x = _grid_points(p, origin, nx, ny)
-            ys.append(y)
-            xs.append(x)
-        top_bottom.append(len(ys[0]) + len(ys[1]))
-        sy.append(np.concatenate(ys))
-        sx.append(np.concatenate(xs))
-        y, x = _grid_points(patches[STRIPS], origin, 8, 8)
-        cy.append(y)
-        cx.append(x)
-    ly, lx = _gap_lines(profile)
-    pairs, entries, theme = _palette(profile)
-    sampler = _Sampler(
-        key=key,
-        strip_y=_pad(sy), strip_x=_pad(sx), centre_y=_pad(cy), centre_x=_pad(cx),
-        line_y=ly.clip(0, origin.h - 1), line_x=lx.clip(0, origin.w - 1),
-        lut=_build_lut(pairs), entries=entries, theme=theme,
-        top_bottom=min(top_bottom),
-        digit_like=np.array([any(max(abs(a - b) for a, b in zip(e.colour, t)) <= TOL for t in (theme.text if theme else ()))
-                             for e in entries], bool),
-    )
-    if profile.marks:
-        marked = np.zeros(sampler.line_y.shape, bool)
-        at = {(x - origin.x, y - origin.y) for x, y in profile.marks}
-        for idx in np.ndindex(marked.shape):
-            marked[idx] = (int(sampler.line_x[idx]), int(sampler.line_y[idx])) in at
-        sampler.line_marked = marked
-    profile._sampler = sampler  # type: ignore[attr-defined]
-    return sampler
-
-
-def learn_marks(frame: Frame, profile: Profile) -> int:
-    """Remember the gap-line points that a still frame shows in no gap colour (text, an icon, a
-    watermark drawn over the board): from now on they are part of the look, never a tile between
-    cells. Returns how many points were marked. For the calibration frame, where the board is still."""
-    try:
-        region = frame.crop(profile.board_rect).pixels
-    except OutsideFrameError:
-        return 0
-    s = _sampler(profile)
-    labels = _labels(s.lut, region[s.line_y, s.line_x])
-    odd = labels != GAP
-    # a mark's rim blends into the gap: take two points either side too
-    near = odd.copy()
-    for shift in (1, 2):
-        near[:, shift:] |= odd[:, :-shift]
-        near[:, :-shift] |= odd[:, shift:]
-    if odd.mean() > 0.2:  # not marks: a covered board, an overlay, or not a board at all
-        return 0
-    origin = profile.board_rect
-    points = sorted({(int(s.line_x[i]) + origin.x, int(s.line_y[i]) + origin.y) for i in zip(*np.nonzero(near))})
-    if points:
-        profile.marks = [list(p) for p in points]
-        profile.changed = True
-    return len(points)
-
-
-def _labels(lut: np.ndarray, px: np.ndarray) -> np.ndarray:
-    q = (px >> (8 - LUT_BITS)).astype(np.intp)
-    return lut[(q[..., 0] << (2 * LUT_BITS)) | (q[..., 1] << LUT_BITS) | q[..., 2]]
 
 
 @dataclass
@@ -328,19 +133,19 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     except OutsideFrameError:
         return Reading(None, BoardState.NO_BOARD, profile.board_rect, "the board is not inside the captured area",
                        (time.perf_counter() - start) * 1000)
-    s = _sampler(profile)
+    s = sampler_for(profile)
     strip_px = region[s.strip_y, s.strip_x]
     centre_px = region[s.centre_y, s.centre_x]
     line_px = region[s.line_y, s.line_x]
     n_labels = FIRST_TILE + len(s.entries)
-    strip_labels = _labels(s.lut, strip_px)
+    strip_labels = labels_of(s.lut, strip_px)
     if s.theme is None:
         # a learned look: its digits may be as wide as the tile (a lines board's 16384 is) and cover
         # the side strips in a colour not known to be the digits'; judge by the top and bottom
         # strips, which digits do not reach and a tile between cells still crosses
         strip_labels = strip_labels[:, : s.top_bottom]
-    cells = _judge_cells(strip_labels, _labels(s.lut, centre_px), n_labels, s.digit_like)
-    line_labels = _labels(s.lut, line_px)
+    cells = _judge_cells(strip_labels, labels_of(s.lut, centre_px), n_labels, s.digit_like)
+    line_labels = labels_of(s.lut, line_px)
     gap_share = float((line_labels == GAP).mean())
     # A tile between cells shows as a sharp step along a gap line. Where the gaps are a drawn line
     # (1-3 px) the sample line cannot stay off the tiles' edges: there a tile between cells shows as
@@ -369,7 +174,7 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     return _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, settled, start, ocr_allowed)
 
 
-def _grid_from_labels(labels: np.ndarray, entries: list[_Entry], values: dict[int, int]) -> Grid:
+def _grid_from_labels(labels: np.ndarray, entries: list[Entry], values: dict[int, int]) -> Grid:
     out = []
     for i, lab in enumerate(labels.tolist()):
         if i in values:
@@ -391,7 +196,7 @@ def _mode_colour(px: np.ndarray) -> tuple[np.ndarray, float]:
     return colour, share
 
 
-def _overlay(profile: Profile, s: _Sampler, line_px: np.ndarray) -> tuple[BoardState, tuple[int, int, int], float] | None:
+def _overlay(profile: Profile, s: Sampler, line_px: np.ndarray) -> tuple[BoardState, tuple[int, int, int], float] | None:
     """The overlay the gap lines are seen through: (state, colour, alpha), or None."""
     colour, share = _mode_colour(line_px.reshape(-1, 3))
     gap = np.asarray(profile.gap_colour, float)
@@ -421,12 +226,12 @@ def _overlay(profile: Profile, s: _Sampler, line_px: np.ndarray) -> tuple[BoardS
     return (BoardState.WON if saturated else BoardState.OVER), tuple(int(v) for v in wash), 0.5  # type: ignore[return-value]
 
 
-def _read_under_overlay(s: _Sampler, strip_px: np.ndarray, colour, alpha: float) -> Grid | None:
+def _read_under_overlay(s: Sampler, strip_px: np.ndarray, colour, alpha: float) -> Grid | None:
     """The grid seen through a translucent overlay, when every cell is clear once the wash is taken out."""
     if alpha >= 0.9:
         return None
     clear = (strip_px.astype(np.float32) - alpha * np.asarray(colour, np.float32)) / (1 - alpha)
-    labels = _labels(s.lut, np.clip(np.rint(clear), 0, 255).astype(np.uint8))
+    labels = labels_of(s.lut, np.clip(np.rint(clear), 0, 255).astype(np.uint8))
     n_labels = FIRST_TILE + len(s.entries)
     # the overlay's own text and buttons cover some strips: ask for a clear majority of what is left
     counts = np.stack([np.bincount(row, minlength=n_labels) for row in labels.astype(np.intp)])

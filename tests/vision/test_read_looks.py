@@ -12,7 +12,8 @@ import pytest
 from screenbot.calibration import calibrate
 from screenbot.control.screen import Frame
 from screenbot.game.rules import to_grid
-from screenbot.vision.reader import learn_marks, read_board
+from screenbot.vision.marks import learn_marks
+from screenbot.vision.reader import read_board
 
 LOOKS = Path(__file__).resolve().parents[1] / "fixtures" / "screens" / "looks"
 # The looks read so far; the terminal look (box-drawing lines, tile backgrounds from an ANSI

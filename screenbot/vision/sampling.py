@@ -1,0 +1,182 @@
+"""Where a profile samples a tile board (cell strips and centres, gap lines) and the lookup table that labels each sampled colour."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from screenbot.calibration.palette import THEMES, Theme, blend
+from screenbot.calibration.profile import STRIPS, Profile
+from screenbot.game.rules import SIZE
+from screenbot.geometry import Rect
+
+TOL = 10  # colour tolerance (largest channel difference) of the palette lookup
+LUT_BITS = 6  # lookup table resolution per channel
+
+# labels in the lookup table
+OTHER, GAP, EMPTY = 0, 1, 2
+FIRST_TILE = 3
+
+
+@dataclass
+class Entry:
+    colour: tuple[int, int, int]
+    value: int | None  # None: several values share the colour, read the digits
+
+
+@dataclass
+class Sampler:
+    """Sample positions (relative to the board's corner) and the label lookup table for one profile."""
+
+    key: tuple
+    strip_y: np.ndarray  # (16, n)
+    strip_x: np.ndarray
+    centre_y: np.ndarray  # (16, m)
+    centre_x: np.ndarray
+    line_y: np.ndarray  # (lines, k)
+    line_x: np.ndarray
+    lut: np.ndarray  # (64**3,) uint8 labels
+    entries: list[Entry]  # label FIRST_TILE + i
+    theme: Theme | None
+    digit_like: np.ndarray  # (entries,) bool: a tile colour that is also a digit colour
+    extra: dict = field(default_factory=dict)
+    top_bottom: int = 0  # the first this many strip points of every cell are its top and bottom strips
+    line_marked: np.ndarray | None = None  # (lines, k) bool: gap-line points under marks drawn over the board
+
+
+def _grid_points(rect: Rect, origin: Rect, nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]:
+    nx, ny = max(1, min(nx, rect.w)), max(1, min(ny, rect.h))
+    xs = rect.x - origin.x + (np.arange(nx) + 0.5) * rect.w / nx
+    ys = rect.y - origin.y + (np.arange(ny) + 0.5) * rect.h / ny
+    gx, gy = np.meshgrid(xs.astype(np.intp), ys.astype(np.intp))
+    return gy.ravel(), gx.ravel()
+
+
+def _pad(rows: list[np.ndarray]) -> np.ndarray:
+    """Stack index arrays of different lengths by repeating each one's values (keeps shares right)."""
+    n = max(len(r) for r in rows)
+    return np.stack([np.resize(r, n) for r in rows])
+
+
+def _gap_lines(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
+    b = profile.board_rect
+    cells = profile.cells
+    xs = [(b.x + cells[0].x) / 2] + [(cells[k - 1].right + cells[k].x) / 2 for k in range(1, SIZE)]
+    xs.append((cells[SIZE - 1].right + b.right) / 2)
+    ys = [(b.y + cells[0].y) / 2] + [(cells[(k - 1) * SIZE].bottom + cells[k * SIZE].y) / 2 for k in range(1, SIZE)]
+    ys.append((cells[(SIZE - 1) * SIZE].bottom + b.bottom) / 2)
+    margin_ok = (cells[0].x - b.x) >= 3 and (cells[0].y - b.y) >= 3
+    if not margin_ok:  # no frame around the cells: only the inner gap lines are sure to be gap
+        xs, ys = xs[1:-1], ys[1:-1]
+    y_a, y_b = ys[0], ys[-1]
+    x_a, x_b = xs[0], xs[-1]
+    n = int(max(y_b - y_a, x_b - x_a))
+    line_y, line_x = [], []
+    t = np.linspace(0.0, 1.0, n)
+    for gx in xs:
+        line_x.append(np.full(n, int(gx) - b.x))
+        line_y.append((y_a + t * (y_b - y_a)).astype(np.intp) - b.y)
+    for gy in ys:
+        line_y.append(np.full(n, int(gy) - b.y))
+        line_x.append((x_a + t * (x_b - x_a)).astype(np.intp) - b.x)
+    return np.stack(line_y).astype(np.intp), np.stack(line_x).astype(np.intp)
+
+
+def _palette(profile: Profile) -> tuple[list[tuple[tuple[int, int, int], int]], list[Entry], Theme | None]:
+    """(colour, label) pairs for the lookup table, and the tile entries behind the tile labels."""
+    theme = THEMES.get(profile.theme)
+    pairs: list[tuple[tuple[int, int, int], int]] = []
+    entries: list[Entry] = []
+    gap = tuple(profile.gap_colour)
+    pairs.append((gap, GAP))
+    empty = tuple(profile.empty_colour) if profile.empty_colour is not None else None
+    if empty is not None:
+        pairs.append((empty, EMPTY))
+    if theme is not None:
+        if theme.glow is not None:  # big tiles tint the gaps and empty cells around them
+            for a in np.arange(0.05, 0.65, 0.05):
+                pairs.append((blend(gap, theme.glow, a), GAP))
+                if empty is not None:
+                    pairs.append((blend(empty, theme.glow, a), EMPTY))
+        by_colour: dict[tuple[int, int, int], list[int]] = {}
+        for value, colour in theme.tiles:
+            by_colour.setdefault(colour, []).append(value)
+        for colour, values in by_colour.items():
+            entries.append(Entry(colour, values[0] if len(values) == 1 else None))
+    for learned in profile.learned:
+        if not any(max(abs(a - b) for a, b in zip(e.colour, learned.colour)) <= 4 for e in entries):
+            entries.append(Entry(tuple(learned.colour), learned.value))
+    for i, e in enumerate(entries):
+        pairs.append((e.colour, FIRST_TILE + i))
+    return pairs, entries, theme
+
+
+def _build_lut(pairs: list[tuple[tuple[int, int, int], int]]) -> np.ndarray:
+    """Label of every colour (6 bits per channel): the nearest palette colour within TOL, else OTHER."""
+    n = 1 << LUT_BITS
+    step = 256 // n
+    labels = np.zeros((n, n, n), np.uint8)
+    best = np.full((n, n, n), 1e9, np.float32)
+    centres = np.arange(n) * step + (step - 1) / 2
+    for colour, label in pairs:
+        lo = [max(0, int((c - TOL - step) // step)) for c in colour]
+        hi = [min(n, int((c + TOL + step) // step) + 1) for c in colour]
+        cb = centres[lo[0] : hi[0]][:, None, None]
+        cg = centres[lo[1] : hi[1]][None, :, None]
+        cr = centres[lo[2] : hi[2]][None, None, :]
+        d = np.maximum(np.maximum(np.abs(cb - colour[0]), np.abs(cg - colour[1])), np.abs(cr - colour[2]))
+        sub_best = best[lo[0] : hi[0], lo[1] : hi[1], lo[2] : hi[2]]
+        sub_lab = labels[lo[0] : hi[0], lo[1] : hi[1], lo[2] : hi[2]]
+        win = (d <= TOL) & (d < sub_best)
+        sub_best[win] = d[win]
+        sub_lab[win] = label
+    return labels.ravel()
+
+
+def sampler_for(profile: Profile) -> Sampler:
+    key = (profile.board_rect, profile.cells, profile.theme, profile.gap_colour, profile.empty_colour,
+           tuple((e.colour, e.value) for e in profile.learned), len(profile.marks))
+    cached = getattr(profile, "sampler_for", None)
+    if cached is not None and cached.key == key:
+        return cached
+    origin = profile.board_rect
+    sy, sx, cy, cx = [], [], [], []
+    top_bottom = []  # per cell: how many strip points the top and bottom strips hold (they come first)
+    for patches in profile.patches:
+        ys, xs = [], []
+        for p in patches[:STRIPS]:
+            nx, ny = (16, 4) if p.w >= p.h else (4, 16)
+            y, x = _grid_points(p, origin, nx, ny)
+            ys.append(y)
+            xs.append(x)
+        top_bottom.append(len(ys[0]) + len(ys[1]))
+        sy.append(np.concatenate(ys))
+        sx.append(np.concatenate(xs))
+        y, x = _grid_points(patches[STRIPS], origin, 8, 8)
+        cy.append(y)
+        cx.append(x)
+    ly, lx = _gap_lines(profile)
+    pairs, entries, theme = _palette(profile)
+    sampler = Sampler(
+        key=key,
+        strip_y=_pad(sy), strip_x=_pad(sx), centre_y=_pad(cy), centre_x=_pad(cx),
+        line_y=ly.clip(0, origin.h - 1), line_x=lx.clip(0, origin.w - 1),
+        lut=_build_lut(pairs), entries=entries, theme=theme,
+        top_bottom=min(top_bottom),
+        digit_like=np.array([any(max(abs(a - b) for a, b in zip(e.colour, t)) <= TOL for t in (theme.text if theme else ()))
+                             for e in entries], bool),
+    )
+    if profile.marks:
+        marked = np.zeros(sampler.line_y.shape, bool)
+        at = {(x - origin.x, y - origin.y) for x, y in profile.marks}
+        for idx in np.ndindex(marked.shape):
+            marked[idx] = (int(sampler.line_x[idx]), int(sampler.line_y[idx])) in at
+        sampler.line_marked = marked
+    profile.sampler_for = sampler  # type: ignore[attr-defined]
+    return sampler
+
+
+def labels_of(lut: np.ndarray, px: np.ndarray) -> np.ndarray:
+    q = (px >> (8 - LUT_BITS)).astype(np.intp)
+    return lut[(q[..., 0] << (2 * LUT_BITS)) | (q[..., 1] << LUT_BITS) | q[..., 2]]
