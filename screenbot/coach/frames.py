@@ -18,7 +18,7 @@ from typing import Iterator
 import numpy as np
 
 from screenbot.coach.errors import SourceError
-from screenbot.control.screen import Frame
+from screenbot.control.screen import Frame, ImageLoadError
 from screenbot.geometry import Rect
 
 VIDEO_EXTS = (".mp4", ".m4v", ".webm", ".avi", ".mkv", ".mov")
@@ -84,12 +84,11 @@ class Source:
 
 
 def _load_picture(path: Path, left: int = 0, top: int = 0) -> Frame:
-    import cv2
-
-    pixels = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if pixels is None:
-        raise SourceError(f"cannot read {path}: not a PNG/JPEG picture OpenCV can read (corrupt?)")
-    return Frame(pixels, left, top)
+    """Frame.load, its error said as a source error."""
+    try:
+        return Frame.load(path, left, top)
+    except ImageLoadError as exc:
+        raise SourceError(f"{exc} (corrupt?)") from None
 
 
 def _pictures_in(folder: Path) -> list[Path]:

@@ -23,8 +23,9 @@ class PlaySettings:
     misread_after_s: float = 0.45
     # after this long without the predicted board, stop
     settle_timeout_s: float = 2.0
-    # the slid board with no new tile, seen without a pixel changing for this long, is the move's
-    # board: this game adds no tile after some moves (said once, counted in the summary)
+    # the slid board with no new tile, seen without a pixel changing for this long (watched from
+    # misread_after_s after the key on), is the move's board: this game adds no tile after some moves
+    # (said once, counted in the summary)
     no_spawn_still_s: float = 1.0
     # the win overlay: wait this long for it after the first 2048
     overlay_wait_s: float = 3.5

@@ -200,7 +200,10 @@ class Watcher:
                         return self.believe(check, prediction, sight, key_t, timing, learn=True)
                 else:
                     candidate = None
-                    if check.verdict == "no-spawn" and sight.state == BoardState.PLAYING:
+                    # a board with no new tile is watched for stillness only once it is overdue (not
+                    # while an animated game is still drawing its new tile: no work on the usual path)
+                    if (check.verdict == "no-spawn" and sight.state == BoardState.PLAYING
+                            and ctx.clock() - key_t > s.misread_after_s):
                         if no_spawn is None or not np.array_equal(no_spawn[0], sight.frame.pixels):
                             no_spawn = (sight.frame.pixels.copy(), sight.t)
                         elif sight.t - no_spawn[1] >= s.no_spawn_still_s:
