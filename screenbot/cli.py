@@ -11,7 +11,7 @@ from screenbot.errors import ScreenbotError, UsageError
 
 # Each name is a module screenbot.commands.<name> with register(subparsers) and run(args) -> int.
 # A subcommand is listed here only once it works.
-COMMANDS: list[str] = ["practice", "calibrate", "read", "play", "replay", "review", "demo", "hint", "bench"]
+COMMANDS: list[str] = ["practice", "calibrate", "read", "play", "replay", "review", "coach", "demo", "hint", "bench"]
 
 
 class _Parser(argparse.ArgumentParser):

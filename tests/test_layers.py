@@ -95,3 +95,32 @@ def test_the_walk_sees_imports_inside_functions():
     assert find_cycle(graph) == ["a", "b", "a"]
     imports = imported_modules(ROOT / "commands" / "hint.py")
     assert "screenbot.control.desktop" in imports  # imported inside grid_from_args
+
+
+# What may press a key or click: the keyboard module, and what drives it (play's guard and loop).
+INPUT_MODULES = {"screenbot.control.keyboard", "screenbot.play.guard", "screenbot.play.loop", "screenbot.play.session"}
+
+
+def reachable(start: set[str]) -> dict[str, str]:
+    """Every screenbot module the `start` modules import, directly or not: module -> the module importing it."""
+    paths = {module_name(p): p for p in ROOT.rglob("*.py")}
+    seen: dict[str, str] = {}
+    todo = sorted(start)
+    while todo:
+        here = todo.pop()
+        for target in imported_modules(paths[here]):
+            if target in paths and target not in seen and target not in start:
+                seen[target] = here
+                todo.append(target)
+    return seen
+
+
+def test_the_coach_cannot_reach_the_keyboard():
+    """`screenbot coach` and `review` press nothing: no module they import, at any depth, can send input."""
+    coach = {module_name(p) for p in (ROOT / "coach").rglob("*.py")}
+    coach |= {"screenbot.commands.coach", "screenbot.commands.review"}
+    found = reachable(coach)
+    assert "screenbot.vision.reader" in found and "screenbot.control.desktop" in found  # the walk goes deep
+    assert not INPUT_MODULES & set(found), {m: found[m] for m in INPUT_MODULES & set(found)}
+    for path in (ROOT / "coach").rglob("*.py"):
+        assert "pyautogui" not in path.read_text()

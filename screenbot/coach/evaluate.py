@@ -85,10 +85,12 @@ class Judge:
     def __init__(self, choose: Callable | None = None, depth: int | str = "adaptive", depth_cap: int | None = None,
                  budget_ms: float | None = None) -> None:
         self.settings: dict = {}
+        self.agent = None
         if choose is None:
             from screenbot.agent.search import ExpectimaxAgent
 
             agent = ExpectimaxAgent(depth_cap) if depth_cap is not None else ExpectimaxAgent()
+            self.agent = agent
             self.settings = {"depth": depth, "depth_cap": agent.depth_cap, "budget_ms": budget_ms}
 
             def choose(board: Grid):
@@ -97,6 +99,11 @@ class Judge:
         self._choose = choose
         self.cache: dict[Grid, object] = {}
         self.searches = 0
+
+    def cancel(self) -> None:
+        """Stop the agent's search under way (from another thread); the judge is done after this."""
+        if self.agent is not None:
+            self.agent.cancel()
 
     def decision(self, board: Grid):
         if board not in self.cache:

@@ -169,80 +169,136 @@ def _bridge(previous: Seen, glimpses: Sequence[Seen], current: Seen) -> tuple[li
     return None
 
 
+class Rebuilder:
+    """rebuild() one believed board at a time, for a game followed live (screenbot coach).
+
+    `add(current, glimpses)` takes the next believed board and the boards glimpsed since the last
+    one, and returns the moves and gaps it settles. A board that follows from nothing is held back
+    until the next believed board tells whether it was a misread (the next follows from the board
+    before it: dropped) or a cut (a gap there); `finish()` settles a board still held at the end.
+    Fed a whole game, it gives what rebuild() gives.
+    """
+
+    def __init__(self) -> None:
+        self.game = Game()
+        self.previous: Seen | None = None
+        self._glimpses: list[Seen] = []  # boards glimpsed since `previous` was believed
+        self._held: tuple[Seen, Explanation] | None = None  # a board nothing explained, and why
+
+    @property
+    def board(self) -> Grid | None:
+        """The last board the rebuilt game stands on."""
+        return self.previous.board if self.previous is not None else None
+
+    def add(self, current: Seen, glimpses: Sequence[Seen] = ()) -> tuple[list[Step], list[Gap]]:
+        game = self.game
+        game.boards += 1
+        steps: list[Step] = []
+        gaps: list[Gap] = []
+        if self._held is not None:
+            held, why_held = self._held
+            self._held = None
+            if explain(self.previous.board, current.board).ok:
+                game.dropped.append(held)  # this board follows from the last one: the held board was a misread
+            else:
+                gaps.append(self._gap(held, why_held))
+                self.previous, self._glimpses = held, []
+        self._glimpses.extend(glimpses)
+        previous = self.previous
+        if previous is None or current.board == previous.board:
+            if previous is None:
+                self.previous = current
+            self._glimpses = []
+            return steps, gaps
+        why = explain(previous.board, current.board, previous.at)
+        found = (list(why.steps), why.board) if why.ok else None
+        if found is None:
+            found = _bridge(previous, self._glimpses, current)
+            game.bridged += found is not None
+        if found is not None:
+            game.steps.extend(found[0])
+            steps.extend(found[0])
+            game.two_move_jumps += why.kind == "two"
+            self.previous, self._glimpses = Seen(found[1], current.at), []
+            return steps, gaps
+        self._held = (current, why)
+        return steps, gaps
+
+    def _gap(self, held: Seen, why: Explanation) -> Gap:
+        gap = Gap(len(self.game.steps), self.previous.at, held.at, why.detail or why.kind, why.kind)
+        self.game.gaps.append(gap)
+        return gap
+
+    def finish(self) -> Game:
+        """Settle a board still held back (a gap: nothing came after it) and return the game."""
+        if self._held is not None:
+            held, why = self._held
+            self._held = None
+            self._gap(held, why)
+            self.previous, self._glimpses = held, []
+        self.game.last = self.board
+        return self.game
+
+
 def rebuild(seen: Sequence[Seen]) -> Game:
     """The moves between consecutive believed boards (see the module's docstring). Boards seen but
     not believed (`sure=False`: on too few frames in a row) only ever bridge a jump that the believed
     boards around them cannot explain."""
-    sure = [k for k, s in enumerate(seen) if s.sure]
-    game = Game(boards=len(sure))
-    previous: Seen | None = None
-    prev_k = -1
-    for n, k in enumerate(sure):
-        current = seen[k]
-        if previous is None or current.board == previous.board:
-            if previous is None:
-                previous = current
-            prev_k = k
-            continue
-        why = explain(previous.board, current.board, previous.at)
-        found = (list(why.steps), why.board) if why.ok else None
-        if found is None:
-            found = _bridge(previous, [s for s in seen[prev_k + 1:k] if not s.sure], current)
-            game.bridged += found is not None
-        if found is not None:
-            game.steps.extend(found[0])
-            game.two_move_jumps += why.kind == "two"
-            previous, prev_k = Seen(found[1], current.at), k
-            continue
-        if n + 1 < len(sure) and explain(previous.board, seen[sure[n + 1]].board).ok:
-            game.dropped.append(current)  # the next board follows from the last: this one was a misread
-            continue
-        game.gaps.append(Gap(len(game.steps), previous.at, current.at, why.detail or why.kind, why.kind))
-        previous, prev_k = current, k
-    game.last = previous.board if previous is not None else None
-    return game
+    rebuilder = Rebuilder()
+    glimpses: list[Seen] = []
+    for s in seen:
+        if s.sure:
+            rebuilder.add(s, glimpses)
+            glimpses = []
+        else:
+            glimpses.append(s)
+    return rebuilder.finish()
 
 
 class Believer:
     """Turns frame-by-frame readings into boards: each new still board is kept in `boards` in order;
-    it is believed (`sure`) once `still_frames` frames in a row show it."""
+    it is believed (`sure`) once `still_frames` frames in a row show it (and, for readings given a
+    time `t`, once they span at least `still_s` seconds)."""
 
-    def __init__(self, still_frames: int = 1) -> None:
+    def __init__(self, still_frames: int = 1, still_s: float = 0.0) -> None:
         self.still_frames = max(1, int(still_frames))
+        self.still_s = still_s
         self.boards: list[Seen] = []
         self._run: Grid | None = None
         self._count = 0
         self._entry = -1
+        self._since: float | None = None  # when the run began (readings given a time)
 
     @property
     def believed(self) -> list[Seen]:
         return [s for s in self.boards if s.sure]
 
-    def see(self, grid, at: str, frames: int = 1) -> Seen | None:
-        """One reading (`grid` None: nothing still was seen), standing for `frames` identical frames.
-        Returns the board when this reading makes it believed."""
+    def see(self, grid, at: str, frames: int = 1, t: float | None = None) -> Seen | None:
+        """One reading (`grid` None: nothing still was seen), standing for `frames` identical frames,
+        taken at time `t` (seconds; None: untimed). Returns the board when this reading makes it believed."""
         if grid is None or any(not isinstance(v, int) or v < 0 for row in grid for v in row):
             # unsettled, an overlay, no board, or a big tile nothing could name: the run is broken
-            self._run, self._count, self._entry = None, 0, -1
+            self._run, self._count, self._entry, self._since = None, 0, -1, None
             return None
         grid = tuple(tuple(row) for row in grid)
         if grid != self._run:
-            self._run, self._count = grid, 0
+            self._run, self._count, self._since = grid, 0, t
             if not self.boards or self.boards[-1].board != grid:
                 self.boards.append(Seen(grid, at, False))
             self._entry = len(self.boards) - 1
         self._count += frames
         entry = self.boards[self._entry]
-        if not entry.sure and self._count >= self.still_frames:
+        lasted = t is None or self._since is None or t - self._since >= self.still_s
+        if not entry.sure and self._count >= self.still_frames and lasted:
             self.boards[self._entry] = entry = Seen(entry.board, entry.at, True)
             return entry
         return None
 
-    def again(self, frames: int = 1) -> Seen | None:
+    def again(self, frames: int = 1, t: float | None = None) -> Seen | None:
         """The last reading repeated (an unchanged frame that was not read again)."""
         if self._run is None:
             return None
-        return self.see(self._run, "", frames)
+        return self.see(self._run, "", frames, t)
 
 
 def rebuild_boards(boards: Iterable[Grid]) -> Game:

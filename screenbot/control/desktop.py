@@ -37,7 +37,7 @@ def desktop_problem(environ: dict | None = None, platform: str | None = None) ->
     return None
 
 
-def _mac_permissions_problem() -> str | None:  # pragma: no cover - macOS only
+def _mac_permissions_problem(keys: bool = True) -> str | None:  # pragma: no cover - macOS only
     import ctypes
     import ctypes.util
 
@@ -52,6 +52,8 @@ def _mac_permissions_problem() -> str | None:  # pragma: no cover - macOS only
             )
     except (OSError, AttributeError):
         pass
+    if not keys:
+        return None
     try:
         ax = ctypes.cdll.LoadLibrary(ctypes.util.find_library("ApplicationServices") or "")
         trusted = ax.AXIsProcessTrusted
@@ -66,13 +68,14 @@ def _mac_permissions_problem() -> str | None:  # pragma: no cover - macOS only
     return None
 
 
-def check_desktop() -> None:
-    """Raise DesktopError (one line, with the fix) when this session cannot see the screen or send keys."""
+def check_desktop(keys: bool = True) -> None:
+    """Raise DesktopError (one line, with the fix) when this session cannot see the screen or (`keys`)
+    send keys."""
     problem = desktop_problem()
     if problem:
         raise DesktopError(problem)
     if sys.platform.startswith("linux"):
-        from screenbot.control.keyboard import open_x_display
+        from screenbot.control.x11 import open_x_display
 
         try:
             conn = open_x_display()
@@ -83,7 +86,7 @@ def check_desktop() -> None:
                 "check $DISPLAY and $XAUTHORITY (or run `xhost +local:` in the desktop session)"
             ) from exc
     elif sys.platform == "darwin":  # pragma: no cover - macOS only
-        problem = _mac_permissions_problem()
+        problem = _mac_permissions_problem(keys)
         if problem:
             raise DesktopError(problem)
 
@@ -110,7 +113,7 @@ class FocusWatch:
         self.snapshot: WindowSnapshot | None = None
         if sys.platform.startswith("linux") and os.environ.get("DISPLAY"):
             try:
-                from screenbot.control.keyboard import open_x_display
+                from screenbot.control.x11 import open_x_display
 
                 self._display = open_x_display()
                 self._root = self._display.screen().root

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import abc
 import os
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
+from screenbot.control.x11 import ensure_xauthority, open_x_display
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import Move
 from screenbot.geometry import Point, Rect
@@ -125,39 +124,6 @@ class RecordingKeyboard(Keyboard):
 
     def _click(self, x: int, y: int) -> None:
         self.events.append(Click(x, y))
-
-
-def open_x_display():
-    """A python-xlib Display; its chatter about an empty Xauthority file (printed to stdout) is dropped."""
-    import contextlib
-    import io
-
-    ensure_xauthority()
-    from Xlib import display as xdisplay
-
-    with contextlib.redirect_stdout(io.StringIO()):
-        return xdisplay.Display()
-
-
-def ensure_xauthority() -> None:
-    """On X11, point XAUTHORITY at an (empty) file when none exists.
-
-    python-xlib (under pyautogui) raises XauthError when ~/.Xauthority is missing, even for an
-    X server without access control (python3-xlib 0.15, the Xlib pyautogui requires: get_auth in
-    Xlib/support/unix_connect.py lets Xlib/xauth.py's error through). An empty file makes it fall
-    back to no auth.
-    """
-    if os.name != "posix" or not os.environ.get("DISPLAY"):
-        return
-    current = os.environ.get("XAUTHORITY")
-    if current and Path(current).exists():
-        return
-    home_file = Path.home() / ".Xauthority"
-    if not current and home_file.exists():
-        return
-    fd, path = tempfile.mkstemp(prefix="screenbot-xauth-")
-    os.close(fd)
-    os.environ["XAUTHORITY"] = path
 
 
 class PyAutoGuiKeyboard(Keyboard):

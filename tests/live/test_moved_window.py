@@ -27,7 +27,7 @@ class BrowserWindow:
     def __init__(self, rig) -> None:
         from Xlib import X
 
-        from screenbot.control.keyboard import open_x_display
+        from screenbot.control.x11 import open_x_display
 
         self.display = open_x_display()
         centre = rig.board_rect().center

@@ -107,7 +107,7 @@ class CoveringWindow:
     def __init__(self, rect) -> None:
         from Xlib import X
 
-        from screenbot.control.keyboard import open_x_display
+        from screenbot.control.x11 import open_x_display
 
         self.display = open_x_display()
         screen = self.display.screen()

@@ -11,9 +11,9 @@ from screenbot.control.keyboard import (
     Press,
     RecordingKeyboard,
     UnsafeClickError,
-    ensure_xauthority,
     move_key,
 )
+from screenbot.control.x11 import ensure_xauthority
 from screenbot.game.rules import Move
 from screenbot.geometry import Rect
 
