@@ -5,10 +5,8 @@ review` must rebuild every move exactly as the page's own history has it and ran
 from __future__ import annotations
 
 import json
-import threading
 import time
 
-import numpy as np
 import pytest
 
 from screenbot.agent.search import ExpectimaxAgent
@@ -16,6 +14,7 @@ from screenbot.cli import main
 from screenbot.coach.rebuild import explain
 from screenbot.game.rules import Move, to_grid
 from screenbot.play.demo import page_boards
+from screenbot.practice.recorder import VideoRecorder
 
 pytestmark = pytest.mark.live
 
@@ -27,49 +26,13 @@ VIDEO_FPS = 10
 MARGIN = 8  # px of page around the board in the pictures (calibration sees the board's edge)
 
 
-class VideoRecorder(threading.Thread):
-    """Grabs one screen region ~VIDEO_FPS times a second into a video file (its own mss, its own thread)."""
-
-    def __init__(self, display: str, region, path, fps: int = VIDEO_FPS) -> None:
-        super().__init__(name="video-recorder", daemon=True)
-        self.display, self.region, self.path, self.fps = display, region, path, fps
-        self.stop_event = threading.Event()
-        self.frames = 0
-        self.error: BaseException | None = None
-
-    def run(self) -> None:
-        import cv2
-        import mss
-
-        try:
-            factory = getattr(mss, "MSS", None) or mss.mss
-            with factory(display=self.display) as sct:
-                r = self.region
-                box = {"left": r.x, "top": r.y, "width": r.w, "height": r.h}
-                writer = cv2.VideoWriter(str(self.path), cv2.VideoWriter_fourcc(*"mp4v"), self.fps, (r.w, r.h))
-                assert writer.isOpened(), "OpenCV cannot write mp4v video here"
-                try:
-                    tick = time.monotonic()
-                    while not self.stop_event.is_set():
-                        shot = sct.grab(box)
-                        pixels = np.frombuffer(shot.raw, np.uint8).reshape(shot.height, shot.width, 4)[:, :, :3]
-                        writer.write(np.ascontiguousarray(pixels))
-                        self.frames += 1
-                        tick += 1.0 / self.fps
-                        time.sleep(max(0.0, tick - time.monotonic()))
-                finally:
-                    writer.release()
-        except BaseException as exc:  # reported by the test
-            self.error = exc
-
-
 def play_and_record(rig, shots, video):
     """Play MOVES keys; returns the indices (0-based) of the deliberately bad moves."""
     import cv2
 
     agent = ExpectimaxAgent(threads=1)
     region = rig.board_rect().inset(-MARGIN)
-    recorder = VideoRecorder(rig.display, region, video)
+    recorder = VideoRecorder(rig.display, region, video, VIDEO_FPS)
     recorder.start()
     bad = []
     try:
@@ -91,8 +54,7 @@ def play_and_record(rig, shots, video):
             time.sleep(max(0.0, pressed + PACE_S - time.monotonic()))
         time.sleep(0.5)
     finally:
-        recorder.stop_event.set()
-        recorder.join(10)
+        recorder.stop()
     assert recorder.error is None, recorder.error
     assert recorder.frames >= MOVES * PACE_S * VIDEO_FPS * 0.8, f"only {recorder.frames} video frames"
     return bad
