@@ -81,10 +81,10 @@ def run(args: argparse.Namespace) -> int:
     from screenbot.session import open_session
 
     check_desktop(keys=False)  # the coach only looks
-    judge = Judge(depth=depth, depth_cap=depth_cap, budget_ms=budget_ms)
-    if judge.agent is not None:
-        judge.agent.warm_up()
-    with open_session(profile=args.profile, keep_new=True) as session:
+    with open_session(profile=args.profile, keep_new=True) as session:  # no board: one line, before any search
+        judge = Judge(depth=depth, depth_cap=depth_cap, budget_ms=budget_ms)
+        if judge.agent is not None:
+            judge.agent.warm_up()
         eyes = ScreenEyes(session.screen, session.profile)
         rect = session.profile.board_rect
         print(f"coach: following the board at {rect.x},{rect.y} ({rect.w}x{rect.h}); play when you like. "
