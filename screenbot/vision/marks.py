@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from screenbot.calibration.profile import Profile
+from screenbot.calibration.text_lattice import glyph_mask, outside_blocks, without_lines, words_of
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.vision.sampling import GAP, labels_of, sampler_for
+
+# On a text board a cell's number is written across the middle of its cell: writing whose middle is
+# further than this share of a digit's height from it is no number.
+OFF_MIDDLE = 0.6
+# ... and lies in one cell: writing with more than this share of its width outside its cell is no number.
+OUTSIDE = 0.1
 
 
 def learn_marks(frame: Frame, profile: Profile) -> int:
     """Remember the gap-line points that a still frame shows in no gap colour (text, an icon, a
     watermark drawn over the board): from now on they are part of the look, never a tile between
     cells. Returns how many points were marked. For the calibration frame, where the board is still."""
+    if profile.kind == "text":
+        return learn_text_marks(frame, profile)
     try:
         region = frame.crop(profile.board_rect).pixels
     except OutsideFrameError:
@@ -33,3 +43,46 @@ def learn_marks(frame: Frame, profile: Profile) -> int:
         profile.marks = [list(p) for p in points]
         profile.changed = True
     return len(points)
+
+
+def learn_text_marks(frame: Frame, profile: Profile) -> int:
+    """On a text board: remember the pixels of writing that is no cell's number (help text across
+    the cells, a logo above a number, a word between the cells), so the reader leaves them out.
+    A number is written across the middle of one cell; writing that crosses a cell's border or
+    sits above or below the middle is a mark. Filled blocks (tiles) and dots are never marks.
+    Returns how many pixels were marked. For the calibration frame, where the board is still."""
+    try:
+        region = frame.crop(profile.board_rect).pixels
+    except OutsideFrameError:
+        return 0
+    origin = profile.board_rect
+    rects = [c.translated(-origin.x, -origin.y) for c in profile.cells]
+    digit_h = max(1, profile.digit_h)
+    writing = without_lines(glyph_mask(region, profile.gap_colour))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(writing, connectivity=8)
+    marked = np.zeros(writing.shape, bool)
+    for word in outside_blocks(words_of(writing)):
+        if word.solid or word.tall < 0.5 * digit_h:
+            continue  # a tile, or a speck the reader takes for nothing written (a dot, a stub of the grid)
+        width = word.x1 - word.x0
+        inside = [max(0, min(word.x1, r.right) - max(word.x0, r.x)) * max(0, min(word.y1, r.bottom) - max(word.y0, r.y))
+                  for r in rects]
+        cell = rects[int(np.argmax(inside))]
+        in_cell = max(0, min(word.x1, cell.right) - max(word.x0, cell.x))
+        off_middle = abs((word.y0 + word.y1) / 2 - (cell.y + cell.h / 2))
+        dot = word.tall < 0.45 * digit_h and off_middle <= digit_h
+        if dot or (off_middle <= OFF_MIDDLE * digit_h and in_cell >= (1 - OUTSIDE) * width
+                   and word.y0 >= cell.y and word.y1 <= cell.bottom):
+            continue  # a number (or an empty cell's dot) where a number is written
+        # the word's own marks: the components that lie within its box
+        for i in range(1, n):
+            x, y, w, h, _ = stats[i]
+            if word.x0 <= x and x + w <= word.x1 and word.y0 <= y and y + h <= word.y1:
+                marked |= labels == i
+    if not marked.any():
+        return 0
+    marked = cv2.dilate(marked.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)  # and their soft rims
+    ys, xs = np.nonzero(marked)
+    profile.marks = [[int(x) + origin.x, int(y) + origin.y] for x, y in zip(xs, ys)]
+    profile.changed = True
+    return len(profile.marks)

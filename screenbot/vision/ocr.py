@@ -121,6 +121,25 @@ class _Engine:
 
         return pytesseract.image_to_string(image, config=f"--psm 7 -c tessedit_char_whitelist={chars}")
 
+    def read_block(self, image: np.ndarray) -> str:
+        """Any text (letters, digits, punctuation) in a block of a few lines."""
+        self._start()
+        if self.kind == "tesserocr":
+            import tesserocr
+            from PIL import Image
+
+            self.api.SetVariable("tessedit_char_whitelist", "")
+            self.api.SetPageSegMode(tesserocr.PSM.SINGLE_BLOCK)
+            try:
+                self.api.SetImage(Image.fromarray(image))
+                return self.api.GetUTF8Text()
+            finally:
+                self.api.SetPageSegMode(tesserocr.PSM.SINGLE_LINE)
+                self.api.SetVariable("tessedit_char_whitelist", self.chars)
+        import pytesseract
+
+        return pytesseract.image_to_string(image, config="--psm 6")
+
 
 _ENGINE = _Engine()
 
@@ -131,6 +150,20 @@ def tesseract_available() -> bool:
     except OcrUnavailableError:
         return False
     return True
+
+
+def read_words(mask: np.ndarray, letter_h: float) -> str:
+    """The words written where `mask` is true (a box of text, letters letter_h px tall), lower case."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 4:
+        return ""
+    crop = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    image = np.where(crop, 0, 255).astype(np.uint8)  # dark letters on white
+    scale = DIGIT_HEIGHT / max(1.0, letter_h)
+    if abs(scale - 1) > 0.05:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+    image = cv2.copyMakeBorder(image, MARGIN, MARGIN, MARGIN, MARGIN, cv2.BORDER_CONSTANT, value=255)
+    return _ENGINE.read_block(image).lower()
 
 
 def prepare(cell: np.ndarray, background, digit_height: int = DIGIT_HEIGHT) -> np.ndarray | None:

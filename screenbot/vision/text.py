@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import cv2
@@ -9,7 +10,8 @@ import numpy as np
 
 from screenbot.board_state import BoardState
 from screenbot.calibration.profile import Profile
-from screenbot.calibration.text_lattice import clear_share, commonest_colour, glyph_mask, outside_blocks, without_lines, words_of
+from screenbot.calibration.text_lattice import (LINE_PX, LINE_THICK_PX, clear_share, commonest_colour, glyph_mask,
+                                                outside_blocks, without_lines, words_of)
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.game.rules import SIZE
 from screenbot.vision import ocr
@@ -22,6 +24,12 @@ DOT_SHARE = 0.5
 BACKGROUND_SHARE = 0.6
 # Padding (in digit heights) added around a cell before OCR, so that the digits sit well inside.
 PAD = 0.5
+# A horizontal line this far (share of a row's pitch) from every line of the lattice is not the board's:
+# the edge of a box drawn over it.
+OFF_LATTICE = 0.1
+# The words of a box drawn over the board that name its state ("You win!", "Game over!", ...).
+WON_WORDS = re.compile(r"\b(you win|win|won|winner|victory|keep going)\b")
+OVER_WORDS = re.compile(r"\b(game over|over|lost|lose|no more moves|no moves)\b")
 
 
 def _row_words(writing: np.ndarray, rects):
@@ -41,6 +49,80 @@ def _gaps_clear(writing: np.ndarray, rects) -> float:
     xs = [(rects[c - 1].right + rects[c].x) // 2 for c in range(1, SIZE)]
     ys = [(rects[(r - 1) * SIZE].bottom + rects[r * SIZE].y) // 2 for r in range(1, SIZE)]
     return clear_share(writing, xs, ys, (rects[0].x, rects[-1].right - 1), (rects[0].y, rects[-1].bottom - 1), 48)
+
+
+def marks_mask(profile: Profile, shape) -> np.ndarray | None:
+    """True at the pixels of the board's region that learned marks cover (see `vision.marks`), or None."""
+    if not profile.marks:
+        return None
+    h, w = shape[:2]
+    origin = profile.board_rect
+    pts = np.asarray(profile.marks, np.int64).reshape(-1, 2) - (origin.x, origin.y)
+    pts = pts[(pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)]
+    out = np.zeros((h, w), bool)
+    out[pts[:, 1], pts[:, 0]] = True
+    return out
+
+
+def lattice_line_ys(rects) -> list[float]:
+    """Where the lattice's horizontal lines run (region pixels): between the rows and around them."""
+    pitch = rects[SIZE].y - rects[0].y
+    half_gap = (rects[SIZE].y - rects[0].bottom) / 2
+    return [rects[0].y - half_gap + k * pitch for k in range(SIZE + 1)]
+
+
+def box_over(mask: np.ndarray, rects, digit_h: int, marked: np.ndarray | None = None) -> tuple[int, int, int, int] | None:
+    """A box drawn over the board (a "You win!" or "Game over!" dialog): straight horizontal lines
+    that are not the lattice's (they cut across its columns between the lines of the grid) nor
+    learned marks, a top and a bottom edge at least a digit apart and one above the other.
+    (x0, y0, x1, y1) in region pixels, or None."""
+    runs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (LINE_PX, 1)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8)
+    pitch = rects[SIZE].y - rects[0].y
+    lines = lattice_line_ys(rects)
+    off = [(int(x), int(y), int(x + w), int(y + h)) for i, (x, y, w, h, _) in enumerate(stats[1:], 1)
+           if h <= LINE_THICK_PX and min(abs(y + h / 2 - ly) for ly in lines) > max(3.0, OFF_LATTICE * pitch)
+           and (marked is None or marked[labels == i].mean() < 0.5)]
+    for top in off:
+        for bottom in off:
+            apart = bottom[1] - top[1] >= digit_h
+            shared = min(top[2], bottom[2]) - max(top[0], bottom[0]) >= 0.5 * min(top[2] - top[0], bottom[2] - bottom[0])
+            if apart and shared:
+                return (min(o[0] for o in off), min(o[1] for o in off), max(o[2] for o in off), max(o[3] for o in off))
+    return None
+
+
+def state_of_words(text: str) -> BoardState | None:
+    """WON or OVER when the words of a box over the board name one of them (and not the other), else None."""
+    words = " ".join(re.findall(r"[a-z]+", text.lower()))
+    won, over = bool(WON_WORDS.search(words)), bool(OVER_WORDS.search(words))
+    return (BoardState.WON if won else BoardState.OVER) if won != over else None
+
+
+def _box_state(writing: np.ndarray, box, digit_h: int) -> tuple[BoardState, str]:
+    """What the words inside a box over the board say: won, over, or (words that name neither) unsettled."""
+    x0, y0, x1, y1 = box
+    # a title may be written across the box's top or bottom edge: look a digit beyond them, and
+    # leave out what reaches past that (the cells above and below)
+    y0, y1 = max(0, y0 - digit_h), min(writing.shape[0], y1 + digit_h)
+    inside = writing[y0:y1, x0:x1].copy()
+    h, w = inside.shape
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(inside.astype(np.uint8), connectivity=8)
+    for i in range(1, n):
+        x, y, cw, ch, _ = stats[i]
+        cut = y == 0 or x == 0 or y + ch == h or x + cw == w
+        side = ch > 1.6 * digit_h and cw <= LINE_THICK_PX  # the box's own sides are no letters
+        if cut or side:
+            inside[labels == i] = 0
+    try:
+        text = ocr.read_words(inside.astype(bool), digit_h)
+    except ocr.OcrUnavailableError:
+        return BoardState.UNSETTLED, "a box is drawn over the board (tesseract is needed to read its words)"
+    state = state_of_words(text)
+    said = " ".join(text.split())
+    if state is None:
+        return BoardState.UNSETTLED, f"a box is drawn over the board; its words ({said!r}) name no state"
+    return state, f"a box over the board says {said!r}"
 
 
 def _block_digits(block: np.ndarray) -> tuple[tuple[int, int, int], np.ndarray]:
@@ -71,7 +153,15 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
     digit_h = max(1, profile.digit_h)
     origin = profile.board_rect
     rects = [c.translated(-origin.x, -origin.y) for c in profile.cells]
-    writing = without_lines(glyph_mask(region, background))  # once per read: rows are read from it
+    ink = glyph_mask(region, background)
+    writing = without_lines(ink)  # once per read: rows are read from it
+    marked = marks_mask(profile, region.shape)
+    if marked is not None:
+        writing[marked] = 0  # help text, a logo: part of the look, never a number
+    box = box_over(ink, rects, digit_h, marked)
+    if box is not None:
+        state, why = _box_state(writing, box, digit_h)
+        return done(None, state, why, 1)
     if _gaps_clear(writing, rects) < BACKGROUND_SHARE:
         return done(None, BoardState.NO_BOARD, "the board's background is not where the profile says: run `screenbot calibrate` again")
     values = [0] * (SIZE * SIZE)
@@ -91,11 +181,17 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
             taken.add(col)
             i = row * SIZE + col
             word = region[y0:y1, x0:x1]
+            over = marked[y0:y1, x0:x1] if marked is not None else None
             if solid:  # a tile drawn as a filled block, its digits written on it
                 paper, mask = _block_digits(word)
                 colour = paper
             else:
                 paper, mask = background, glyph_mask(word, background)
+            if over is not None and over.any():  # a mark drawn on the tile: paint it over with the paper
+                word = word.copy()
+                word[over] = paper
+                mask[over] = 0
+            if not solid:
                 colour = commonest_colour(word[mask.astype(bool)])  # the glyph's solid core, not its rim
             bits = ocr.glyph_bits(mask)
             value = match_glyph(profile, colour, bits) if bits is not None else None
