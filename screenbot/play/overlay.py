@@ -126,6 +126,11 @@ class WinOverlay:
         (as believed, when `resume`)."""
         ctx = self.ctx
         g = ctx.eyes.geometry
+        if getattr(getattr(ctx.eyes, "profile", None), "kind", "tiles") == "text":
+            # A text game's win box has no button to find by its pixels (its choices are words, often
+            # a key to press): never click one of its words on a guess.
+            raise StopPlaying("the game says it is won, in a box drawn as text: play cannot tell which key or "
+                              "word keeps it going; continue the game by hand, then run play again")
         # The overlay fades in (800 ms in the classic game), and while it fades the buttons'
         # contrast changes from frame to frame: click only once two looks in a row show the very
         # same pixels with the button at the same place (the fade is over).

@@ -168,6 +168,26 @@ def test_the_win_overlay_is_dismissed_with_keep_going_and_play_goes_on(monkeypat
     assert clicks[-1] == Click(25, 65)  # the button's centre
 
 
+def test_a_text_boards_win_box_stops_play_without_a_click(monkeypatch):
+    """A terminal game's "You win!" box offers words (often a key), not a button found by its
+    pixels: play stops with a message instead of clicking a guess."""
+    from types import SimpleNamespace
+
+    from screenbot.play import overlay
+    from screenbot.play.overlay import Button
+    from screenbot.geometry import Rect
+
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, start=parse_board("1024 1024 . . / . . . . / . . . . / . . . 2"))
+    screen.win_delay_looks = 0
+    screen.profile = SimpleNamespace(kind="text")
+    monkeypatch.setattr(overlay, "find_keep_going", lambda frame, board: Button(Rect(10, 60, 30, 10)))
+    win_overlay_after_2048(screen)
+    summary = make_player(screen, clock, max_moves=6).play()
+    assert not summary.ok and "won" in summary.reason, summary.reason
+    assert not [e for e in screen.keyboard.events if isinstance(e, Click) and e != Click(*focus_point(screen.geometry))]
+
+
 def test_dry_run_reads_and_advises_without_touching_anything():
     clock = VirtualClock()
     screen = SimulatedScreen(clock, seed=2)

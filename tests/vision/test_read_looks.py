@@ -13,12 +13,14 @@ from screenbot.calibration import calibrate
 from screenbot.control.screen import Frame
 from screenbot.game.rules import to_grid
 from screenbot.vision.marks import learn_marks
-from screenbot.vision.reader import read_board
+from screenbot.vision.reader import UnreadableTileError, read_board
+from screenbot.vision.text import state_of_words
 
 LOOKS = Path(__file__).resolve().parents[1] / "fixtures" / "screens" / "looks"
-# The looks read so far; the terminal look (box-drawing lines, tile backgrounds from an ANSI
-# palette) is not yet.
-READ = ["lines_z100_s1", "lines-light_z100_s1_board400", "dark-overhang_z100_s1", "classic-marks_z100_s1"]
+# The looks read so far: tiles with gaps or lines, and the terminal look (a text board: box-drawing
+# lines, tile backgrounds from an ANSI palette, a "You win!" / "Game over!" box drawn over the middle).
+READ = ["lines_z100_s1", "lines-light_z100_s1_board400", "dark-overhang_z100_s1", "classic-marks_z100_s1",
+        "terminal_z100_s1", "terminal-marks_z150_s1"]
 # Not solved yet, and left out here on purpose (the README lists it): a merge caught after the
 # slide, the two tiles stacked on one cell before the merged tile pops and before the new tile
 # shows, looks like a still board with one tile fewer. Live play never believes it (the tracker
@@ -77,14 +79,55 @@ def test_marks_over_the_board_are_learned_kept_and_moved_with_the_board(tmp_path
     assert moved.marks[0] == [profile.marks[0][0] + 5, profile.marks[0][1] + 7]
 
 
-def test_the_terminal_look_is_a_text_board_and_its_still_frames_read_exactly():
+@pytest.mark.parametrize("condition", ["terminal_z100_s1", "terminal-marks_z150_s1"])
+def test_the_terminal_look_is_a_text_board_and_its_still_frames_read_exactly(condition):
     """Box-drawing lines between the cells, 2/4/8 written on the black of an empty cell, bigger
-    tiles as ANSI-coloured blocks with their digits written on them. (Its win/over boxes and the
-    marks variant are not read yet.)"""
-    frames = [(frame, data) for frame, data in shots("terminal_z100_s1") if data["kind"] == "static"]
+    tiles as ANSI-coloured blocks with their digits written on them; with --marks, help text across
+    the bottom row and a logo above a number, learned at calibration as part of the look."""
+    frames = shots(condition)
     profile = calibrate(frames[0][0])
     assert profile.kind == "text"
-    for frame, data in frames:
+    learn_marks(frames[0][0], profile)
+    statics = [(frame, data) for frame, data in frames if data["kind"] == "static"]
+    for frame, data in statics:
         reading = read_board(frame, profile)
         assert reading.state == "playing" and reading.grid == to_grid(data["grid"]), data["image"]
-    assert len(frames) >= 5
+    assert len(statics) >= 3
+
+
+def test_a_text_boards_marks_are_learned_and_left_out():
+    """Unlearned, the logo in a cell is writing no number names (an error, never a board); learned,
+    it is part of the look. A plain terminal board has no marks to learn."""
+    frames = shots("terminal-marks_z150_s1")
+    first = frames[0][0]
+    bare = calibrate(first)
+    with pytest.raises(UnreadableTileError):
+        read_board(first, bare)
+    profile = calibrate(first)
+    assert learn_marks(first, profile) > 100
+    assert read_board(first, profile).grid == to_grid(frames[0][1]["grid"])
+    plain = shots("terminal_z100_s1")[0][0]
+    assert learn_marks(plain, calibrate(plain)) == 0
+
+
+def test_a_box_over_a_text_board_whose_words_name_no_state_is_unsettled():
+    """The terminal's "You win!" box with its words replaced by others: a box is there, but
+    nothing says won or over, so the reading guesses neither (nor reads the covered board)."""
+    frames = shots("terminal_z100_s1")
+    profile = calibrate(frames[0][0])
+    win = next(frame for frame, data in frames if data["kind"] == "overlay-win")
+    pixels = win.pixels.copy()
+    cv2.rectangle(pixels, (64, 298), (290, 345), (0, 0, 0), -1)  # the title and the buttons
+    for y in (310, 313):
+        cv2.line(pixels, (60, y), (294, y), (200, 200, 200), 1)  # the box's top edge, whole again
+    cv2.putText(pixels, "PAUSED", (130, 336), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 255, 255), 1)
+    reading = read_board(Frame(pixels, win.left, win.top), profile)
+    assert reading.state == "unsettled" and reading.grid is None, reading
+
+
+@pytest.mark.parametrize("text, state", [
+    ("You win! [Keep going] [Try again]", "won"), ("Game over! [Try again]", "over"),
+    ("You lost", "over"), ("YOU WON", "won"), ("Paused", None), ("you win ... game over", None),
+])
+def test_the_words_of_a_box_name_its_state(text, state):
+    assert state_of_words(text) == state
