@@ -87,7 +87,8 @@ class Profile:
     # character lattice (a terminal game), read glyph by glyph (see screenbot.vision.text)
     kind: str = "tiles"
     digit_h: int = 0  # text boards: the height of a digit in pixels (a dot or nothing is an empty cell)
-    # points on the gap lines under text or icons drawn over the board (part of the look; absolute x, y)
+    # points under text or icons drawn over the board (part of the look; absolute x, y): on the gap
+    # lines for a board of tiles, every pixel of the marks' writing for a text board
     marks: list = field(default_factory=list)
     changed: bool = field(default=False, compare=False)  # learned something since load/save
 

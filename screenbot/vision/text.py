@@ -138,8 +138,10 @@ def _block_digits(block: np.ndarray) -> tuple[tuple[int, int, int], np.ndarray]:
 
 def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Reading:
     """The grid written in the profile's text cells. Each word written in a row goes to the cell
-    that holds most of it; a dot or nothing is an empty cell. `unsettled` when a cell holds two
-    words or a word lies between cells; `no-board` when the background is not there."""
+    that holds most of it; a dot or nothing is an empty cell; learned marks are left out. `won` or
+    `over` when a box drawn over the board says so (`unsettled` when its words name neither);
+    `unsettled` when a cell holds two words or a word lies between cells; `no-board` when the
+    background is not there."""
     start = time.perf_counter()
 
     def done(grid, state, detail="", calls=0, learned=False):
