@@ -152,6 +152,19 @@ class Game:
     last: Grid | None = None  # the last board of the game
 
 
+def _tiles_appeared(before: Grid, after: Grid) -> bool:
+    """`after` is `before` with one or more new 2s or 4s in empty cells, and nothing else changed."""
+    grew = False
+    for row_b, row_a in zip(before, after):
+        for b, a in zip(row_b, row_a):
+            if b == a:
+                continue
+            if b != 0 or a not in SPAWN_VALUES:
+                return False
+            grew = True
+    return grew
+
+
 def _bridge(previous: Seen, glimpses: Sequence[Seen], current: Seen) -> tuple[list[Step], Grid] | None:
     """The moves from `previous` to `current` through the glimpsed boards between them that follow
     by the rules (each from the one before); None unless the path reaches `current`."""
@@ -184,6 +197,7 @@ class Rebuilder:
         self.previous: Seen | None = None
         self._glimpses: list[Seen] = []  # boards glimpsed since `previous` was believed
         self._held: tuple[Seen, Explanation] | None = None  # a board nothing explained, and why
+        self._cut = False  # `previous` begins a new stretch after a gap, and no move was rebuilt since
 
     @property
     def board(self) -> Grid | None:
@@ -202,12 +216,12 @@ class Rebuilder:
                 game.dropped.append(held)  # this board follows from the last one: the held board was a misread
             else:
                 gaps.append(self._gap(held, why_held))
-                self.previous, self._glimpses = held, []
+                self.previous, self._glimpses, self._cut = held, [], True
         self._glimpses.extend(glimpses)
         previous = self.previous
         if previous is None or current.board == previous.board:
             if previous is None:
-                self.previous = current
+                self.previous, self._cut = current, True
             self._glimpses = []
             return steps, gaps
         why = explain(previous.board, current.board, previous.at)
@@ -219,7 +233,11 @@ class Rebuilder:
             game.steps.extend(found[0])
             steps.extend(found[0])
             game.two_move_jumps += why.kind == "two"
-            self.previous, self._glimpses = Seen(found[1], current.at), []
+            self.previous, self._glimpses, self._cut = Seen(found[1], current.at), [], False
+            return steps, gaps
+        if self._cut and why.kind == "none" and _tiles_appeared(previous.board, current.board):
+            # a new game's first tiles showing one after the other (drawn in, or grown): the same cut
+            self.previous, self._glimpses = current, []
             return steps, gaps
         self._held = (current, why)
         return steps, gaps
@@ -235,7 +253,7 @@ class Rebuilder:
             held, why = self._held
             self._held = None
             self._gap(held, why)
-            self.previous, self._glimpses = held, []
+            self.previous, self._glimpses, self._cut = held, [], True
         self.game.last = self.board
         return self.game
 

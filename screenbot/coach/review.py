@@ -106,6 +106,7 @@ def believe_frames(source: Source, still_frames: int | None = None, read: Callab
     from screenbot.calibration import calibrate
     from screenbot.errors import ScreenbotError
     from screenbot.play.tracker import cell_agrees
+    from screenbot.vision.marks import learn_marks
 
     if read is None:
         from screenbot.vision import read_board as read
@@ -140,6 +141,7 @@ def believe_frames(source: Source, still_frames: int | None = None, read: Callab
                     stats.calibration_tries += 1
                     try:
                         profile = calibrate(frame, source=str(source.path))
+                        learn_marks(frame, profile)  # text or icons over the board: part of its look
                         stats.calibrated_on = item.label
                     except ScreenbotError as exc:  # no board here (yet), several boards, a board moving
                         calibration_error = exc

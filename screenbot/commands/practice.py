@@ -44,6 +44,11 @@ def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
         raise UsageError(f"--anim must be 0..20, got {args.anim}")
     from screenbot.practice.server import PracticeServer
 
+    if stop is None:
+        stop = threading.Event()
+        if threading.current_thread() is threading.main_thread():
+            # `kill` stops it like Ctrl-C; set before the URL is printed (a caller may signal at once)
+            signal.signal(signal.SIGTERM, lambda *_: stop.set())
     server = PracticeServer(args.port)
     server.start()
     try:
@@ -54,10 +59,6 @@ def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
         print(f"its state:      http://127.0.0.1:{server.port}/state   (Ctrl-C to stop)", flush=True)
         if not args.no_open:
             webbrowser.open(url)
-        if stop is None:
-            stop = threading.Event()
-            if threading.current_thread() is threading.main_thread():
-                signal.signal(signal.SIGTERM, lambda *_: stop.set())  # `kill` stops it like Ctrl-C
         while not stop.wait(0.5):
             pass
     except KeyboardInterrupt:

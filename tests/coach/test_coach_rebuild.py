@@ -162,3 +162,28 @@ class TestBeliever:
         b = Believer(1)
         assert b.see(((-1, 2, 0, 0),) + B0[1:], "a") is None
         assert b.boards == []
+
+
+def test_a_new_game_whose_tiles_show_one_after_the_other_is_one_gap():
+    """A cut to a new game: its first tile shows, then its second (grown in), then moves. One gap,
+    not two, and the new game's moves are rebuilt from its full first board."""
+    old, old_moves = seeded_game(1, 30)
+    new, new_moves = seeded_game(2, 10)
+    start = new[0]
+    (r, c) = next((r, c) for r in range(4) for c in range(4) if start[r][c])
+    one_tile = tuple(tuple(v if (i, k) == (r, c) else 0 for k, v in enumerate(row)) for i, row in enumerate(start))
+    assert one_tile != start
+    game = rebuild_boards(old + [one_tile] + new)
+    assert len(game.gaps) == 1 and game.gaps[0].moves_before == len(old_moves)
+    assert moves_of(game) == list(zip(old, old_moves)) + list(zip(new, new_moves))
+
+
+def test_tiles_appearing_without_a_cut_are_not_taken_for_a_move():
+    boards, moves = seeded_game(3, 6)
+    grown = tuple(tuple(v if v else (2 if (i, k) == (3, 3) else 0) for k, v in enumerate(row))
+                  for i, row in enumerate(boards[2]))
+    if grown == boards[2]:
+        return
+    game = rebuild_boards(boards[:3] + [grown] + boards[3:])
+    truth = dict(zip(boards, moves))
+    assert all(truth.get(step.board) == step.move for step in game.steps)
