@@ -250,3 +250,20 @@ def test_a_message_at_a_later_tile_is_dismissed_where_it_is_seen_and_noted(monke
     assert summary.ok and summary.moves == 8, summary.reason
     assert summary.rules == ["no win message at 2048", "win message at 4096"]
     assert screen.keep_going_clicks == 1 and Click(25, 65) in screen.keyboard.events
+
+
+def test_a_message_up_when_the_guard_checks_a_key_is_dismissed_instead_of_pausing(monkeypatch):
+    from screenbot.geometry import Rect
+
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, start=START)
+    win_message_at(screen, 4096)
+    message(monkeypatch, screen, button=overlay.Button(Rect(10, 60, 30, 10)))
+    player = make_player(screen, clock)
+    paused = []
+    monkeypatch.setattr(player.pauser, "wait_until_safe", paused.append)
+    screen.won_overlay = True  # came up after the last look, before the next key
+    player.unsafe("the board is not where it was")
+    assert screen.keep_going_clicks == 1 and paused == []
+    player.unsafe("another window has the focus")
+    assert paused == ["another window has the focus"]
