@@ -194,6 +194,9 @@ class WinOverlay:
             raise StopPlaying(f"the win message says '{hint.words}': screenbot does not press that key; "
                               "dismiss it yourself and start again; no key was pressed")
         tile = self._win_tile(sight, after)
+        if self.ctx.look().state != BoardState.WON:  # reading took a while: look again before the key
+            self.handled = True
+            return True  # the message went away meanwhile (dismissed by hand): nothing to press
         self.guard.dismiss(key)
         self.handled = True
         self.note(f"win message at {tile}")

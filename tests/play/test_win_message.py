@@ -267,3 +267,23 @@ def test_a_message_up_when_the_guard_checks_a_key_is_dismissed_instead_of_pausin
     assert screen.keep_going_clicks == 1 and paused == []
     player.unsafe("another window has the focus")
     assert paused == ["another window has the focus"]
+
+
+def test_a_message_gone_while_its_text_was_read_gets_no_key(monkeypatch):
+    from screenbot.vision import ocr
+
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, start=START)
+    screen.win_delay_looks = 0
+    win_message_at(screen, 2048, dismiss_key="enter")
+    message(monkeypatch, screen)
+
+    def read_text(pixels):
+        screen.won_overlay = False  # someone dismissed it by hand meanwhile
+        screen.keep_going_clicks += 1
+        yield "You win! Press Enter to keep going"
+
+    monkeypatch.setattr(ocr, "read_text", read_text)
+    summary = make_player(screen, clock, max_moves=8).play()
+    assert summary.ok and summary.moves == 8, summary.reason
+    assert screen.keyboard.dismissed == []
