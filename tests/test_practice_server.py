@@ -168,6 +168,21 @@ def test_state_reports_the_look_options(server):
     assert (st["theme"], st["marks"], st["overhang"], st["key_set"]) == ("lines", True, False, "wasd")
 
 
+def test_state_reports_the_win_message_options(server):
+    assert post(server, "/report", report(seq=1, event="start", win=4096, dismiss="key")) == 204
+    st = state(server)
+    assert (st["win"], st["dismiss"]) == (4096, "key")
+
+
+def test_url_carries_the_win_message_options(server):
+    assert server.url(win=4096, dismiss="key", anim=None).endswith("/?win=4096&dismiss=key")
+
+
+@pytest.mark.parametrize("text, options", [(None, (None, False)), ("4096", (4096, False)), ("never", (None, True))])
+def test_cli_win_option_is_a_tile_or_never(text, options):
+    assert practice_command.win_option(text) == options
+
+
 def test_taken_port_is_a_one_line_error():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -187,7 +202,8 @@ def test_cli_reports_a_taken_port_in_one_line(capsys):
     assert code != 0 and err.count("\n") == 1 and err.startswith("screenbot: error: port")
 
 
-@pytest.mark.parametrize("argv", [["--port", "70000"], ["--seed", "-1"], ["--theme", "neon"], ["--size", "5"]])
+@pytest.mark.parametrize("argv", [["--port", "70000"], ["--seed", "-1"], ["--theme", "neon"], ["--size", "5"],
+                                  ["--win", "3000"], ["--win", "later"], ["--dismiss", "wave"]])
 def test_cli_refuses_bad_options(argv, capsys):
     assert cli_main(["practice", "--no-open", *argv]) == 2
     assert capsys.readouterr().err.startswith("screenbot: error:")

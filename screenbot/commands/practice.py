@@ -11,6 +11,22 @@ from screenbot.errors import UsageError
 
 THEMES = ("classic", "dark", "lines", "lines-light", "terminal")
 KEY_SETS = ("arrows", "wasd", "hjkl")
+DISMISS_STYLES = ("click", "key")
+
+
+def win_option(text: str | None) -> tuple[int | None, bool]:
+    """--win as page options: (win tile, keep). "never" is keep=1 (no win message)."""
+    if text is None:
+        return None, False
+    if text.strip().lower() == "never":
+        return None, True
+    try:
+        tile = int(text)
+    except ValueError:
+        tile = 0
+    if tile < 4 or tile > 131072 or tile & (tile - 1):
+        raise UsageError(f"--win must be a tile (4, 8, ... 131072) or 'never', got {text!r}")
+    return tile, False
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,6 +43,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--marks", action="store_true", help="draw help text and a logo over the board")
     p.add_argument("--overhang", action="store_true", help="draw the tiles a little larger than their cells")
     p.add_argument("--keys", choices=KEY_SETS, help="only this key set moves the tiles (default: all)")
+    p.add_argument("--win", metavar="TILE|never",
+                   help="the tile that brings the win message (default 2048; 'never': no win message)")
+    p.add_argument("--dismiss", choices=DISMISS_STYLES,
+                   help="how the win message is dismissed: click (its buttons, the default) or key "
+                        "(no buttons; it says 'Press Enter to keep going')")
     p.add_argument("--port", type=int, default=0, help="port to serve on (default: a free one)")
     p.add_argument("--no-open", action="store_true", help="do not open the browser; just serve")
     p.set_defaults(func=run)
@@ -42,6 +63,7 @@ def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
         raise UsageError(f"--size must be 150..3000 px, got {args.size}")
     if args.anim is not None and not 0 <= args.anim <= 20:
         raise UsageError(f"--anim must be 0..20, got {args.anim}")
+    win, keep = win_option(getattr(args, "win", None))
     from screenbot.practice.server import PracticeServer
 
     if stop is None:
@@ -54,7 +76,8 @@ def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
     try:
         url = server.url(theme=args.theme if args.theme != "classic" else None, seed=args.seed,
                          size=args.size, anim=args.anim, marks=getattr(args, "marks", False) or None,
-                         overhang=getattr(args, "overhang", False) or None, keys=getattr(args, "keys", None))
+                         overhang=getattr(args, "overhang", False) or None, keys=getattr(args, "keys", None),
+                         win=win, keep=keep or None, dismiss=getattr(args, "dismiss", None))
         print(f"practice board: {url}", flush=True)
         print(f"its state:      http://127.0.0.1:{server.port}/state   (Ctrl-C to stop)", flush=True)
         if not args.no_open:

@@ -1,4 +1,4 @@
-"""The hands: arrow-key presses and board-confined clicks, behind one small interface (pyautogui lazily)."""
+"""The hands: move keys, the few keys that dismiss a win message, and board-confined clicks, behind one small interface (pyautogui lazily)."""
 
 from __future__ import annotations
 
@@ -18,10 +18,19 @@ KEY_SETS: dict[str, dict[Move, str]] = {
     "hjkl": {Move.LEFT: "h", Move.DOWN: "j", Move.UP: "k", Move.RIGHT: "l"},
 }
 ARROW_KEYS = frozenset(KEY_SETS["arrows"].values())
+# The only other keys it can press: a win message that names a key to continue ("Press Enter to keep
+# going") is dismissed with it, through the guard, while the message is up and the board's window has
+# the focus. Letters that games bind to quit, restart, new game or undo (q, r, n, u, z) are not among them.
+DISMISS_NAMED_KEYS = frozenset({"enter", "space", "escape"})
+DISMISS_KEYS = DISMISS_NAMED_KEYS | (frozenset("abcdefghijklmnopqrstuvwxyz") - frozenset("qrnuz"))
 
 
 class InputError(ScreenbotError):
     """Keyboard or mouse input could not be sent (no display, missing permission, library missing)."""
+
+
+class UnsafeKeyError(ScreenbotError):
+    """A key was asked for that is neither a move of the key set nor a dismiss key."""
 
 
 class UnsafeClickError(ScreenbotError):
@@ -46,6 +55,13 @@ class Press:
     """One key press, as plain data (what a RecordingKeyboard keeps)."""
 
     move: Move
+
+
+@dataclass(frozen=True)
+class Dismiss:
+    """One press of a dismiss key (enter, space, escape, a letter), as plain data."""
+
+    key: str
 
 
 @dataclass(frozen=True)
@@ -74,6 +90,14 @@ class Keyboard(abc.ABC):
         """Press and release the key of `move`."""
         self._press_key(move_key(move, self.keys))
 
+    def press_dismiss(self, key: str) -> None:
+        """Press and release a dismiss key (DISMISS_KEYS: enter, space, escape, most letters); anything
+        else is refused."""
+        if not isinstance(key, str) or key not in DISMISS_KEYS:
+            raise UnsafeKeyError(f"refusing to press {key!r}: only moves and the keys {sorted(DISMISS_NAMED_KEYS)} "
+                                 "or a letter that continues a win message can be pressed")
+        self._press_dismiss_key(key)
+
     def click(self, x: int, y: int) -> None:
         """Left click at (x, y) in mouse points; refused outside the allowed area."""
         point = Point(int(x), int(y))
@@ -92,6 +116,10 @@ class Keyboard(abc.ABC):
     def _press_key(self, key: str) -> None:
         """Send one key of the key set (already checked)."""
 
+    def _press_dismiss_key(self, key: str) -> None:
+        """Send one dismiss key (already checked)."""
+        self._press_key(key)
+
     @abc.abstractmethod
     def _click(self, x: int, y: int) -> None:
         """Send one left click (already checked)."""
@@ -105,7 +133,7 @@ class RecordingKeyboard(Keyboard):
 
     def __init__(self, on_press=None, keys: str = "arrows") -> None:
         super().__init__(keys=keys)
-        self.events: list[Press | Click] = []
+        self.events: list[Press | Dismiss | Click] = []
         self.on_press = on_press
         self.pointer_at: Point | None = None  # what pointer() answers
 
@@ -115,6 +143,13 @@ class RecordingKeyboard(Keyboard):
     @property
     def moves(self) -> list[Move]:
         return [e.move for e in self.events if isinstance(e, Press)]
+
+    @property
+    def dismissed(self) -> list[str]:
+        return [e.key for e in self.events if isinstance(e, Dismiss)]
+
+    def _press_dismiss_key(self, key: str) -> None:
+        self.events.append(Dismiss(key))
 
     def _press_key(self, key: str) -> None:
         move = next(m for m, k in KEY_SETS[self.keys].items() if k == key)
@@ -176,7 +211,8 @@ class XTestKeyboard(Keyboard):
     while the pointer rests in a screen corner.
     """
 
-    KEYSYMS = {"up": "Up", "down": "Down", "left": "Left", "right": "Right"}  # letters are their own keysyms
+    KEYSYMS = {"up": "Up", "down": "Down", "left": "Left", "right": "Right",
+               "enter": "Return", "space": "space", "escape": "Escape"}  # letters are their own keysyms
 
     def __init__(self, click_area: Rect | None = None, keys: str = "arrows") -> None:
         super().__init__(click_area, keys)
@@ -192,7 +228,7 @@ class XTestKeyboard(Keyboard):
         self._root = self._display.screen().root
         self._codes = {
             key: self._display.keysym_to_keycode(XK.string_to_keysym(self.KEYSYMS.get(key, key)))
-            for key in KEY_SETS[self.keys].values()
+            for key in (*KEY_SETS[self.keys].values(), *DISMISS_KEYS)
         }
 
     def pointer(self) -> Point | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from screenbot.board_state import BoardState
 from screenbot.control.keyboard import Keyboard
 from screenbot.game.rules import Move
 from screenbot.geometry import Point
@@ -78,6 +79,25 @@ class Guard:
                 raise StopPlaying(f"{problem}; no key was pressed")
             self.when_unsafe(problem)  # returns only once it is safe again
         self._keyboard.press(move)
+
+    def dismiss(self, key: str | Move) -> None:
+        """Press the key a win message names to continue: a dismiss key (enter, space, escape, a
+        letter; the keyboard refuses any other), or for "any key" the move's own key. Only while the
+        last look shows the win message in the board's place and (X11) the board's window has the
+        focus with nothing over it; else nothing is pressed and play stops."""
+        sight = self.ctx.last_sight
+        if sight is None or sight.state != BoardState.WON:
+            raise StopPlaying("the win message is no longer on screen; no key was pressed")
+        if self.safety is None:
+            raise StopPlaying("the win message asks for a key before play has given the game the focus: "
+                              "dismiss it yourself and start again; no key was pressed")
+        problem = self.safety.focus_problem()
+        if problem is not None:
+            raise StopPlaying(f"{problem}; no key was pressed")
+        if isinstance(key, Move):
+            self._keyboard.press(key)
+        else:
+            self._keyboard.press_dismiss(key)
 
     def click(self, x: int, y: int) -> None:
         """Click at (x, y) in captured pixels, inside the board's frame."""

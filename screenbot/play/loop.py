@@ -62,8 +62,9 @@ class Player:
         self.status = status
         self.guard = Guard(ctx, keyboard, focus_watch)
         self.pauser = Pauser(ctx, self.guard)
-        self.guard.when_unsafe = self.pauser.wait_until_safe
+        self.guard.when_unsafe = self.unsafe
         self.overlay = WinOverlay(ctx, self.guard)
+        self.overlay.intended_move = lambda: self.think(ctx.tracker.board)[0] if ctx.tracker.board else None
         profile = getattr(eyes, "profile", None)
         # a new tile grows in a tile game; a text board (a terminal game) is redrawn at once
         if spawn_reader is None and settings.early_spawn and profile is not None and profile.kind == "tiles":
@@ -179,6 +180,15 @@ class Player:
                 why = f": {sight.why}" if sight.why else ""
                 raise StopPlaying(f"the board did not settle (last state: {sight.state}{why})")
             ctx.sleep(s.first_look_gap_s)
+
+    def unsafe(self, problem: str) -> None:
+        """The guard found the board unsafe for a key: a win message come up since the last look (one
+        shown at a later tile, after a move) is dismissed; anything else pauses play."""
+        sight = self.ctx.look()
+        if sight.state == BoardState.WON:
+            self.overlay.keep_going(sight)
+            return
+        self.pauser.wait_until_safe(problem)
 
     def think(self, board: Grid) -> tuple[Move, float, float]:
         """The agent's move for `board`, how long play waited for it and the agent's own search time (ms)."""

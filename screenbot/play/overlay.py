@@ -1,18 +1,20 @@
-"""The win overlay: finds its "Keep going" button from pixels inside the board's frame, and clicks it once it stands still."""
+"""The win overlay: once it stands still, clicks its "Keep going" button (found from pixels inside the board's frame) or presses the key its text names."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
 from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame
-from screenbot.game.rules import max_tile
+from screenbot.game.rules import Move, max_tile
 from screenbot.geometry import Point, Rect
 from screenbot.play.context import PlayContext, StopPlaying
 from screenbot.play.eyes import Sight
 from screenbot.play.guard import Guard
+from screenbot.play.key_hint import ANY_KEY, key_hint, key_to_press
 from screenbot.play.tracker import TrackingError
 
 # The classic game's button colour (#8f7a66 in gabrielecirulli/2048's style/main.scss), preferred when it is there; any other palette is
@@ -93,21 +95,27 @@ def find_keep_going(frame: Frame, board_rect: Rect) -> Button | None:
 
 
 class WinOverlay:
-    """The classic game shows "You win!" after the first 2048 and ignores keys until "Keep going" is
-    clicked: play waits for the overlay (bounded), clicks the button once the fade is over, and
-    checks the board is back."""
+    """The win message. The classic game shows "You win!" after the first 2048 and ignores keys until
+    "Keep going" is clicked; clones show it at another tile or never, or name a key instead of a
+    button ("Press Enter to keep going"). Play waits for the message after the first 2048 (bounded,
+    once), and whenever the message stands still it clicks "Keep going", or presses the key its text
+    names (read with tesseract), and checks the board is back. What it saw is noted once among the
+    game's rules ("win message at 4096", "win message dismissed with Enter", "no win message at 2048")."""
 
     def __init__(self, ctx: PlayContext, guard: Guard) -> None:
         self.ctx = ctx
         self.guard = guard
-        self.handled = False  # the first 2048 was seen (and the overlay, if any, dismissed)
+        self.handled = False  # the first 2048 was seen (and the message, if any, dismissed)
+        # the move play would press next on the believed board: the key for "press any key"
+        self.intended_move: Callable[[], Move | None] = lambda: None
 
     def seen_board(self, board) -> None:
         """The first board play believes: a 2048 on it means the win is behind us."""
         self.handled = max_tile(board) >= 2048
 
     def after_move(self, board) -> None:
-        """After every believed board: the first 2048 brings the overlay in."""
+        """After every believed board: the first 2048 may bring the message in. When none comes, that
+        is noted and never waited for again (a later message is dismissed where it is seen)."""
         if self.handled or max_tile(board) < 2048:
             return
         self.handled = True
@@ -119,11 +127,16 @@ class WinOverlay:
                 self.keep_going(sight)
                 return
             ctx.sleep(ctx.settings.overlay_look_gap_s)
-        # no overlay (a clone without one, or a game already continued): play on
+        self.note(f"no win message at {max_tile(board)}")  # a clone without one (or a later one)
 
-    def keep_going(self, sight: Sight, resume: bool = True) -> None:
-        """Click "Keep going" on the win overlay, then wait until the board shows again
-        (as believed, when `resume`)."""
+    def note(self, rule: str) -> None:
+        if self.ctx.stats.note_rule(rule):
+            self.ctx.say(f"screenbot: note: {rule}: playing on")
+
+    def keep_going(self, sight: Sight, resume: bool = True, move: Move | None = None, after=None) -> None:
+        """Dismiss the win message once it stands still: click "Keep going", or press the key its text
+        names; then wait until the board shows again (as believed, when `resume`). `move`: the key
+        play pressed and the message swallowed (for "any key"); `after`: that move's board."""
         ctx = self.ctx
         g = ctx.eyes.geometry
         if getattr(getattr(ctx.eyes, "profile", None), "kind", "tiles") == "text":
@@ -132,21 +145,81 @@ class WinOverlay:
             raise StopPlaying("the game says it is won, in a box drawn as text: play cannot tell which key or "
                               "word keeps it going; continue the game by hand, then run play again")
         # The overlay fades in (800 ms in the classic game), and while it fades the buttons'
-        # contrast changes from frame to frame: click only once two looks in a row show the very
-        # same pixels with the button at the same place (the fade is over).
+        # contrast changes from frame to frame: act only once two looks in a row show the very same
+        # pixels (the fade is over) with the button, if any, at the same place.
         deadline = ctx.clock() + ctx.settings.overlay_wait_s
-        last = None  # (pixels, button) of the look before, when it showed the overlay and a button
+        last = None  # (pixels, button) of the look before, when it showed the overlay
+        read = False  # the still message's text was read
         while True:
-            button = find_keep_going(sight.frame, g.board_rect) if sight.state == BoardState.WON else None
-            if button is not None and last is not None and last[1] == button and np.array_equal(last[0], sight.frame.pixels):
+            won = sight.state == BoardState.WON
+            button = find_keep_going(sight.frame, g.board_rect) if won else None
+            still = won and last is not None and last[1] == button and np.array_equal(last[0], sight.frame.pixels)
+            if still and button is not None:
                 break
-            last = (sight.frame.pixels, button) if button is not None else None
+            if still and not read:
+                read = True
+                if self.press_named_key(sight, move, after):
+                    return self.wait_for_board(resume, "pressed the key the win message names")
+            last = (sight.frame.pixels, button) if won else None
             if ctx.clock() >= deadline:
-                raise StopPlaying("the win overlay is up but no 'Keep going' button was found on it once it stood still")
+                if read:
+                    raise StopPlaying("the win message is up with no 'Keep going' button and names no key to "
+                                      "continue (its text was read); no key was pressed")
+                raise StopPlaying("the win message is up but no 'Keep going' button was found on it once it stood still")
             ctx.sleep(ctx.settings.fade_look_gap_s)
             sight = ctx.look()
+        self.note(f"win message at {self._win_tile(sight, after)}")
         self.guard.click(button.center.x, button.center.y)
         self.handled = True
+        self.wait_for_board(resume, "clicked 'Keep going'")
+
+    def press_named_key(self, sight: Sight, move: Move | None, after) -> bool:
+        """Read the still message's text; when it names a key to continue, press that key through the
+        guard (for "any key" the move play pressed or is about to press) and note it. False: no key named."""
+        from screenbot.vision.ocr import OcrUnavailableError, read_text
+
+        g = self.ctx.eyes.geometry
+        pixels = sight.frame.crop(g.board_rect).pixels
+        hint = None
+        try:
+            for text in read_text(pixels):
+                hint = key_hint(text)
+                if hint is not None:
+                    break
+        except OcrUnavailableError as exc:
+            raise StopPlaying(f"the win message has no 'Keep going' button and its text cannot be read: {exc}") from exc
+        if hint is None:
+            return False
+        if hint.key == ANY_KEY and move is None:
+            move = self.intended_move()
+        key = key_to_press(hint, move)
+        if key is None and hint.key == ANY_KEY:
+            raise StopPlaying(f"the win message says '{hint.words}' but play has no move to press; no key was pressed")
+        if key is None:
+            raise StopPlaying(f"the win message says '{hint.words}': screenbot does not press that key; "
+                              "dismiss it yourself and start again; no key was pressed")
+        tile = self._win_tile(sight, after)
+        if self.ctx.look().state != BoardState.WON:  # reading took a while: look again before the key
+            self.handled = True
+            return True  # the message went away meanwhile (dismissed by hand): nothing to press
+        self.guard.dismiss(key)
+        self.handled = True
+        self.note(f"win message at {tile}")
+        pressed = f" ({key.key})" if isinstance(key, Move) else ""
+        self.note(f"win message dismissed with {hint.name}{pressed}")
+        return True
+
+    def _win_tile(self, sight: Sight, after) -> int:
+        """The biggest tile known when the message came: under the message (when read), the believed
+        board, and the board of the move the message came after."""
+        boards = [b for b in (self.ctx.tracker.board, after) if b is not None]
+        if sight.grid is not None:
+            boards.append([[v if isinstance(v, int) else 0 for v in row] for row in sight.grid])
+        return max((max_tile(b) for b in boards), default=0)
+
+    def wait_for_board(self, resume: bool, done: str) -> None:
+        """After the message is dismissed: wait until the board shows again (as believed, when `resume`)."""
+        ctx = self.ctx
         deadline = ctx.clock() + ctx.settings.settle_timeout_s
         while ctx.clock() < deadline:
             sight = ctx.look()
@@ -160,4 +233,4 @@ class WinOverlay:
                 except TrackingError:
                     pass
             ctx.sleep(ctx.settings.resume_look_gap_s)
-        raise StopPlaying("clicked 'Keep going' but the board did not come back")
+        raise StopPlaying(f"{done} but the board did not come back")

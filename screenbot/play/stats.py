@@ -40,6 +40,7 @@ class Summary:
     read_still: dict | None = None  # why new tiles were read only once still: reason -> moves
     relocations: int = 0  # times the board was found again at another place (a moved window)
     no_spawn_moves: int = 0  # moves after which the game added no new tile (a rule of that game)
+    rules: list | None = None  # this game's rules as seen on screen, in the order seen ("win message at 4096")
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -59,6 +60,8 @@ class Summary:
             )
         if self.no_spawn_moves:
             lines.append(f"the game added no new tile after {self.no_spawn_moves} move{'s' if self.no_spawn_moves > 1 else ''} (its rule)")
+        if self.rules:
+            lines.append("rules seen: " + "; ".join(self.rules))
         if self.relocations:
             lines.append(f"the board moved {self.relocations} time{'s' if self.relocations > 1 else ''}: found again, played on")
         if self.read_still:
@@ -74,7 +77,7 @@ def _median(values: list[float]) -> float:
 
 class Stats:
     """The figures of one game: per-move timings, key times (seconds from the start), new tiles read
-    while growing, why others were read only once still, and relocations."""
+    while growing, why others were read only once still, relocations, and the rules seen."""
 
     def __init__(self) -> None:
         self.started = 0.0
@@ -84,6 +87,14 @@ class Stats:
         self.read_still: Counter = Counter()  # why a new tile was not read while it grew
         self.relocations = 0
         self.last_read_ms = 0.0  # the grab and read of the last board believed
+        self.rules: list[str] = []  # what this game's rules were seen to be, once each
+
+    def note_rule(self, rule: str) -> bool:
+        """Keep a rule seen on screen (once); True when it is new."""
+        if rule in self.rules:
+            return False
+        self.rules.append(rule)
+        return True
 
     @property
     def moves_per_s(self) -> float:
@@ -118,4 +129,5 @@ class Stats:
             read_still=dict(self.read_still.most_common()) or None,
             relocations=self.relocations,
             no_spawn_moves=no_spawn_moves,
+            rules=list(self.rules) or None,
         )

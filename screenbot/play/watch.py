@@ -173,7 +173,7 @@ class Watcher:
             sight = ctx.look()
             if sight.state == BoardState.WON:
                 # "You win!" came up (moves are ignored until "Keep going"): dismiss it and watch on
-                self.overlay.keep_going(sight, resume=False)
+                self.overlay.keep_going(sight, resume=False, move=prediction.move, after=prediction.after)
                 overlay_cleared_t = ctx.clock()
                 continue
             if (

@@ -43,6 +43,7 @@ KEY_NAMES = {"up": "Up", "down": "Down", "left": "Left", "right": "Right"}
 # The page's looks (theme -> family; style.css, game.js GEOMETRY).
 THEMES = {"classic": "classic", "dark": "classic", "lines": "lines", "lines-light": "lines", "terminal": "terminal"}
 KEY_SETS = ("arrows", "wasd", "hjkl")
+DISMISS_STYLES = ("click", "key")  # how the page's win message is dismissed (game.js `dismiss`)
 # The colour running along the board's outer padding from edge to edge (style.css --board-bg; the
 # lines looks: their line colour). The terminal has none: its frame is box-drawing characters.
 BOARD_BGR = {"classic": (0xA0, 0xAD, 0xBB), "dark": (0x3D, 0x33, 0x2F),
@@ -102,7 +103,9 @@ class Rig:
     at the classic look; the scale of every look), `seed`, `board` (start grid), `score`,
     `keep` (no win overlay), `anim` (duration multiplier, 0 = none), `scroll` (css px, or "board" to
     centre the board), `marks` (help text and a logo over the board), `overhang` (tiles 3 px larger
-    than their cells), `keys` ("arrows", "wasd" or "hjkl": only that key set moves; default all).
+    than their cells), `keys` ("arrows", "wasd" or "hjkl": only that key set moves; default all),
+    `win` (the tile that brings the win message, default 2048), `dismiss` ("click": the "Keep going"
+    button; "key": no buttons, the message says "Press Enter to keep going").
     `app=True` shows the page without browser chrome (--app). `export_env=True` also points
     this process's DISPLAY/XAUTHORITY at the rig's display (for pyautogui/mss users).
     """
@@ -126,6 +129,8 @@ class Rig:
         marks: bool = False,
         overhang: bool = False,
         keys: str | None = None,
+        win: int | None = None,
+        dismiss: str | None = None,
         app: bool = False,
         port: int = 0,
         timeout: float = 30.0,
@@ -139,7 +144,8 @@ class Rig:
         self.scale = float(scale)
         self.page_options: dict[str, Any] = dict(
             theme=theme, size=size, seed=seed, board=board, score=score, keep=keep or None,
-            anim=anim, scroll=scroll, marks=marks or None, overhang=overhang or None, keys=keys)
+            anim=anim, scroll=scroll, marks=marks or None, overhang=overhang or None, keys=keys,
+            win=win, dismiss=dismiss)
         self.app = app
         self.port = port
         self.timeout = timeout
@@ -157,6 +163,10 @@ class Rig:
             raise RigError("zoom and scale must be positive")
         if theme not in THEMES:
             raise RigError(f"unknown theme {theme!r} (choose from {', '.join(THEMES)})")
+        if dismiss is not None and dismiss not in DISMISS_STYLES:
+            raise RigError(f"unknown dismiss {dismiss!r} (choose from {', '.join(DISMISS_STYLES)})")
+        if win is not None and (win < 4 or win & (win - 1)):
+            raise RigError(f"win must be a tile (a power of two from 4), not {win!r}")
         if keys is not None and keys not in KEY_SETS:
             raise RigError(f"unknown key set {keys!r} (choose from {', '.join(KEY_SETS)})")
 

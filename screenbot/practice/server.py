@@ -134,6 +134,8 @@ class PracticeState:
             "marks": bool(cur.get("marks", False)),
             "overhang": bool(cur.get("overhang", False)),
             "key_set": cur.get("key_set"),
+            "win": cur.get("win"),  # the tile that brings the win message (None: never, keep=1)
+            "dismiss": cur.get("dismiss"),  # how the win message is dismissed: "click" or "key"
             "seq": self._seq,
             "page": self._page,
             "pages": self._pages,

@@ -237,3 +237,46 @@ def read_number(cell: np.ndarray, background, kilo: bool = False) -> int | None:
         if length == marks or (votes[value] >= 2 and (not kilo or length >= marks)):
             return value
     return None
+
+
+# A message's text (the win message's "Press Enter to keep going"): the colours that may be its
+# letters cover between these shares of the picture (less: specks; more: a background).
+TEXT_COLOUR_SHARE = (0.003, 0.2)
+TEXT_COLOUR_TOLERANCE = 40  # levels (max over B, G, R) from a text colour that still count as it
+
+
+def text_colours(pixels: np.ndarray, count: int = 6) -> list[np.ndarray]:
+    """The most common colours (16-level bins, BGR means) that cover a text-sized share of the picture."""
+    flat = pixels.reshape(-1, 3)
+    q = (flat // 16).astype(np.int32)
+    codes = (q[:, 0] << 8) | (q[:, 1] << 4) | q[:, 2]
+    counts = np.bincount(codes, minlength=4096)
+    low, high = TEXT_COLOUR_SHARE
+    found = []
+    for code in np.argsort(counts)[::-1]:
+        share = counts[code] / len(codes)
+        if share < low:
+            break
+        if share <= high:
+            found.append(flat[codes == code].mean(axis=0))
+            if len(found) >= count:
+                break
+    return found
+
+
+def read_text(pixels: np.ndarray):
+    """The text written on a picture (BGR), read by tesseract several ways, one reading at a time
+    (a generator: the caller stops once a reading tells it what it needs). First the whole picture
+    in grey, then each text-coloured layer alone (dark letters on white): a message drawn over tiles
+    is read best without the tiles' own digits and edges."""
+    if not shutil.which("tesseract"):
+        raise OcrUnavailableError("tesseract is not installed, needed to read the win message: install tesseract-ocr")
+    try:
+        import pytesseract
+    except ImportError as exc:
+        raise OcrUnavailableError(f"pytesseract cannot be loaded ({exc}), needed to read the win message") from exc
+    yield pytesseract.image_to_string(cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY), config="--psm 6")
+    for colour in text_colours(pixels):
+        distance = np.abs(pixels.astype(np.int16) - colour.astype(np.int16)).max(axis=2)
+        layer = np.where(distance <= TEXT_COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
+        yield pytesseract.image_to_string(layer, config="--psm 6")

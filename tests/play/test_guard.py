@@ -15,7 +15,7 @@ from test_loop import make_player, win_overlay_after_2048
 
 PACKAGE = Path(screenbot.__file__).parent
 INPUT_CALLS = {"press", "click", "_press_key", "_click", "keyDown", "keyUp", "hotkey", "typewrite",
-               "mouseDown", "mouseUp"}
+               "mouseDown", "mouseUp", "press_dismiss", "_press_dismiss_key", "fake_input"}
 # Where input may be sent: the keyboard implementations themselves, the guard, and the practice rig
 # (it drives its own browser for the tests and the demo with xdotool, never the user's game).
 ALLOWED = {"control/keyboard.py", "play/guard.py", "practice/rig.py"}
@@ -50,6 +50,12 @@ def test_the_check_finds_a_press_that_goes_around_the_guard(tmp_path):
     sneaky = tmp_path / "sneaky.py"
     sneaky.write_text("def go(player, move):\n    player.keyboard.press(move)\n", encoding="utf-8")
     assert input_calls(sneaky) == ["2: player.keyboard.press(move)"]
+
+
+def test_the_check_finds_a_dismiss_key_pressed_around_the_guard(tmp_path):
+    sneaky = tmp_path / "sneaky.py"
+    sneaky.write_text("def go(keyboard):\n    keyboard.press_dismiss('enter')\n", encoding="utf-8")
+    assert input_calls(sneaky) == ["2: keyboard.press_dismiss('enter')"]
 
 
 def test_only_the_guard_holds_the_keyboard():

@@ -4,6 +4,9 @@
    URL options: theme=classic|dark|lines|lines-light|terminal, size=<board px, default 500: the
    scale of the page; the terminal's char cell is 9x18 px at 500>, seed=<uint32>,
    board=<16 comma-separated values, row-major>, score=<start score>, keep=1 (no win overlay),
+   win=<tile that brings the win message, default 2048>,
+   dismiss=click|key (the win message's way out: "Keep going" / "Try again" buttons, or no buttons
+   and a line "Press Enter to keep going": Enter continues),
    anim=<duration multiplier: 1 classic, 0.5 twice as fast, 0 none; the terminal never animates>,
    scroll=<css px> or scroll=board (centre the board in the window),
    marks=1 (help text and a logo drawn over the board, the same after every move),
@@ -51,6 +54,11 @@
     return ok ? values : null;
   }
 
+  function winOption(text) {
+    const v = Number(text);
+    return text && Number.isInteger(v) && v >= 4 && v <= 131072 && (v & (v - 1)) === 0 ? v : 2048;
+  }
+
   function randomSeed() {
     const a = new Uint32Array(1);
     window.crypto.getRandomValues(a);
@@ -71,10 +79,13 @@
     marks: params.get("marks") === "1",
     overhang: params.get("overhang") === "1",
     keys: Object.prototype.hasOwnProperty.call(KEY_SETS, keySet) ? keySet : "all",
+    win: winOption(params.get("win")),
+    dismiss: params.get("dismiss") === "key" ? "key" : "click",
   };
   const family = THEMES[options.theme];
   const geo = GEOMETRY[family];
   const anim = family === "terminal" ? 0 : options.anim; // a terminal redraws, it does not animate
+  const DISMISS_KEY = "Enter"; // dismiss=key: the key that continues after the win message
   const KEY_MOVES = options.keys === "all"
     ? Object.assign({}, KEY_SETS.arrows, KEY_SETS.wasd, KEY_SETS.hjkl) : KEY_SETS[options.keys];
 
@@ -155,7 +166,7 @@
     const next = new Array(SIZE * SIZE).fill(null);
     let gain = 0;
     let changed = false;
-    let made2048 = false;
+    let madeWin = false;
     for (const line of linesToward(move)) {
       let filled = 0;
       let open = null; // the last tile placed on this line that may still merge
@@ -169,7 +180,7 @@
           t.pos = dest;
           next[dest] = merged;
           gain += merged.value;
-          if (merged.value === 2048) made2048 = true;
+          if (merged.value === options.win) madeWin = true;
           changed = true;
           open = null;
         } else {
@@ -181,7 +192,7 @@
         }
       }
     }
-    return { next, gain, changed, made2048 };
+    return { next, gain, changed, madeWin };
   }
 
   function movesAvailable() {
@@ -229,7 +240,7 @@
       if (t) { t.prev = t.pos; t.mergedFrom = null; }
     }
     const before = game.cells.slice();
-    const { next, gain, changed, made2048 } = slide(game.cells, move);
+    const { next, gain, changed, madeWin } = slide(game.cells, move);
     if (!changed) {
       for (const t of before) if (t) t.pos = t.prev;
       report("noop", move, tKey);
@@ -239,7 +250,7 @@
     game.score += gain;
     game.lastGain = gain;
     game.moves += 1;
-    if (made2048 && !game.keepGoing) game.won = true;
+    if (madeWin && !game.keepGoing) game.won = true;
     spawnTile();
     if (!movesAvailable()) game.over = true;
     report("move", move, tKey);
@@ -493,6 +504,8 @@
       marks: options.marks,
       overhang: options.overhang,
       key_set: options.keys,
+      win: options.keep ? null : options.win,
+      dismiss: options.dismiss,
       layout: lay,
     });
   }
@@ -530,6 +543,11 @@
   // ---- input -----------------------------------------------------------------------------
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (event.key === DISMISS_KEY && options.dismiss === "key") {
+      event.preventDefault();
+      keepGoing();
+      return;
+    }
     const move = KEY_MOVES[event.key];
     if (!move) return;
     event.preventDefault();
@@ -550,18 +568,23 @@
 
   onButton(".restart-button", startNewGame);
   onButton(".retry-button", startNewGame);
-  onButton(".keep-playing-button", () => {
+  function keepGoing() {
     if (!game.won || game.keepGoing) return;
     game.keepGoing = true;
     report("keep-going");
     draw();
-  });
+  }
+  onButton(".keep-playing-button", keepGoing);
 
   window.addEventListener("resize", reportLayoutIfMoved);
   window.addEventListener("scroll", reportLayoutIfMoved);
 
   // ---- start -----------------------------------------------------------------------------
   root.classList.add(`theme-${options.theme}`);
+  if (options.dismiss === "key") {
+    root.classList.add("dismiss-key");
+    messageEl.querySelector(".key-hint").textContent = `Press ${DISMISS_KEY} to keep going`;
+  }
   if (family !== "classic") {
     root.classList.add(`family-${family}`, "geo");
     const boardW = 2 * geo.padX + SIZE * geo.cellW + (SIZE - 1) * geo.gapX;
