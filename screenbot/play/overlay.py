@@ -139,11 +139,9 @@ class WinOverlay:
         play pressed and the message swallowed (for "any key"); `after`: that move's board."""
         ctx = self.ctx
         g = ctx.eyes.geometry
-        if getattr(getattr(ctx.eyes, "profile", None), "kind", "tiles") == "text":
-            # A text game's win box has no button to find by its pixels (its choices are words, often
-            # a key to press): never click one of its words on a guess.
-            raise StopPlaying("the game says it is won, in a box drawn as text: play cannot tell which key or "
-                              "word keeps it going; continue the game by hand, then run play again")
+        # A text game's win box has no button to find by its pixels (its choices are words, often a
+        # key to press): never click one of its words; only a key its text names is pressed.
+        text_board = getattr(getattr(ctx.eyes, "profile", None), "kind", "tiles") == "text"
         # The overlay fades in (800 ms in the classic game), and while it fades the buttons'
         # contrast changes from frame to frame: act only once two looks in a row show the very same
         # pixels (the fade is over) with the button, if any, at the same place.
@@ -152,7 +150,7 @@ class WinOverlay:
         read = False  # the still message's text was read
         while True:
             won = sight.state == BoardState.WON
-            button = find_keep_going(sight.frame, g.board_rect) if won else None
+            button = find_keep_going(sight.frame, g.board_rect) if won and not text_board else None
             still = won and last is not None and last[1] == button and np.array_equal(last[0], sight.frame.pixels)
             if still and button is not None:
                 break
@@ -162,6 +160,9 @@ class WinOverlay:
                     return self.wait_for_board(resume, "pressed the key the win message names")
             last = (sight.frame.pixels, button) if won else None
             if ctx.clock() >= deadline:
+                if text_board:
+                    raise StopPlaying("the game says it is won, in a box drawn as text that names no key to keep "
+                                      "going: continue the game by hand, then run play again; no key was pressed")
                 if read:
                     raise StopPlaying("the win message is up with no 'Keep going' button and names no key to "
                                       "continue (its text was read); no key was pressed")

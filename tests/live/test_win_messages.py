@@ -52,3 +52,16 @@ def test_a_game_with_no_win_message_is_noted_and_played_on(make_rig, tmp_path):
     assert summary.rules == ["no win message at 2048"]
     assert_no_misread(player, rig)
     assert state["moves"] == 15
+
+
+def test_a_terminal_games_win_box_that_asks_for_enter_is_dismissed_with_enter(make_rig, tmp_path):
+    """The terminal look: a text board whose win box is drawn in box characters, with a line asking
+    for Enter: named "won" by its words, dismissed with the key its text names (never a click)."""
+    rig = make_rig(seed=3, board=BEFORE_2048, anim=0, theme="terminal", dismiss="key", export_env=True)
+    summary, player = play_on(rig, tmp_path, max_moves=12)
+    assert summary.ok and summary.moves == 12, summary.reason
+    state = rig.state()
+    assert state["won"] and state["keep_going"]
+    assert summary.rules == ["win message at 2048", "win message dismissed with Enter"]
+    assert_no_misread(player, rig)
+    assert state["moves"] == 12
