@@ -21,33 +21,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "targets"))  # the harnesses (test code, not the package)
 
 from harness import TARGETS  # noqa: E402
+from target_frames import read_target_frames  # noqa: E402
 from test_play_targets import believed_against_truth, play_target  # noqa: E402
 
 
 def recorded_frames(name: str) -> tuple[int, int]:
-    """(frames read exactly, frames) for a target's recorded screens."""
-    import cv2
-
-    from screenbot.calibration import calibrate
-    from screenbot.control.screen import Frame
-    from screenbot.game.rules import to_grid
-    from screenbot.vision.reader import read_board
-
-    folder = ROOT / "tests" / "fixtures" / "targets" / name
-    pairs = sorted(folder.glob("*.png")) if folder.is_dir() else []
-    truths = [json.loads(p.with_suffix(".json").read_text())["board"] for p in pairs]
-    if not pairs:
-        return 0, 0
-    order = sorted(range(len(pairs)), key=lambda i: sum(v != 0 for row in truths[i] for v in row))
-    profile = calibrate(Frame(cv2.imread(str(pairs[order[0]])), 0, 0))  # the sparsest board first
-    right = 0
-    for png, truth in zip(pairs, truths):
-        try:
-            reading = read_board(Frame(cv2.imread(str(png)), 0, 0), profile)
-        except Exception:  # an unreadable tile counts as a wrong read
-            continue
-        right += reading.grid == to_grid(truth)
-    return right, len(pairs)
+    """(frames read right, frames) for a target's recorded screens (target_frames.py says what is right
+    for each kind: still, mid-move, overlay)."""
+    results = read_target_frames(name)
+    return sum(r.ok for r in results), len(results)
 
 
 def main() -> int:

@@ -196,12 +196,14 @@ def _mode_colour(px: np.ndarray) -> tuple[np.ndarray, float]:
     return colour, share
 
 
-def _overlay(profile: Profile, s: Sampler, line_px: np.ndarray) -> tuple[BoardState, tuple[int, int, int], float] | None:
+def _overlay(profile: Profile, s: Sampler, line_px: np.ndarray, region: np.ndarray | None = None,
+             ocr_allowed: bool = True) -> tuple[BoardState, tuple[int, int, int], float] | None:
     """The overlay the gap lines are seen through: (state, colour, alpha), or None."""
     colour, share = _mode_colour(line_px.reshape(-1, 3))
     gap = np.asarray(profile.gap_colour, float)
     if share < 0.25 or np.abs(colour - gap).max() <= TOL:
         return None
+    wash = tuple(int(v) for v in np.clip(2 * colour - gap, 0, 255))  # the wash's colour, were it half strength
     if s.theme is not None:
         best = None
         for ov in s.theme.overlays:
@@ -217,13 +219,48 @@ def _overlay(profile: Profile, s: Sampler, line_px: np.ndarray) -> tuple[BoardSt
                 best = (resid, ov.state, ov.colour, alpha)
         if best:
             return best[1], best[2], best[3]
-        return None
-    # A learned clone: an even wash over the whole board is an overlay; guess its meaning from its hue.
+        # A wash the theme does not know (a clone drawn in these colours, e.g. a half-white "YOU
+        # LOST!"): an overlay only when an even wash covers the board and its words say which one.
+        if share < 0.5:
+            return None
+        state = _state_by_words(profile, region, wash) if ocr_allowed else None
+        return (state, wash, 0.5) if state is not None else None
+    # A learned clone: an even wash over the whole board is an overlay; its words say which one,
+    # else guess from its hue (a win is drawn in a strong colour, a loss in a pale one).
     if share < 0.5:
         return None
-    wash = np.clip(2 * colour - gap, 0, 255)
-    saturated = wash.max() - wash.min() > 60
-    return (BoardState.WON if saturated else BoardState.OVER), tuple(int(v) for v in wash), 0.5  # type: ignore[return-value]
+    state = _state_by_words(profile, region, wash) if ocr_allowed else None
+    if state is None:
+        state = BoardState.WON if max(wash) - min(wash) > 60 else BoardState.OVER
+    return state, wash, 0.5  # type: ignore[return-value]
+
+
+# (board rect, wash colour / 8) -> the state the overlay's words named: read once while it stands
+_WORDS_SEEN: dict[tuple, BoardState | None] = {}
+
+
+def _state_by_words(profile: Profile, region: np.ndarray | None, wash) -> BoardState | None:
+    """WON or OVER when the words written over the board name one (tesseract); None when they do not,
+    or cannot be read."""
+    if region is None:
+        return None
+    key = (tuple(profile.board_rect.as_list()), tuple(v // 8 for v in wash))
+    if key not in _WORDS_SEEN:
+        from screenbot.vision.ocr import OcrUnavailableError, read_text
+        from screenbot.vision.text import state_of_words
+
+        state = None
+        try:
+            for text in read_text(region):
+                state = state_of_words(text)
+                if state is not None:
+                    break
+        except OcrUnavailableError:
+            return None
+        if len(_WORDS_SEEN) > 64:
+            _WORDS_SEEN.clear()
+        _WORDS_SEEN[key] = state
+    return _WORDS_SEEN[key]
 
 
 def _read_under_overlay(s: Sampler, strip_px: np.ndarray, colour, alpha: float) -> Grid | None:
@@ -251,7 +288,7 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
     def done(grid, state, detail="", ocr_calls=0, learned=False):
         return Reading(grid, state, profile.board_rect, detail, (time.perf_counter() - start) * 1000, ocr_calls, learned)
 
-    overlay = _overlay(profile, s, line_px)
+    overlay = _overlay(profile, s, line_px, region, ocr_allowed)
     if overlay is not None:
         state, colour, alpha = overlay
         return done(_read_under_overlay(s, strip_px, colour, alpha), state, f"overlay (wash {alpha:.2f})")

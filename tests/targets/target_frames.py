@@ -1,0 +1,59 @@
+"""A target's recorded screens (tests/fixtures/targets/<name>/X.png + X.json) read the way `calibrate` and
+`read` read a screen: calibrated once on the sparsest still board, then every frame judged by its kind.
+
+Kinds (tests/targets/record_fixtures.py): static (read exactly), mid-animation (unsettled, or exactly
+the board before or after the move: never a third board), overlay-over / overlay-won (the state named).
+A label without a kind is a still board."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "targets"
+
+
+@dataclass(frozen=True)
+class FrameResult:
+    name: str
+    kind: str
+    ok: bool
+    seen: str  # what was read: the state, and the grid when one was read
+
+
+def read_target_frames(name: str) -> list[FrameResult]:
+    import cv2
+
+    from screenbot.calibration import calibrate
+    from screenbot.control.screen import Frame
+    from screenbot.game.rules import to_grid
+    from screenbot.vision.marks import learn_marks
+    from screenbot.vision.reader import UnreadableTileError, read_board
+
+    folder = FIXTURES / name
+    labels = {png: json.loads(png.with_suffix(".json").read_text()) for png in sorted(folder.glob("*.png"))}
+    if not labels:
+        return []
+    still = [png for png, lab in labels.items() if lab.get("kind", "static") == "static"]
+    first = min(still, key=lambda png: sum(v != 0 for row in labels[png]["board"] for v in row))
+    frame = Frame(cv2.imread(str(first)), 0, 0)
+    profile = calibrate(frame)
+    learn_marks(frame, profile)
+    out = []
+    for png, lab in labels.items():
+        kind = lab.get("kind", "static")
+        try:
+            reading = read_board(Frame(cv2.imread(str(png)), 0, 0), profile)
+            state, grid = str(reading.state), reading.grid
+        except UnreadableTileError as exc:
+            state, grid = f"unreadable ({exc})", None
+        truth = to_grid(lab["board"])
+        if kind == "static":
+            ok = state == "playing" and grid == truth
+        elif kind == "mid-animation":
+            ok = state == "unsettled" or (state == "playing" and grid in (truth, to_grid(lab["board_before"])))
+        else:
+            ok = state == kind.split("-", 1)[1]
+        out.append(FrameResult(png.name, kind, ok, f"{state} {grid}" if grid is not None else state))
+    return out
