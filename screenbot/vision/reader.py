@@ -22,10 +22,9 @@ from screenbot.errors import ScreenbotError
 from screenbot.game.rules import SIZE, Grid
 from screenbot.geometry import Rect
 from screenbot.vision.glyphs import value_from_digits
-from screenbot.vision.sampling import EMPTY, FIRST_TILE, GAP, TOL, Entry, Sampler, labels_of, sampler_for
+from screenbot.vision.sampling import EDGE_TOL, EMPTY, FIRST_TILE, GAP, TOL, Entry, Sampler, labels_of, sampler_for
 
 JUMP = 36  # a colour step this sharp on a gap line is the edge of a tile that is not in its cell
-THIN_GAP_PX = 4  # gaps narrower than this are drawn lines: no step test along them
 
 
 class UnreadableTileError(ScreenbotError):
@@ -101,11 +100,17 @@ def _judge_cells(strip_labels: np.ndarray, centre_labels: np.ndarray, n_labels: 
     return _Cells(label, split, centre_bad)
 
 
-def _thinnest_gap(profile: Profile) -> int:
-    cells = profile.cells
-    gaps = [cells[k].x - cells[k - 1].right for k in range(1, SIZE)]
-    gaps += [cells[k * SIZE].y - cells[(k - 1) * SIZE].bottom for k in range(1, SIZE)]
-    return min(gaps)
+def _edges_off(s: Sampler, region: np.ndarray, strip_px: np.ndarray) -> np.ndarray:
+    """Per cell of a thin-line board: half or more of one edge shows a colour other than the cell's
+    just inside it (a tile off its cell: the empty colour along one side of it, its own colour over
+    the next cell's side). The cell's colour is that of its top and bottom strips, which digits do
+    not reach (a colour not learned yet counts too); points under marks are left out."""
+    ref = np.median(strip_px[:, : s.top_bottom].astype(np.int16), axis=1)  # (16, 3)
+    edge = region[s.edge_y, s.edge_x].astype(np.int16)  # (16, 4, k, 3)
+    foreign = np.abs(edge - ref[:, None, None, :]).max(axis=3) > EDGE_TOL
+    if s.edge_marked is not None:
+        foreign &= ~s.edge_marked
+    return (foreign.sum(axis=2) >= 0.5 * edge.shape[2]).any(axis=1)
 
 
 def _gap_jumps(line_px: np.ndarray, marked: np.ndarray | None = None) -> np.ndarray:
@@ -150,8 +155,13 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     # A tile between cells shows as a sharp step along a gap line. Where the gaps are a drawn line
     # (1-3 px) the sample line cannot stay off the tiles' edges: there a tile between cells shows as
     # two colours in one cell instead (`split`).
-    jump = int(_gap_jumps(line_px, s.line_marked).max()) if _thinnest_gap(profile) >= THIN_GAP_PX else 0
+    jump = int(_gap_jumps(line_px, s.line_marked).max()) if s.edge_y is None else 0
     settled = jump < JUMP and not cells.split.any() and not cells.centre_bad.any()
+    if settled and s.edge_y is not None:  # a drawn-line board: a tile off its cell shows at the cells' edges
+        off = _edges_off(s, region, strip_px)
+        if off.any():
+            cells.split[:] = cells.split | off
+            settled = False
     # A learned look's colour names a value only as far as the tiles seen so far go (one game's 4096
     # and up may share a colour first seen on an 8192): its tiles are always checked by their digit
     # shapes too (a lookup; OCR only for a new shape). A built-in theme's palette is known.

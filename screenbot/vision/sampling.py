@@ -43,6 +43,41 @@ class Sampler:
     extra: dict = field(default_factory=dict)
     top_bottom: int = 0  # the first this many strip points of every cell are its top and bottom strips
     line_marked: np.ndarray | None = None  # (lines, k) bool: gap-line points under marks drawn over the board
+    # Thin-line boards only: points just inside each cell's four edges, (16, 4, k), and those under marks
+    edge_y: np.ndarray | None = None
+    edge_x: np.ndarray | None = None
+    edge_marked: np.ndarray | None = None
+
+
+# A thin-line board's cells are also sampled this far inside their edges (a share of the cell, at
+# least EDGE_MIN_PX): a still tile fills its cell to the line (1 px, measured on the practice looks),
+# while a tile caught sliding leaves the empty colour along one edge and covers the next cell's.
+EDGE_INSET = 0.06
+EDGE_MIN_PX = 3
+EDGE_POINTS = 8  # per edge (the corners are left out: they may be rounded)
+EDGE_TOL = 24  # colour levels: an edge point this far from its cell's colour is not the cell's
+
+
+def edge_points(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
+    """(y, x) of EDGE_POINTS points just inside each edge of each cell: (16, 4, EDGE_POINTS), board-relative,
+    top, bottom, left, right. Top and bottom run along the middle half of the cell; left and right
+    along its top and bottom fifths, above and below where digits are written (a 16384 can be as
+    wide as its tile)."""
+    origin = profile.board_rect
+    ys, xs = [], []
+    half = EDGE_POINTS // 2
+    middle = 0.25 + 0.5 * (np.arange(EDGE_POINTS) + 0.5) / EDGE_POINTS
+    ends = np.concatenate([0.08 + 0.15 * (np.arange(half) + 0.5) / half, 0.77 + 0.15 * (np.arange(half) + 0.5) / half])
+    for c in profile.cells:
+        dx = max(EDGE_MIN_PX, int(round(EDGE_INSET * c.w)))
+        dy = max(EDGE_MIN_PX, int(round(EDGE_INSET * c.h)))
+        px = c.x - origin.x + middle * c.w
+        py = c.y - origin.y + ends * c.h
+        top, bottom = c.y - origin.y + dy, c.bottom - origin.y - 1 - dy
+        left, right = c.x - origin.x + dx, c.right - origin.x - 1 - dx
+        ys.append([np.full(EDGE_POINTS, top), np.full(EDGE_POINTS, bottom), py, py])
+        xs.append([px, px, np.full(EDGE_POINTS, left), np.full(EDGE_POINTS, right)])
+    return np.asarray(ys).astype(np.intp), np.asarray(xs).astype(np.intp)
 
 
 def _grid_points(rect: Rect, origin: Rect, nx: int, ny: int) -> tuple[np.ndarray, np.ndarray]:
@@ -167,12 +202,18 @@ def sampler_for(profile: Profile) -> Sampler:
         digit_like=np.array([any(max(abs(a - b) for a, b in zip(e.colour, t)) <= TOL for t in (theme.text if theme else ()))
                              for e in entries], bool),
     )
+    if _thin_lines(profile):
+        ey, ex = edge_points(profile)
+        sampler.edge_y, sampler.edge_x = ey.clip(0, origin.h - 1), ex.clip(0, origin.w - 1)
     if profile.marks:
         marked = np.zeros(sampler.line_y.shape, bool)
         at = {(x - origin.x, y - origin.y) for x, y in profile.marks}
         for idx in np.ndindex(marked.shape):
             marked[idx] = (int(sampler.line_x[idx]), int(sampler.line_y[idx])) in at
         sampler.line_marked = marked
+        if sampler.edge_y is not None:
+            near = _near_marks(at, origin)
+            sampler.edge_marked = near[sampler.edge_y, sampler.edge_x]
     profile.sampler_for = sampler  # type: ignore[attr-defined]
     return sampler
 
@@ -180,3 +221,29 @@ def sampler_for(profile: Profile) -> Sampler:
 def labels_of(lut: np.ndarray, px: np.ndarray) -> np.ndarray:
     q = (px >> (8 - LUT_BITS)).astype(np.intp)
     return lut[(q[..., 0] << (2 * LUT_BITS)) | (q[..., 1] << LUT_BITS) | q[..., 2]]
+
+
+THIN_GAP_PX = 4  # gaps narrower than this are drawn lines: no step test along them
+
+
+def thinnest_gap(profile: Profile) -> int:
+    cells = profile.cells
+    gaps = [cells[k].x - cells[k - 1].right for k in range(1, SIZE)]
+    gaps += [cells[k * SIZE].y - cells[(k - 1) * SIZE].bottom for k in range(1, SIZE)]
+    return min(gaps)
+
+
+def _thin_lines(profile: Profile) -> bool:
+    return thinnest_gap(profile) < THIN_GAP_PX
+
+
+def _near_marks(at: set[tuple[int, int]], origin: Rect, reach: int = 6) -> np.ndarray:
+    """Board-sized mask: within `reach` px of a marked point (marks are learned on the gap lines;
+    the same writing runs on into the cells beside them)."""
+    import cv2
+
+    mask = np.zeros((origin.h, origin.w), np.uint8)
+    for x, y in at:
+        if 0 <= x < origin.w and 0 <= y < origin.h:
+            mask[y, x] = 1
+    return cv2.dilate(mask, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)).astype(bool)
