@@ -38,6 +38,13 @@ def loss_of(values: dict[Move, float], played: Move, best: Move | None) -> float
     return min(1.0, max(0.0, (v_best - v_played) / v_best))
 
 
+def percent(x: float | None) -> str:
+    """A share as a percentage; two decimals below 1 % (a near-tie is not shown as 0.0 %)."""
+    if x is None:
+        return "-"
+    return f"{100 * x:.2f}%" if abs(x) < 0.01 else f"{100 * x:.1f}%"
+
+
 def band_of(loss: float) -> str:
     if loss >= BLUNDER:
         return "blunder"

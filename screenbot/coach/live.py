@@ -24,7 +24,7 @@ from typing import Callable
 import numpy as np
 
 from screenbot.board_state import BoardState
-from screenbot.coach.evaluate import Judge, Judged
+from screenbot.coach.evaluate import Judge, Judged, percent
 from screenbot.coach.rebuild import Believer, Gap, Rebuilder, Seen, Step
 from screenbot.coach.review import FrameStats, Review
 from screenbot.game.rules import Grid, legal_moves
@@ -57,13 +57,6 @@ class CoachResult:
     seconds: float
     advice: int = 0  # advice lines said
     behind_max: int = 0  # most moves waiting for the agent at once
-
-
-def percent(x: float | None) -> str:
-    """A share as a percentage; two decimals below 1 % (a near-tie is not shown as 0.0 %)."""
-    if x is None:
-        return "-"
-    return f"{100 * x:.2f}%" if abs(x) < 0.01 else f"{100 * x:.1f}%"
 
 
 def move_line(j: Judged) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from screenbot.coach.errors import NoBoardInSourceError
-from screenbot.coach.evaluate import BANDS, BLUNDER, INACCURACY, MISTAKE, Judge, Judged
+from screenbot.coach.evaluate import BANDS, BLUNDER, INACCURACY, MISTAKE, Judge, Judged, percent
 from screenbot.coach.frames import Source, open_source, same_picture, thumbnail
 from screenbot.coach.rebuild import Believer, Game, rebuild
 from screenbot.geometry import Rect
@@ -61,6 +61,14 @@ class Review:
     def worst(self, n: int = 10) -> list[Judged]:
         """The n moves with the largest loss (ties: the earlier first); moves with no loss left out."""
         return sorted((j for j in self.moves if j.loss > 0), key=lambda j: (-j.loss, j.i))[:n]
+
+    def summary_lines(self, worst: int = 5) -> list[str]:
+        """The count in each band, then the worst moves, one line each (indented)."""
+        lines = ["  " + ", ".join(f"{band} {n}" for band, n in self.bands.items())]
+        for j in self.worst(worst):
+            best = j.best.key if j.best is not None else "-"
+            lines.append(f"  move {j.i + 1}: {j.move.key}, best {best}: loss {percent(j.loss)} ({j.band})")
+        return lines
 
     def as_json(self) -> dict:
         source = dict(self.source)

@@ -7,7 +7,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from screenbot.agent.limits import MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
+from screenbot.commands.review import add_judge_options, judge_options
 from screenbot.errors import UsageError
 
 
@@ -29,11 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", metavar="FILE", help="also write the review's JSON object to FILE")
     p.add_argument("--max-moves", type=int, metavar="N", help="end after following N moves")
     p.add_argument("--seconds", type=float, metavar="S", help="end after S seconds")
-    p.add_argument("--depth", metavar="D", default="adaptive",
-                   help=f"search depth 0..{MAX_FIXED_DEPTH}, or 'adaptive' (default: what `play` uses, no time limit)")
-    p.add_argument("--depth-cap", type=int, metavar="D", help="cap the adaptive depth at D (default 6)")
-    p.add_argument("--budget-ms", type=float, metavar="B",
-                   help="think at most B ms per board (the losses then depend on the machine's load)")
+    add_judge_options(p)
     p.set_defaults(func=run)
 
 
@@ -62,9 +58,7 @@ def _write(review, out: Path, json_path: str | None) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    depth = check_depth(args.depth, "--depth")
-    depth_cap = check_depth_cap(args.depth_cap, "--depth-cap")
-    budget_ms = check_budget(args.budget_ms, "--budget-ms")
+    options = judge_options(args)
     if args.max_moves is not None and args.max_moves < 1:
         raise UsageError("--max-moves must be 1 or more")
     if args.seconds is not None and args.seconds <= 0:
@@ -74,15 +68,15 @@ def run(args: argparse.Namespace) -> int:
         from screenbot.coach.report import check_plotting
 
         check_plotting()
-    from screenbot.coach.evaluate import Judge
-    from screenbot.coach.live import Coach, CoachSettings, percent
+    from screenbot.coach.evaluate import Judge, percent
+    from screenbot.coach.live import Coach, CoachSettings
     from screenbot.control.desktop import check_desktop
     from screenbot.play.eyes import ScreenEyes
     from screenbot.session import open_session
 
     check_desktop(keys=False)  # the coach only looks
     with open_session(profile=args.profile, keep_new=True) as session:  # no board: one line, before any search
-        judge = Judge(depth=depth, depth_cap=depth_cap, budget_ms=budget_ms)
+        judge = Judge(**options)
         if judge.agent is not None:
             judge.agent.warm_up()
         eyes = ScreenEyes(session.screen, session.profile)
@@ -101,10 +95,7 @@ def run(args: argparse.Namespace) -> int:
     gaps = len(review.game.gaps)
     print(f"{result.ended}: {len(review.moves)} moves followed in {result.seconds:.0f} s, {gaps} gap{'s' if gaps != 1 else ''}, "
           f"accuracy {percent(review.accuracy)} (the agent's move played)")
-    print("  " + ", ".join(f"{band} {n}" for band, n in review.bands.items()))
-    for j in review.worst(5):
-        print(f"  move {j.i + 1}: {j.move.key}, best {j.best.key if j.best is not None else '-'}: "
-              f"loss {percent(j.loss)} ({j.band})")
+    print("\n".join(review.summary_lines()))
     for line in _write(review, out, args.json):
         print(line)
     sys.stdout.flush()

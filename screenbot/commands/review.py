@@ -20,11 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("source", metavar="SOURCE", help="a video file, a folder of screenshots, or a recording folder")
     p.add_argument("--json", metavar="FILE", help="write the review as one JSON object")
     p.add_argument("--out", metavar="DIR", help="write report.html (the worst moves drawn) and loss.png in DIR")
-    p.add_argument("--depth", metavar="D", default="adaptive",
-                   help=f"search depth 0..{MAX_FIXED_DEPTH}, or 'adaptive' (default: what `play` uses, no time limit)")
-    p.add_argument("--depth-cap", type=int, metavar="D", help="cap the adaptive depth at D (default 6)")
-    p.add_argument("--budget-ms", type=float, metavar="B",
-                   help="think at most B ms per board (faster, but the losses then depend on the machine's load)")
+    add_judge_options(p)
     p.add_argument("--still-frames", type=int, metavar="N",
                    help="frames in a row that must show a board before it is believed (default: 2 in a video, "
                         "1 for screenshots and recordings)")
@@ -33,30 +29,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _percent(x) -> str:
-    return "-" if x is None else f"{100 * x:.1f}%"
+def add_judge_options(p: argparse.ArgumentParser) -> None:
+    """The search that judges the moves (review and coach)."""
+    p.add_argument("--depth", metavar="D", default="adaptive",
+                   help=f"search depth 0..{MAX_FIXED_DEPTH}, or 'adaptive' (default: what `play` uses, no time limit)")
+    p.add_argument("--depth-cap", type=int, metavar="D", help="cap the adaptive depth at D (default 6)")
+    p.add_argument("--budget-ms", type=float, metavar="B",
+                   help="think at most B ms per board (faster, but the losses then depend on the machine's load)")
+
+
+def judge_options(args: argparse.Namespace) -> dict:
+    """--depth, --depth-cap and --budget-ms, checked, as Judge's keyword arguments."""
+    return {"depth": check_depth(args.depth, "--depth"), "depth_cap": check_depth_cap(args.depth_cap, "--depth-cap"),
+            "budget_ms": check_budget(args.budget_ms, "--budget-ms")}
 
 
 def run(args: argparse.Namespace) -> int:
-    depth = check_depth(args.depth, "--depth")
-    depth_cap = check_depth_cap(args.depth_cap, "--depth-cap")
-    budget_ms = check_budget(args.budget_ms, "--budget-ms")
+    options = judge_options(args)
     if args.still_frames is not None and args.still_frames < 1:
         raise UsageError("--still-frames must be 1 or more")
-    from screenbot.coach.evaluate import Judge
+    from screenbot.coach.evaluate import Judge, percent
     from screenbot.coach.report import check_plotting, write_json, write_report
     from screenbot.coach.review import review
 
     if args.out:
         check_plotting()
-    result = review(args.source, Judge(depth=depth, depth_cap=depth_cap, budget_ms=budget_ms), args.still_frames,
-                    use_log=not args.frames_only)
-    bands = result.bands
+    result = review(args.source, Judge(**options), args.still_frames, use_log=not args.frames_only)
     print(f"{len(result.moves)} moves rebuilt, {len(result.game.gaps)} gap{'s' if len(result.game.gaps) != 1 else ''}, "
-          f"accuracy {_percent(result.accuracy)} (the agent's move played)")
-    print("  " + ", ".join(f"{band} {n}" for band, n in bands.items()))
-    for j in result.worst(5):
-        print(f"  move {j.i + 1}: {j.move.key}, best {j.best.key if j.best is not None else '-'}: loss {_percent(j.loss)} ({j.band})")
+          f"accuracy {percent(result.accuracy)} (the agent's move played)")
+    print("\n".join(result.summary_lines()))
     if args.json:
         print(f"json: {write_json(result, args.json)}")
     if args.out:

@@ -177,16 +177,12 @@ class WinOverlay:
     def press_named_key(self, sight: Sight, move: Move | None, after) -> bool:
         """Read the still message's text; when it names a key to continue, press that key through the
         guard (for "any key" the move play pressed or is about to press) and note it. False: no key named."""
-        from screenbot.vision.ocr import OcrUnavailableError, read_text
+        from screenbot.vision.ocr import OcrUnavailableError, read_until
 
         g = self.ctx.eyes.geometry
         pixels = sight.frame.crop(g.board_rect).pixels
-        hint = None
         try:
-            for text in read_text(pixels):
-                hint = key_hint(text)
-                if hint is not None:
-                    break
+            hint = read_until(pixels, key_hint)
         except OcrUnavailableError as exc:
             raise StopPlaying(f"the win message has no 'Keep going' button and its text cannot be read: {exc}") from exc
         if hint is None:

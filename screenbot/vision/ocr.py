@@ -280,3 +280,13 @@ def read_text(pixels: np.ndarray):
         distance = np.abs(pixels.astype(np.int16) - colour.astype(np.int16)).max(axis=2)
         layer = np.where(distance <= TEXT_COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
         yield pytesseract.image_to_string(layer, config="--psm 6")
+
+
+def read_until(pixels: np.ndarray, parse):
+    """The first non-None `parse(text)` over read_text's readings of the picture (None: none gave one).
+    Raises OcrUnavailableError without tesseract."""
+    for text in read_text(pixels):
+        found = parse(text)
+        if found is not None:
+            return found
+    return None

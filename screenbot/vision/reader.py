@@ -256,15 +256,11 @@ def _state_by_words(profile: Profile, region: np.ndarray | None, wash) -> BoardS
         return None
     key = (tuple(profile.board_rect.as_list()), tuple(v // 8 for v in wash))
     if key not in _WORDS_SEEN:
-        from screenbot.vision.ocr import OcrUnavailableError, read_text
+        from screenbot.vision.ocr import OcrUnavailableError, read_until
         from screenbot.vision.text import state_of_words
 
-        state = None
         try:
-            for text in read_text(region):
-                state = state_of_words(text)
-                if state is not None:
-                    break
+            state = read_until(region, state_of_words)
         except OcrUnavailableError:
             return None
         if len(_WORDS_SEEN) > 64:
