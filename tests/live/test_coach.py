@@ -99,11 +99,12 @@ def test_coach_follows_a_person_playing_and_presses_nothing(make_rig, tmp_path):
         pressed, bad = play(rig)
         time.sleep(1.0)
         coach.send_signal(signal.SIGINT)  # the person ends the session with Ctrl-C
-        _, err = coach.communicate(timeout=120)
+        coach.wait(timeout=120)  # (stdout is the Lines thread's alone: communicate() would take lines from it)
     finally:
         if coach.poll() is None:
             coach.kill()
-    lines.join(5)
+    lines.join(10)
+    err = coach.stderr.read()
     assert coach.returncode == 0, err
     state = rig.state()
     assert state["moves"] == MOVES and state["keys"] == pressed == MOVES  # every key the page got was the player's
