@@ -226,7 +226,9 @@ def summarize(results: list[GameResult], settings: BenchSettings, seed: int, wor
         "moves_per_s_all_workers": total_moves / elapsed_s if elapsed_s > 0 else 0.0,
         "elapsed_s": elapsed_s,
         "per_game": [
-            {"seed": r.seed, "score": r.score, "moves": r.moves, "max_tile": r.max_tile, "over": r.over} for r in results
+            {"seed": r.seed, "score": r.score, "moves": r.moves, "max_tile": r.max_tile, "over": r.over,
+             "ms_per_move_median": _percentile(r.move_ms, 0.5), "ms_per_move_p95": _percentile(r.move_ms, 0.95)}
+            for r in results
         ],
     }
 
