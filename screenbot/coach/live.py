@@ -25,9 +25,10 @@ import numpy as np
 
 from screenbot.board_state import BoardState
 from screenbot.coach.evaluate import Judge, Judged, percent
-from screenbot.coach.rebuild import Believer, Gap, Rebuilder, Seen, Step
+from screenbot.coach.rebuild import Believer, Gap, Rebuilder, Seen, Step, explain
 from screenbot.coach.review import FrameStats, Review
 from screenbot.game.rules import Grid, legal_moves
+from screenbot.play.relocate import find_board_again
 
 LOOK_S = 0.012  # pause between two looks (a grab and a read take 1-4 ms more)
 STILL_LOOKS = 2  # looks in a row that must show a board before it is believed ...
@@ -37,6 +38,12 @@ STILL_LOOKS = 2  # looks in a row that must show a board before it is believed .
 STILL_S = 0.05
 LOST_NOTE_S = 2.0  # say the board is out of sight once it has been this long
 LOST_END_S = 60.0  # end the session once the board has been out of sight this long
+# With no still board this long, search the whole screen for it at a new place, and again at most
+# this often: sooner than play does (a person plays on while the window is dragged; every move
+# missed meanwhile may become a gap), at the cost of a whole-screen grab and search (~0.1-0.3 s)
+# about twice a second while the board is away.
+SEARCH_AFTER_S = 0.15
+SEARCH_EVERY_S = 0.4
 
 
 @dataclass
@@ -145,6 +152,8 @@ class Coach:
         self._lock = threading.Lock()
         self._believed_at = -1  # index in believer.boards of the last believed board
         self._advised: Grid | None = None  # the last board advice was asked for
+        self._searched_at = float("-inf")  # the last search of the whole screen for a moved board ended
+        self.relocations = 0
         self._worker = _Worker(judge, self._said_judged, self._said_advice, lambda: self.rebuilder.board)
 
     # ---- what the agent's thread says -----------------------------------------------------------
@@ -186,6 +195,44 @@ class Coach:
             self._worker.advise(board)
         return False
 
+    def _follows(self, grid) -> bool:
+        """`grid` is the game's last board, or one move on (or no board is known yet)."""
+        board = self.rebuilder.board
+        if board is None:
+            return True
+        grid = tuple(tuple(row) for row in grid)
+        return grid == board or explain(board, grid).kind == "one"
+
+    def _search_moved(self, now: float, lost_since: float) -> bool:
+        """No still board for a while (gone, or something else read where it was): look over the
+        whole screen for it at a new place (a dragged window, a scrolled page): one board of the same
+        size, still, at most every SEARCH_EVERY_S. True when found: the eyes look there from now on."""
+        if now - lost_since < SEARCH_AFTER_S or now - self._searched_at < SEARCH_EVERY_S:
+            return False
+        board = self.rebuilder.board
+        around = self.eyes.look_around() if board is not None and hasattr(self.eyes, "look_around") else None
+        if around is None:
+            return False
+
+        def believe(sight) -> Grid | None:
+            # the person may have played on meanwhile: any still board of the old size will do (exactly
+            # one on the screen); the moves from the last board to it are rebuilt as usual, or a gap
+            if sight.state != BoardState.PLAYING or sight.grid is None:
+                return None
+            return tuple(tuple(row) for row in sight.grid)
+
+        frame, monitors = around
+        result = find_board_again(frame, monitors, self.eyes.profile,
+                                  lambda f, profile: self.eyes.read_frame(f, profile=profile), believe)
+        self._searched_at = self.clock()
+        if result.found is None:
+            return False
+        self.eyes.move_to(result.found.profile)
+        rect = result.found.profile.board_rect
+        self.relocations += 1
+        self.say(f"the board moved to {rect.x},{rect.y}: following it there")
+        return True
+
     def run(self) -> CoachResult:
         """Follow the game until it is over, `max_moves`, `seconds`, the board is gone for `lost_end_s`,
         or Ctrl-C; then judge what is left and return the review."""
@@ -194,7 +241,8 @@ class Coach:
         start = self.clock()
         last_pixels: np.ndarray | None = None  # the last still look's pixels ...
         state = BoardState.NO_BOARD  # ... and what was read on them
-        lost_since: float | None = None
+        lost_since: float | None = None  # no board where it was, since
+        away_since: float | None = None  # no still board (no board, moving, covered), since
         lost_said = False
         ended = ""
         try:
@@ -216,10 +264,18 @@ class Coach:
                     sight = self.eyes.read_frame(frame, now)
                     state = sight.state
                     grid = sight.grid if state in (BoardState.PLAYING, BoardState.OVER) else None
+                    if grid is not None and state == BoardState.OVER and not self._follows(grid):
+                        grid = None  # a wash over something else than this game's last board (a moved window?)
                     if grid is None:
                         self.stats.not_still += 1
+                        away_since = now if away_since is None else away_since
+                        if self._search_moved(now, away_since):
+                            lost_since = away_since = last_pixels = None
+                            lost_said = False
+                            continue
                     else:
                         last_pixels = frame.pixels  # a still look: the same pixels again need no read
+                        away_since = None
                     label = f"{now - start:.2f} s"
                     seen = self.believer.see(grid, label, t=now)
                     if state == BoardState.NO_BOARD:
@@ -265,7 +321,7 @@ class Coach:
         moves = sorted(self._worker.judged, key=lambda j: j.i)
         self.stats.glimpsed = sum(1 for s in self.believer.boards if not s.sure)
         source = {"path": "live screen", "kind": "live", "frames": self.stats.frames,
-                  "seconds": round(seconds, 2), "ended": ended}
+                  "seconds": round(seconds, 2), "ended": ended, "relocations": self.relocations}
         search = {**self.judge.settings, "searches": self.judge.searches}
         review = Review(source, game, moves, self.stats, search)
         return CoachResult(review, ended, seconds, self.advice, self.behind_max)

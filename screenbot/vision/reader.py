@@ -207,8 +207,10 @@ def _mode_colour(px: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def _overlay(profile: Profile, s: Sampler, line_px: np.ndarray, region: np.ndarray | None = None,
-             ocr_allowed: bool = True) -> tuple[BoardState, tuple[int, int, int], float] | None:
-    """The overlay the gap lines are seen through: (state, colour, alpha), or None."""
+             strip_px: np.ndarray | None = None, ocr_allowed: bool = True) -> tuple[BoardState, tuple[int, int, int], float] | None:
+    """The overlay the gap lines are seen through: (state, colour, alpha), or None. A wash the look
+    does not know is read for its words (tesseract) only when the board under it reads as a board:
+    a moved window or a half-covered board is not an overlay, and costs no OCR."""
     colour, share = _mode_colour(line_px.reshape(-1, 3))
     gap = np.asarray(profile.gap_colour, float)
     if share < 0.25 or np.abs(colour - gap).max() <= TOL:
@@ -231,7 +233,7 @@ def _overlay(profile: Profile, s: Sampler, line_px: np.ndarray, region: np.ndarr
             return best[1], best[2], best[3]
         # A wash the theme does not know (a clone drawn in these colours, e.g. a half-white "YOU
         # LOST!"): an overlay only when an even wash covers the board and its words say which one.
-        if share < 0.5:
+        if share < 0.5 or strip_px is None or _read_under_overlay(s, strip_px, wash, 0.5) is None:
             return None
         state = _state_by_words(profile, region, wash) if ocr_allowed else None
         return (state, wash, 0.5) if state is not None else None
@@ -239,7 +241,8 @@ def _overlay(profile: Profile, s: Sampler, line_px: np.ndarray, region: np.ndarr
     # else guess from its hue (a win is drawn in a strong colour, a loss in a pale one).
     if share < 0.5:
         return None
-    state = _state_by_words(profile, region, wash) if ocr_allowed else None
+    board_under = strip_px is not None and _read_under_overlay(s, strip_px, wash, 0.5) is not None
+    state = _state_by_words(profile, region, wash) if ocr_allowed and board_under else None
     if state is None:
         state = BoardState.WON if max(wash) - min(wash) > 60 else BoardState.OVER
     return state, wash, 0.5  # type: ignore[return-value]
@@ -294,7 +297,7 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
     def done(grid, state, detail="", ocr_calls=0, learned=False):
         return Reading(grid, state, profile.board_rect, detail, (time.perf_counter() - start) * 1000, ocr_calls, learned)
 
-    overlay = _overlay(profile, s, line_px, region, ocr_allowed)
+    overlay = _overlay(profile, s, line_px, region, strip_px, ocr_allowed)
     if overlay is not None:
         state, colour, alpha = overlay
         return done(_read_under_overlay(s, strip_px, colour, alpha), state, f"overlay (wash {alpha:.2f})")

@@ -215,3 +215,20 @@ def test_the_agent_never_holds_up_looking(look_s):
     result, _ = run_coach(shows, CoachSettings(look_s=look_s), choose=slow)
     assert [j.move for j in result.review.moves] == moves
     assert result.behind_max >= 3  # moves were waiting for the agent while the coach kept looking
+
+
+def test_a_board_dragged_elsewhere_is_found_again_and_followed_there():
+    """The window is dragged: the board leaves its place, shows up 60 px right and 20 px down with
+    the same game on it, and the person plays on there."""
+    boards, moves = next(g for g in (seeded_game(seed, 4) for seed in range(20))
+                         if all(explain(a, b).kind == "one" for a, b in zip(g[0], g[0][1:])))
+
+    def dragged(board):
+        return np.roll(page(board), (20, 60), axis=(0, 1))  # the page's plain background rolls in
+
+    shows = [(page(boards[0]), 4), (page(boards[1]), 4), (dragged(boards[1]), 60),
+             (dragged(boards[2]), 4), (dragged(boards[3]), 4)]
+    result, lines = run_coach(shows)
+    assert [(j.board, j.move) for j in result.review.moves] == list(zip(boards[:3], moves[:3]))
+    assert result.review.source["relocations"] == 1 and result.review.game.gaps == []
+    assert any(line.startswith("the board moved to 100,50") for line in lines)

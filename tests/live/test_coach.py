@@ -83,28 +83,41 @@ def play(rig) -> tuple[int, list[int]]:
     return pressed, bad
 
 
-def test_coach_follows_a_person_playing_and_presses_nothing(make_rig, tmp_path):
-    rig = make_rig(seed=SEED, export_env=True)
+def start_coach(rig, tmp_path, *args: str) -> tuple[subprocess.Popen, Lines]:
+    """`screenbot coach ARGS --json tmp/coach.json --out tmp/report` in its own process on the rig's screen,
+    with its own config, data and cache folders."""
     env = {**os.environ, **rig.env, "XDG_CONFIG_HOME": str(tmp_path / "config"),
            "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    out_json = tmp_path / "coach.json"
     coach = subprocess.Popen(
-        [sys.executable, "-m", "screenbot", "coach", "--advise", "--json", str(out_json), "--out", str(tmp_path / "report")],
+        [sys.executable, "-m", "screenbot", "coach", *args, "--json", str(tmp_path / "coach.json"),
+         "--out", str(tmp_path / "report")],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines = Lines(coach.stdout)
     lines.start()
+    return coach, lines
+
+
+def stop_coach(coach: subprocess.Popen, lines: Lines) -> str:
+    """Ctrl-C, as the person would; returns what it wrote to stderr."""
+    coach.send_signal(signal.SIGINT)
+    coach.wait(timeout=120)  # (stdout is the Lines thread's alone: communicate() would take lines from it)
+    lines.join(10)
+    return coach.stderr.read()
+
+
+def test_coach_follows_a_person_playing_and_presses_nothing(make_rig, tmp_path):
+    rig = make_rig(seed=SEED, export_env=True)
+    out_json = tmp_path / "coach.json"
+    coach, lines = start_coach(rig, tmp_path, "--advise")
     try:
         lines.wait_for("coach: following the board", 60)
         lines.wait_for("advice:", 10)  # advice on the first board, before any key
         pressed, bad = play(rig)
         time.sleep(1.0)
-        coach.send_signal(signal.SIGINT)  # the person ends the session with Ctrl-C
-        coach.wait(timeout=120)  # (stdout is the Lines thread's alone: communicate() would take lines from it)
+        err = stop_coach(coach, lines)  # the person ends the session with Ctrl-C
     finally:
         if coach.poll() is None:
             coach.kill()
-    lines.join(10)
-    err = coach.stderr.read()
     assert coach.returncode == 0, err
     state = rig.state()
     assert state["moves"] == MOVES and state["keys"] == pressed == MOVES  # every key the page got was the player's
@@ -137,3 +150,40 @@ def test_coach_follows_a_person_playing_and_presses_nothing(make_rig, tmp_path):
     assert all(rebuilt[k]["loss"] > 0 for k in bad if k in rebuilt)
     assert sum(k in rebuilt for k in bad) >= len(bad) - 1
     assert (tmp_path / "report" / "report.html").is_file() and (tmp_path / "report" / "review.json").is_file()
+
+
+def test_coach_follows_the_board_when_its_window_is_dragged(make_rig, tmp_path):
+    """The person drags the browser window 300 px right and 40 px down between two moves: the coach
+    finds the board there (same size, the same game on it) and follows the moves played there."""
+    from test_moved_window import BrowserWindow
+
+    rig = make_rig(seed=SEED, screen=(1600, 1000), window_size=(1000, 900), export_env=True)
+    coach, lines = start_coach(rig, tmp_path)
+    window = BrowserWindow(rig)
+    try:
+        lines.wait_for("coach: following the board", 60)
+        agent = ExpectimaxAgent(threads=1)
+        for k in range(12):
+            if k == 6:
+                at = window.position
+                window.move_to(at.x + 300, at.y + 40)
+                time.sleep(0.2)
+                rig.wait_for(lambda s: s["ready"], 5)
+            rig.press(agent.choose(rig.grid(), depth=2).move)
+            rig.wait_for_moves(k + 1)
+            time.sleep(0.5)
+        time.sleep(1.0)
+        err = stop_coach(coach, lines)
+    finally:
+        window.close()
+        if coach.poll() is None:
+            coach.kill()
+    assert coach.returncode == 0, err
+    state = rig.state()
+    truth, moves = page_boards(state), state["history_moves"]
+    review = json.loads((tmp_path / "coach.json").read_text())
+    print("\n".join(line for line in lines.lines if not line.startswith("move")), err)
+    assert [(to_grid(m["board"]), m["move"]) for m in review["moves"]] == list(zip(truth, moves))
+    assert review["source"]["relocations"] == 1 and review["gaps"] == 0
+    assert any(line.startswith("the board moved to") for line in lines.lines)
+    assert state["keys"] == 12
