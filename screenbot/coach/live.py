@@ -1,10 +1,12 @@
 """Coaching live: follow the game a person plays on the screen, judge each move as it lands, press nothing.
 
 The coach looks at the board's region every `look_s` seconds (a grab, and a read unless the pixels
-are exactly those of the last still look). A board is believed once `still_looks` looks in a row
-show it, so a frame caught mid-move is not; each believed board is explained from the last by the
-rules (rebuild.Rebuilder): one move, or the one pair of moves that leads there when the person was
-faster than the looks, else a gap. No move is ever made up.
+are exactly those of the last still look). A board is believed once `still_looks` looks in a row,
+`still_s` seconds apart at least, show it, so a frame caught mid-move is not; each believed board is
+explained from the last by the rules (rebuild.Rebuilder): one move, the one pair of moves that leads
+there when the person was faster than the looks, a board glimpsed in between, else a gap. No move is
+ever made up. With no still board for a moment the whole screen is searched for the board at a new
+place (a dragged window), and followed there.
 
 The agent searches on a thread of its own, so looking never waits for it: a move's line comes a
 little after the move when the person plays fast, and always in order. With `advise`, the best move
@@ -94,7 +96,7 @@ class _Worker(threading.Thread):
         self.judged: list[Judged] = []
         self.error: BaseException | None = None
         self._seq = 0
-        self.waiting = 0  # moves handed over and not judged yet
+        self.handed = 0  # moves handed over (by the looking thread; the worker only appends to `judged`)
 
     def _put(self, kind: int, item) -> None:
         self._seq += 1
@@ -103,8 +105,13 @@ class _Worker(threading.Thread):
     def advise(self, board: Grid) -> None:
         self._put(self.ADVISE, board)
 
+    @property
+    def waiting(self) -> int:
+        """Moves handed over and not judged yet."""
+        return self.handed - len(self.judged)
+
     def judge_move(self, i: int, step: Step) -> None:
-        self.waiting += 1
+        self.handed += 1
         self._put(self.JUDGE, (i, step))
 
     def stop(self) -> None:
@@ -125,7 +132,6 @@ class _Worker(threading.Thread):
                 i, step = item
                 judged = self.judge.judge(i, step.board, step.move, step.at)
                 self.judged.append(judged)
-                self.waiting -= 1
                 self.on_judged(judged)
         except BaseException as exc:  # handed to the looking thread, which raises it
             self.error = exc
