@@ -107,6 +107,11 @@ class Judge:
         self.cache: dict[Grid, object] = {}
         self.searches = 0
 
+    @property
+    def described(self) -> dict:
+        """The search's settings and how many boards it searched (a review's `search`)."""
+        return {**self.settings, "searches": self.searches}
+
     def cancel(self) -> None:
         """Stop the agent's search under way (from another thread); the judge is done after this."""
         if self.agent is not None:

@@ -324,10 +324,9 @@ class Coach:
         else:
             if self._worker.error is not None:
                 raise self._worker.error
-        moves = sorted(self._worker.judged, key=lambda j: j.i)
-        self.stats.glimpsed = sum(1 for s in self.believer.boards if not s.sure)
+        moves = list(self._worker.judged)  # one worker, first in first out: in the order played
+        self.stats.glimpsed = self.believer.glimpsed
         source = {"path": "live screen", "kind": "live", "frames": self.stats.frames,
                   "seconds": round(seconds, 2), "ended": ended, "relocations": self.relocations}
-        search = {**self.judge.settings, "searches": self.judge.searches}
-        review = Review(source, game, moves, self.stats, search)
+        review = Review(source, game, moves, self.stats, self.judge.described)
         return CoachResult(review, ended, seconds, self.advice, self.behind_max)

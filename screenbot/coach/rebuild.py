@@ -288,6 +288,11 @@ class Believer:
         self._since: float | None = None  # when the run began (readings given a time)
 
     @property
+    def glimpsed(self) -> int:
+        """Boards seen on too few frames in a row to be believed."""
+        return sum(1 for s in self.boards if not s.sure)
+
+    @property
     def believed(self) -> list[Seen]:
         return [s for s in self.boards if s.sure]
 

@@ -203,7 +203,7 @@ def believe_frames(source: Source, still_frames: int | None = None, read: Callab
         raise NoBoardInSourceError(f"no 2048 board found in {tried} of {source.path}: the whole board must be in "
                                    "the picture, still, with no menu or window over it")
     stats.board_rect = profile.board_rect.as_list() if profile is not None else None
-    stats.glimpsed = sum(1 for s in believer.boards if not s.sure)
+    stats.glimpsed = believer.glimpsed
     return believer, stats, profile
 
 
@@ -216,7 +216,6 @@ def review(path: str | Path, judge: Judge | None = None, still_frames: int | Non
     game = rebuild(believer.boards)
     judge = judge if judge is not None else Judge()
     moves = [judge.judge(i, step.board, step.move, step.at) for i, step in enumerate(game.steps)]
-    search = {**judge.settings, "searches": judge.searches}
     disagree = [i for i, step in enumerate(game.steps)
                 if step.board in stats.logged_moves and stats.logged_moves[step.board] != step.move.key]
-    return Review(source.describe(), game, moves, stats, search, disagree)
+    return Review(source.describe(), game, moves, stats, judge.described, disagree)

@@ -85,9 +85,9 @@ def run(args: argparse.Namespace) -> int:
               "It presses nothing. Ctrl-C ends and writes the review.", flush=True)
         settings = CoachSettings(advise=args.advise, max_moves=args.max_moves, seconds=args.seconds)
         coach = Coach(eyes, judge, settings, say=lambda line: print(line, flush=True))
-        result = coach.run()
         coach.stats.calibrated_on = "found now" if session.found_now else str(session.profile_path or "profile")
         coach.stats.board_rect = rect.as_list()
+        result = coach.run()
         session.save_learned()
     if judge.agent is not None:
         judge.agent.close()

@@ -206,11 +206,11 @@ def _mode_colour(px: np.ndarray) -> tuple[np.ndarray, float]:
     return colour, share
 
 
-def _overlay(profile: Profile, s: Sampler, line_px: np.ndarray, region: np.ndarray | None = None,
-             strip_px: np.ndarray | None = None, ocr_allowed: bool = True) -> tuple[BoardState, tuple[int, int, int], float] | None:
-    """The overlay the gap lines are seen through: (state, colour, alpha), or None. A wash the look
-    does not know is read for its words (tesseract) only when the board under it reads as a board:
-    a moved window or a half-covered board is not an overlay, and costs no OCR."""
+def _overlay(profile: Profile, s: Sampler, line_px: np.ndarray, region: np.ndarray, strip_px: np.ndarray,
+             ocr_allowed: bool = True) -> tuple[BoardState, float, Grid | None] | None:
+    """The overlay the gap lines are seen through: (state, alpha, the board read under it), or None.
+    A wash the look does not know is read for its words (tesseract) only when the board under it
+    reads as a board: a moved window or a half-covered board is not an overlay, and costs no OCR."""
     colour, share = _mode_colour(line_px.reshape(-1, 3))
     gap = np.asarray(profile.gap_colour, float)
     if share < 0.25 or np.abs(colour - gap).max() <= TOL:
@@ -230,22 +230,20 @@ def _overlay(profile: Profile, s: Sampler, line_px: np.ndarray, region: np.ndarr
             if resid <= 8 and (best is None or resid < best[0]):
                 best = (resid, ov.state, ov.colour, alpha)
         if best:
-            return best[1], best[2], best[3]
-        # A wash the theme does not know (a clone drawn in these colours, e.g. a half-white "YOU
-        # LOST!"): an overlay only when an even wash covers the board and its words say which one.
-        if share < 0.5 or strip_px is None or _read_under_overlay(s, strip_px, wash, 0.5) is None:
-            return None
-        state = _state_by_words(profile, region, wash) if ocr_allowed else None
-        return (state, wash, 0.5) if state is not None else None
-    # A learned clone: an even wash over the whole board is an overlay; its words say which one,
-    # else guess from its hue (a win is drawn in a strong colour, a loss in a pale one).
+            return best[1], best[3], _read_under_overlay(s, strip_px, best[2], best[3])
     if share < 0.5:
         return None
-    board_under = strip_px is not None and _read_under_overlay(s, strip_px, wash, 0.5) is not None
-    state = _state_by_words(profile, region, wash) if ocr_allowed and board_under else None
+    # An even wash over the whole board that the look does not know (a clone drawn in a known
+    # theme's colours, e.g. a half-white "YOU LOST!", or a learned look): its words say which
+    # overlay it is. A known theme needs them; a learned look otherwise guesses from the wash's hue
+    # (a win is drawn in a strong colour, a loss in a pale one).
+    under = _read_under_overlay(s, strip_px, wash, 0.5)
+    state = _state_by_words(profile, region, wash) if ocr_allowed and under is not None else None
     if state is None:
+        if s.theme is not None:
+            return None
         state = BoardState.WON if max(wash) - min(wash) > 60 else BoardState.OVER
-    return state, wash, 0.5  # type: ignore[return-value]
+    return state, 0.5, under
 
 
 # (board rect, wash colour / 8) -> the state the overlay's words named: read once while it stands
@@ -299,8 +297,8 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
 
     overlay = _overlay(profile, s, line_px, region, strip_px, ocr_allowed)
     if overlay is not None:
-        state, colour, alpha = overlay
-        return done(_read_under_overlay(s, strip_px, colour, alpha), state, f"overlay (wash {alpha:.2f})")
+        state, alpha, under = overlay
+        return done(under, state, f"overlay (wash {alpha:.2f})")
     if gap_share < 0.25:
         return done(None, BoardState.NO_BOARD, "the board's gap colour is not where the profile says: run `screenbot calibrate` again")
     if not settled:

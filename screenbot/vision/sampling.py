@@ -202,7 +202,7 @@ def sampler_for(profile: Profile) -> Sampler:
         digit_like=np.array([any(max(abs(a - b) for a, b in zip(e.colour, t)) <= TOL for t in (theme.text if theme else ()))
                              for e in entries], bool),
     )
-    if _thin_lines(profile):
+    if _thinnest_gap(profile) < THIN_GAP_PX:  # drawn lines: no gap to catch a tile between cells
         ey, ex = edge_points(profile)
         sampler.edge_y, sampler.edge_x = ey.clip(0, origin.h - 1), ex.clip(0, origin.w - 1)
     if profile.marks:
@@ -226,15 +226,11 @@ def labels_of(lut: np.ndarray, px: np.ndarray) -> np.ndarray:
 THIN_GAP_PX = 4  # gaps narrower than this are drawn lines: no step test along them
 
 
-def thinnest_gap(profile: Profile) -> int:
+def _thinnest_gap(profile: Profile) -> int:
     cells = profile.cells
     gaps = [cells[k].x - cells[k - 1].right for k in range(1, SIZE)]
     gaps += [cells[k * SIZE].y - cells[(k - 1) * SIZE].bottom for k in range(1, SIZE)]
     return min(gaps)
-
-
-def _thin_lines(profile: Profile) -> bool:
-    return thinnest_gap(profile) < THIN_GAP_PX
 
 
 def _near_marks(at: set[tuple[int, int]], origin: Rect, reach: int = 6) -> np.ndarray:
