@@ -1,0 +1,154 @@
+"""The endgame on its own: seeded games played to their first 16384, then continued from there.
+
+Reaching 32768 is decided after the first 16384 (games at the defaults die at ~340-390k, while
+building the second 16384), and a full game spends half its moves getting to the first 16384.
+So settings are compared on the second half only:
+
+    # 1. play seeded games at the defaults to their first 16384 (one line per game)
+    python benchmarks/late_game.py snap --seeds 60001-60020 --out runs/snaps.jsonl
+    # 2. continue every snapshot with some settings until 32768 or game over (one line per game)
+    python benchmarks/late_game.py go --snaps runs/snaps.jsonl --depth-cap 8 --out runs/cap8.jsonl
+    # 3. the figures side by side
+    python benchmarks/late_game.py show runs/cap6.jsonl runs/cap8.jsonl
+
+Each step appends one JSON line per game as it ends, skips games already in --out (so a run that
+is stopped resumes) and takes --part K/N to play every N-th game only (one process per core).
+A continuation's new tiles come from its own seed (the game's seed + 1,000,000), the same for every
+setting, so two settings meet the same tiles as long as they make the same moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from screenbot.agent.bench import _percentile
+from screenbot.agent.search import ExpectimaxAgent
+from screenbot.game.rules import Game, max_tile
+
+CONTINUE_SEED = 1_000_000
+
+
+def _seeds(text: str) -> list[int]:
+    lo, _, hi = text.partition("-")
+    return list(range(int(lo), int(hi or lo) + 1))
+
+
+def _done(path: Path) -> set[int]:
+    if not path.exists():
+        return set()
+    return {json.loads(line)["seed"] for line in path.read_text().splitlines() if line.strip()}
+
+
+def _play(game: Game, agent: ExpectimaxAgent, stop_at: int, how: dict) -> tuple[list[float], bool]:
+    move_ms: list[float] = []
+    while max_tile(game.grid) < stop_at:
+        decision = agent.choose(game.grid, **how)
+        if decision.move is None:
+            return move_ms, True
+        game.step(decision.move)
+        move_ms.append(decision.ms)
+    return move_ms, False
+
+
+def _agent(args) -> ExpectimaxAgent:
+    agent = ExpectimaxAgent(threads=args.threads)
+    agent.warm_up()
+    return agent
+
+
+def _mine(items: list, part: str) -> list:
+    k, n = (int(x) for x in part.split("/"))
+    return items[k - 1::n]
+
+
+def snap(args) -> None:
+    out = Path(args.out)
+    done = _done(out)
+    agent = _agent(args)
+    for seed in _mine(_seeds(args.seeds), args.part):
+        if seed in done:
+            continue
+        game = Game(seed=seed)
+        game.reset()
+        started = time.perf_counter()
+        move_ms, over = _play(game, agent, 16384, {})
+        line = {"seed": seed, "grid": [list(r) for r in game.grid], "score": game.score, "moves": game.moves,
+                "reached": not over, "seconds": time.perf_counter() - started,
+                "ms_median": _percentile(move_ms, 0.5)}
+        with out.open("a") as f:
+            f.write(json.dumps(line) + "\n")
+        print(f"snap seed {seed}: {'16384' if not over else 'lost'} after {game.moves} moves", flush=True)
+
+
+def go(args) -> None:
+    out = Path(args.out)
+    done = _done(out)
+    agent = _agent(args)
+    how = {"depth_cap": args.depth_cap, "budget_ms": args.budget_ms}
+    if args.cutoff is not None:
+        how["cutoff"] = args.cutoff
+    if args.depth is not None:
+        how["depth"] = args.depth if args.depth == "adaptive" else int(args.depth)
+    snaps = [json.loads(line) for line in Path(args.snaps).read_text().splitlines() if line.strip()]
+    for s in _mine([s for s in snaps if s["reached"]], args.part):
+        if s["seed"] in done:
+            continue
+        game = Game(seed=s["seed"] + CONTINUE_SEED)
+        game.reset(start=tuple(tuple(r) for r in s["grid"]))
+        game.score = s["score"]
+        started = time.perf_counter()
+        move_ms, over = _play(game, agent, args.stop_at, how)
+        line = {"seed": s["seed"], "max_tile": max_tile(game.grid), "score": game.score,
+                "moves": s["moves"] + game.moves, "over": over, "seconds": time.perf_counter() - started,
+                "ms_median": _percentile(move_ms, 0.5), "ms_p95": _percentile(move_ms, 0.95),
+                "settings": {**how, "stop_at": args.stop_at, "threads": args.threads},
+                "command": " ".join(sys.argv)}
+        with out.open("a") as f:
+            f.write(json.dumps(line) + "\n")
+        print(f"go seed {s['seed']}: {max_tile(game.grid)} score {game.score}", flush=True)
+
+
+def show(args) -> None:
+    for name in args.files:
+        games = [json.loads(line) for line in Path(name).read_text().splitlines() if line.strip()]
+        if not games:
+            print(f"{name}: no games")
+            continue
+        won = sum(g["max_tile"] >= 32768 for g in games)
+        print(f"{name}: {len(games)} games from 16384, 32768 in {won} ({100 * won / len(games):.0f} %), "
+              f"mean score {statistics.fmean(g['score'] for g in games):,.0f}, "
+              f"ms/move median of games {statistics.median(g['ms_median'] for g in games):.1f}, "
+              f"p95 median {statistics.median(g['ms_p95'] for g in games):.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="step", required=True)
+    p = sub.add_parser("snap")
+    p.add_argument("--seeds", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--part", default="1/1")
+    p.add_argument("--threads", type=int, default=1)
+    p = sub.add_parser("go")
+    p.add_argument("--snaps", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--part", default="1/1")
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--depth")
+    p.add_argument("--depth-cap", type=int)
+    p.add_argument("--budget-ms", type=float)
+    p.add_argument("--cutoff", type=float)
+    p.add_argument("--stop-at", type=int, default=32768)
+    p = sub.add_parser("show")
+    p.add_argument("files", nargs="+")
+    args = parser.parse_args()
+    {"snap": snap, "go": go, "show": show}[args.step](args)
+
+
+if __name__ == "__main__":
+    main()
