@@ -13,8 +13,10 @@ So settings are compared on the second half only:
 
 Each step appends one JSON line per game as it ends, skips games already in --out (so a run that
 is stopped resumes) and takes --part K/N to play every N-th game only (one process per core).
-A continuation's new tiles come from its own seed (the game's seed + 1,000,000), the same for every
-setting, so two settings meet the same tiles as long as they make the same moves.
+A continuation goes on with the game's own random stream (the generator's state after the
+snapshot's spawns), so a snapshot and its continuation are exactly the full seeded game that plays
+the defaults up to the first 16384 and the continuation's settings after it; two settings meet the
+same tiles as long as they make the same moves.
 """
 
 from __future__ import annotations
@@ -30,7 +32,12 @@ from screenbot.agent.bench import _percentile
 from screenbot.agent.search import ExpectimaxAgent
 from screenbot.game.rules import Game, max_tile
 
-CONTINUE_SEED = 1_000_000
+_RNG_STEP = 0x6D2B79F5  # mulberry32 adds this per draw; a game draws 2 per spawn (cell, value)
+
+
+def _rng_state(seed: int, moves: int) -> int:
+    """The generator's state after a seeded game's 2 first tiles and `moves` moves."""
+    return (seed + 2 * (moves + 2) * _RNG_STEP) & 0xFFFFFFFF
 
 
 def _seeds(text: str) -> list[int]:
@@ -77,6 +84,7 @@ def snap(args) -> None:
         game.reset()
         started = time.perf_counter()
         move_ms, over = _play(game, agent, 16384, {})
+        assert game.rng.state == _rng_state(seed, game.moves)
         line = {"seed": seed, "grid": [list(r) for r in game.grid], "score": game.score, "moves": game.moves,
                 "reached": not over, "seconds": time.perf_counter() - started,
                 "ms_median": _percentile(move_ms, 0.5)}
@@ -98,9 +106,10 @@ def go(args) -> None:
     for s in _mine([s for s in snaps if s["reached"]], args.part):
         if s["seed"] in done:
             continue
-        game = Game(seed=s["seed"] + CONTINUE_SEED)
+        game = Game(seed=s["seed"])
         game.reset(start=tuple(tuple(r) for r in s["grid"]))
         game.score = s["score"]
+        game.rng.state = _rng_state(s["seed"], s["moves"])
         started = time.perf_counter()
         move_ms, over = _play(game, agent, args.stop_at, how)
         line = {"seed": s["seed"], "max_tile": max_tile(game.grid), "score": game.score,

@@ -10,7 +10,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
-from screenbot.agent.search import DEFAULT_BUDGET_MS, DEFAULT_DEPTH, DEFAULT_DEPTH_CAP, ExpectimaxAgent, default_threads
+from screenbot.agent.search import (DEFAULT_BUDGET_MS, DEFAULT_DEPTH, DEFAULT_DEPTH_CAP, ENDGAME_TILE, ExpectimaxAgent,
+                                   default_threads)
 from screenbot.game.rules import EMPTY, Game, Grid, apply_move, empty_cells, max_tile, place
 
 REPORTED_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
@@ -33,7 +34,8 @@ class BenchSettings:
     shared_table: bool = False
 
     def describe(self) -> str:
-        cap = DEFAULT_DEPTH_CAP if self.depth_cap is None else self.depth_cap
+        cap = (f"{DEFAULT_DEPTH_CAP}, uncapped from {ENDGAME_TILE}" if self.depth_cap is None
+               else str(self.depth_cap))
         if self.depth is None and self.budget_ms is None:
             how = f"the defaults ({DEFAULT_DEPTH} depth up to {cap}, at most {DEFAULT_BUDGET_MS:g} ms)"
         elif self.budget_ms is None:

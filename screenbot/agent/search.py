@@ -8,7 +8,8 @@ transposition table shared by the root moves and by the depths of one decision.
 
 Depth counts chance layers after the root move, as nneonneo/2048-ai counts them: depth 1 is
 move, spawn, move, evaluate. `depth="adaptive"` is nneonneo's rule max(3, distinct tiles - 2),
-capped at the agent's `depth_cap` (DEFAULT_DEPTH_CAP unless told otherwise).
+capped at the agent's `depth_cap`; unless told otherwise, at DEFAULT_DEPTH_CAP until the board
+holds ENDGAME_TILE, and not at all from then on.
 
 With `budget_ms` the search deepens 1, 2, 3, ... while time remains: it keeps the deepest depth
 that finished, does not start a depth that the growth of the previous ones says cannot finish
@@ -53,8 +54,11 @@ DEFAULT_CUTOFF = 1e-4  # chance paths less likely than this are scored by the he
 # on easy boards and more on crowded ones; the budget only caps the rare very slow move.
 DEFAULT_DEPTH = "adaptive"
 DEFAULT_BUDGET_MS = 500.0
-# The deepest the adaptive rule goes unless told otherwise (`depth_cap`; README: how it was chosen).
+# The deepest the adaptive rule goes unless told otherwise (`depth_cap`; README: how it was chosen) ...
 DEFAULT_DEPTH_CAP = 6
+# ... until a tile this big is on the board: from then on (the endgame, where games are lost) the
+# rule is not capped, as in nneonneo/2048-ai (README: what that gave).
+ENDGAME_TILE = 16384
 MAX_DEPTH = 16  # iterative deepening stops here
 HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)
 assert MAX_FIXED_DEPTH <= kernel.MAX_TREE_DEPTH
@@ -214,15 +218,21 @@ def adaptive_depth(grid: Grid) -> int:
     return max(3, int(distinct_ranks(np.uint64(to_bitboard(grid)))) - 2)
 
 
+def default_cap(grid: Grid) -> int:
+    """The adaptive rule's cap when none is given: DEFAULT_DEPTH_CAP, none (MAX_DEPTH) from ENDGAME_TILE on."""
+    return MAX_DEPTH if max(max(row) for row in grid) >= ENDGAME_TILE else DEFAULT_DEPTH_CAP
+
+
 class ExpectimaxAgent(Agent):
     """The expectimax agent on the compiled kernel. It owns its table and threads: one search at a
     time (play's thinker thread), `cancel()` from any thread.
 
-    `depth_cap` (default DEFAULT_DEPTH_CAP) caps the depth the adaptive rule gives; `threads`
-    (default `default_threads()`) is how many threads one search uses."""
+    `depth_cap` caps the depth the adaptive rule gives (default: `default_cap`, DEFAULT_DEPTH_CAP
+    before the first ENDGAME_TILE and none after); `threads` (default `default_threads()`) is how
+    many threads one search uses."""
 
     def __init__(self, depth_cap: int | None = None, threads: int | None = None) -> None:
-        self.depth_cap = DEFAULT_DEPTH_CAP if check_depth_cap(depth_cap) is None else depth_cap
+        self.depth_cap = check_depth_cap(depth_cap)  # None: default_cap
         self._search = _Search(default_threads() if threads is None else threads)
 
     @property
@@ -280,7 +290,7 @@ class ExpectimaxAgent(Agent):
         if budget_ms is None and depth is None:
             budget_ms, depth = DEFAULT_BUDGET_MS, DEFAULT_DEPTH
         if depth == "adaptive":
-            depth = min(adaptive_depth(grid), cap)
+            depth = min(adaptive_depth(grid), default_cap(grid) if cap is None else cap)
         elif depth is not None:
             depth = int(depth)
         moves = legal_moves(grid)
