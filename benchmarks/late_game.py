@@ -10,6 +10,8 @@ So settings are compared on the second half only:
     python benchmarks/late_game.py go --snaps runs/snaps.jsonl --depth-cap 8 --out runs/cap8.jsonl
     # 3. the figures side by side
     python benchmarks/late_game.py show runs/cap6.jsonl runs/cap8.jsonl
+    # 4. snapshots + one continuation as whole games, in `screenbot bench --json`'s shape (and its plot)
+    python benchmarks/late_game.py whole --snaps runs/snaps.jsonl runs/cap8.jsonl --json out.json --plot out.png
 
 Each step appends one JSON line per game as it ends, skips games already in --out (so a run that
 is stopped resumes) and takes --part K/N to play every N-th game only (one process per core).
@@ -115,7 +117,7 @@ def go(args) -> None:
         line = {"seed": s["seed"], "max_tile": max_tile(game.grid), "score": game.score,
                 "moves": s["moves"] + game.moves, "over": over, "seconds": time.perf_counter() - started,
                 "ms_median": _percentile(move_ms, 0.5), "ms_p95": _percentile(move_ms, 0.95),
-                "settings": {**how, "stop_at": args.stop_at, "threads": args.threads},
+                "final": [list(r) for r in game.grid], "settings": {**how, "stop_at": args.stop_at, "threads": args.threads},
                 "command": " ".join(sys.argv)}
         with out.open("a") as f:
             f.write(json.dumps(line) + "\n")
@@ -133,6 +135,57 @@ def show(args) -> None:
               f"mean score {statistics.fmean(g['score'] for g in games):,.0f}, "
               f"ms/move median of games {statistics.median(g['ms_median'] for g in games):.1f}, "
               f"p95 median {statistics.median(g['ms_p95'] for g in games):.1f}")
+
+
+def whole(args) -> None:
+    """The snapshots and one continuation of each as whole games (a game lost before 16384 is its snapshot)."""
+    from dataclasses import asdict
+
+    from screenbot.agent.bench import BenchSettings, plot_reach, reported_tiles
+
+    snaps = {s["seed"]: s for s in map(json.loads, Path(args.snaps).read_text().splitlines()) if s}
+    conts = {c["seed"]: c for c in map(json.loads, Path(args.cont).read_text().splitlines()) if c}
+    games = []
+    for seed, s in sorted(snaps.items()):
+        if s["reached"]:
+            if seed not in conts:
+                continue  # not continued yet
+            c = conts[seed]
+            games.append({"seed": seed, "score": c["score"], "moves": c["moves"], "max_tile": c["max_tile"],
+                          "over": c["over"], "ms_per_move_median_before_16384": s["ms_median"],
+                          "ms_per_move_median_after_16384": c["ms_median"], "ms_per_move_p95_after_16384": c["ms_p95"]})
+        else:
+            games.append({"seed": seed, "score": s["score"], "moves": s["moves"],
+                          "max_tile": max(max(r) for r in s["grid"]), "over": True,
+                          "ms_per_move_median_before_16384": s["ms_median"]})
+    cap = next(iter(conts.values()))["settings"].get("depth_cap")
+    settings = BenchSettings(stop_at=32768, depth_cap=cap)
+    n = len(games)
+    tiles = reported_tiles(32768)
+    after = [g["ms_per_move_median_after_16384"] for g in games if "ms_per_move_median_after_16384" in g]
+    summary = {
+        "games": n, "seed": games[0]["seed"], "seeds": [g["seed"] for g in games],
+        "settings": {**asdict(settings), "workers": 2, "described": settings.describe()
+                     + "; one search thread per game, two games at a time"},
+        "command": f"benchmarks/late_game.py snap (the defaults to the first 16384), then {conts[games[-1]['seed']]['command'] if games[-1]['seed'] in conts else 'go'}",
+        "reached": {str(t): sum(g["max_tile"] >= t for g in games) / n for t in tiles},
+        "reached_games": {str(t): sum(g["max_tile"] >= t for g in games) for t in tiles},
+        "mean_score": statistics.fmean(g["score"] for g in games),
+        "median_score": statistics.median(g["score"] for g in games),
+        "moves_mean": statistics.fmean(g["moves"] for g in games),
+        "moves_total": sum(g["moves"] for g in games),
+        "ms_per_move_median_of_games_before_16384": statistics.median(g["ms_per_move_median_before_16384"] for g in games),
+        "ms_per_move_median_of_games_after_16384": statistics.median(after) if after else None,
+        "ms_per_move_p95_median_of_games_after_16384":
+            statistics.median(g["ms_per_move_p95_after_16384"] for g in games if "ms_per_move_p95_after_16384" in g)
+            if after else None,
+        "per_game": games,
+    }
+    print(json.dumps({k: v for k, v in summary.items() if k != "per_game"}, indent=1))
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=1) + "\n")
+    if args.plot:
+        plot_reach(summary, args.plot)
 
 
 def main() -> None:
@@ -153,10 +206,15 @@ def main() -> None:
     p.add_argument("--budget-ms", type=float)
     p.add_argument("--cutoff", type=float)
     p.add_argument("--stop-at", type=int, default=32768)
+    p = sub.add_parser("whole")
+    p.add_argument("--snaps", required=True)
+    p.add_argument("cont")
+    p.add_argument("--json")
+    p.add_argument("--plot")
     p = sub.add_parser("show")
     p.add_argument("files", nargs="+")
     args = parser.parse_args()
-    {"snap": snap, "go": go, "show": show}[args.step](args)
+    {"snap": snap, "go": go, "show": show, "whole": whole}[args.step](args)
 
 
 if __name__ == "__main__":
