@@ -202,7 +202,7 @@ def main() -> None:
     p.add_argument("--part", default="1/1")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--depth")
-    p.add_argument("--depth-cap", type=int)
+    p.add_argument("--depth-cap")
     p.add_argument("--budget-ms", type=float)
     p.add_argument("--cutoff", type=float)
     p.add_argument("--stop-at", type=int, default=32768)

@@ -88,7 +88,7 @@ def main(argv=None) -> int:
     parser.add_argument("--anim", type=float, default=None, help="practice page animation multiplier (default 1)")
     parser.add_argument("--keys", type=int, default=20, help="keys used to measure the page's timing")
     parser.add_argument("--budget-ms", type=float, default=None)
-    parser.add_argument("--depth-cap", type=int, help="cap the agent's adaptive depth (default: the agent's)")
+    parser.add_argument("--depth-cap", help="cap the agent's adaptive depth: N or endgame (default: the agent's)")
     parser.add_argument("--share-table", choices=("on", "off"), default=None,
                         help="the boards one key can make share one search table (default: play's default)")
     parser.add_argument("--theme", default="classic", help="practice page theme (classic or dark)")

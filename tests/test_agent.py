@@ -242,16 +242,22 @@ def test_a_depth_cap_caps_the_adaptive_rule_only():
     assert ExpectimaxAgent(depth_cap=5, threads=1).choose(grid, depth="adaptive").depth == 5
 
 
-def test_the_default_cap_is_lifted_once_a_16384_is_on_the_board():
-    # 13 distinct tiles: the rule asks for depth 11; the defaults stop at 6 until a 16384 appears
+def test_the_endgame_cap_is_lifted_once_a_16384_is_on_the_board():
+    # 13 distinct tiles: the rule asks for depth 11; the defaults stop at 6 everywhere, the endgame
+    # cap until a 16384 appears
     before = parse_board("8192 4096 2048 1024 / 64 128 256 512 / 32 16 8 4 / 2 . . .")
     endgame = parse_board("16384 4096 2048 1024 / 64 128 256 512 / 32 16 8 4 / 2 . . .")
     assert adaptive_depth(before) == adaptive_depth(endgame) == 11
     agent = ExpectimaxAgent(threads=1)
-    assert agent.choose(before, depth="adaptive").depth == 6
-    assert agent.choose(endgame, depth="adaptive").depth == 11
-    assert agent.choose(endgame, depth="adaptive", depth_cap=6).depth == 6  # a cap given is kept
-    assert ExpectimaxAgent(depth_cap=7, threads=1).choose(endgame, depth="adaptive").depth == 7
+    assert agent.choose(endgame, depth="adaptive").depth == 6
+    assert agent.choose(before, depth="adaptive", depth_cap="endgame").depth == 6
+    assert agent.choose(endgame, depth="adaptive", depth_cap="endgame").depth == 11
+    deep = ExpectimaxAgent(depth_cap="endgame", threads=1)
+    assert deep.choose(before, depth="adaptive").depth == 6
+    assert deep.choose(endgame, depth="adaptive").depth == 11
+    assert deep.choose(endgame, depth="adaptive", depth_cap="7").depth == 7  # a cap given to choose wins
+    with pytest.raises(ValueError, match="depth_cap"):
+        ExpectimaxAgent(depth_cap="deep")
 
 
 def test_a_failure_in_a_search_thread_reaches_the_caller_and_the_next_search_still_runs(monkeypatch):

@@ -25,6 +25,18 @@ def test_hint_prints_the_best_move_and_every_moves_value(capsys):
     assert apply_move(grid, Move.parse(best[0]))[1] > 0
 
 
+def test_the_endgame_cap_searches_deeper_only_once_a_16384_is_on_the_board(capsys):
+    endgame = "8 512 8192 16384 / 8 256 1024 4096 / 2 16 32 128 / . 2 4 8"  # 12 distinct tiles: rule depth 10
+    before = endgame.replace("16384", "2048")
+    depths = {}
+    for name, board in (("endgame", endgame), ("before", before)):
+        for cap in ("6", "endgame"):
+            assert main(["hint", "--board", board, "--depth", "adaptive", "--depth-cap", cap]) == 0
+            out = capsys.readouterr().out
+            depths[name, cap] = int(out.split("(depth ")[1].split(",")[0])
+    assert depths == {("endgame", "6"): 6, ("endgame", "endgame"): 10, ("before", "6"): 6, ("before", "endgame"): 6}
+
+
 def test_hint_on_a_lost_board_says_so(capsys):
     assert main(["hint", "--board", "2 4 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 2", "--budget-ms", "5"]) == 0
     assert "no legal move" in capsys.readouterr().out
@@ -40,6 +52,7 @@ def test_hint_on_a_lost_board_says_so(capsys):
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth", "99"], "--depth"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--budget-ms", "-5"], "--budget-ms"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth-cap", "99"], "--depth-cap"),
+        (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth-cap", "deep"], "--depth-cap"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth", "2", "--budget-ms", "9"], "not allowed"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--image", "x.png"], "not allowed"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--profile", "p.json"], "--profile"),

@@ -10,6 +10,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
+from screenbot.agent.limits import ENDGAME_CAP
 from screenbot.agent.search import (DEFAULT_BUDGET_MS, DEFAULT_DEPTH, DEFAULT_DEPTH_CAP, ENDGAME_TILE, ExpectimaxAgent,
                                    default_threads)
 from screenbot.game.rules import EMPTY, Game, Grid, apply_move, empty_cells, max_tile, place
@@ -28,14 +29,14 @@ class BenchSettings:
     budget_ms: float | None = None
     depth: int | str | None = None
     stop_at: int | None = None  # stop a game once this tile is on the board
-    depth_cap: int | None = None  # cap on the adaptive depth (None: the agent's default)
+    depth_cap: int | str | None = None  # cap on the adaptive depth (None: the agent's default; or ENDGAME_CAP)
     # as play searches: each board in a table that some of its siblings (the new tile of the move
     # before in another empty cell) filled first, as when play's guesses came before it
     shared_table: bool = False
 
     def describe(self) -> str:
-        cap = (f"{DEFAULT_DEPTH_CAP}, uncapped from {ENDGAME_TILE}" if self.depth_cap is None
-               else str(self.depth_cap))
+        cap = {None: str(DEFAULT_DEPTH_CAP), ENDGAME_CAP: f"{DEFAULT_DEPTH_CAP}, uncapped from {ENDGAME_TILE}"}.get(
+            self.depth_cap, str(self.depth_cap))
         if self.depth is None and self.budget_ms is None:
             how = f"the defaults ({DEFAULT_DEPTH} depth up to {cap}, at most {DEFAULT_BUDGET_MS:g} ms)"
         elif self.budget_ms is None:

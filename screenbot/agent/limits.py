@@ -27,11 +27,22 @@ def check_depth(value: int | str | None, name: str = "depth") -> int | str | Non
     return depth
 
 
-def check_depth_cap(value: int | None, name: str = "depth_cap") -> int | None:
-    """None (the agent's default) or 1..MAX_FIXED_DEPTH."""
-    if value is not None and not 1 <= value <= MAX_FIXED_DEPTH:
-        raise SearchSettingError(f"{name} must be from 1 to {MAX_FIXED_DEPTH}, got {value}")
-    return value
+ENDGAME_CAP = "endgame"  # a depth cap: the default cap until a 16384 is on the board, none from then on
+
+
+def check_depth_cap(value: int | str | None, name: str = "depth_cap") -> int | str | None:
+    """None (the agent's default), 1..MAX_FIXED_DEPTH (also as text), or ENDGAME_CAP."""
+    if value is None or value == ENDGAME_CAP:
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise SearchSettingError(f"{name} must be an integer or {ENDGAME_CAP!r}, got {value!r}")
+    try:
+        cap = int(value)
+    except ValueError:
+        raise SearchSettingError(f"{name} must be an integer or {ENDGAME_CAP!r}, got {value!r}") from None
+    if not 1 <= cap <= MAX_FIXED_DEPTH:
+        raise SearchSettingError(f"{name} must be from 1 to {MAX_FIXED_DEPTH}, got {cap}")
+    return cap
 
 
 def check_budget(value: float | None, name: str = "budget_ms") -> float | None:

@@ -8,8 +8,8 @@ transposition table shared by the root moves and by the depths of one decision.
 
 Depth counts chance layers after the root move, as nneonneo/2048-ai counts them: depth 1 is
 move, spawn, move, evaluate. `depth="adaptive"` is nneonneo's rule max(3, distinct tiles - 2),
-capped at the agent's `depth_cap`; unless told otherwise, at DEFAULT_DEPTH_CAP until the board
-holds ENDGAME_TILE, and not at all from then on.
+capped at the agent's `depth_cap` (DEFAULT_DEPTH_CAP unless told otherwise; ENDGAME_CAP lifts the
+cap once the board holds ENDGAME_TILE).
 
 With `budget_ms` the search deepens 1, 2, 3, ... while time remains: it keeps the deepest depth
 that finished, does not start a depth that the growth of the previous ones says cannot finish
@@ -43,7 +43,7 @@ import numpy as np
 
 from screenbot.agent import expectimax as kernel
 from screenbot.agent.base import Agent, Decision, SearchCancelled
-from screenbot.agent.limits import MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
+from screenbot.agent.limits import ENDGAME_CAP, MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
 from screenbot.errors import UsageError
 from screenbot.game.bitboard import distinct_ranks, to_bitboard
 from screenbot.game.rules import Grid, Move, apply_move, legal_moves, to_grid
@@ -54,10 +54,11 @@ DEFAULT_CUTOFF = 1e-4  # chance paths less likely than this are scored by the he
 # on easy boards and more on crowded ones; the budget only caps the rare very slow move.
 DEFAULT_DEPTH = "adaptive"
 DEFAULT_BUDGET_MS = 500.0
-# The deepest the adaptive rule goes unless told otherwise (`depth_cap`; README: how it was chosen) ...
+# The deepest the adaptive rule goes unless told otherwise (`depth_cap`; README: how it was chosen).
 DEFAULT_DEPTH_CAP = 6
-# ... until a tile this big is on the board: from then on (the endgame, where games are lost) the
-# rule is not capped, as in nneonneo/2048-ai (README: what that gave).
+# depth_cap=ENDGAME_CAP: DEFAULT_DEPTH_CAP until a tile this big is on the board, and from then on
+# (the endgame, where games are lost) no cap, as in nneonneo/2048-ai. Stronger, but too slow for
+# live play's default on 2 cores (README: what it gave).
 ENDGAME_TILE = 16384
 MAX_DEPTH = 16  # iterative deepening stops here
 HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)
@@ -218,21 +219,27 @@ def adaptive_depth(grid: Grid) -> int:
     return max(3, int(distinct_ranks(np.uint64(to_bitboard(grid)))) - 2)
 
 
-def default_cap(grid: Grid) -> int:
-    """The adaptive rule's cap when none is given: DEFAULT_DEPTH_CAP, none (MAX_DEPTH) from ENDGAME_TILE on."""
-    return MAX_DEPTH if max(max(row) for row in grid) >= ENDGAME_TILE else DEFAULT_DEPTH_CAP
+def cap_for(grid: Grid, depth_cap: int | str | None) -> int:
+    """The adaptive rule's cap on this board: `depth_cap`; None: DEFAULT_DEPTH_CAP; ENDGAME_CAP:
+    DEFAULT_DEPTH_CAP, or none (MAX_DEPTH) once ENDGAME_TILE is on the board."""
+    if depth_cap is None:
+        return DEFAULT_DEPTH_CAP
+    if depth_cap == ENDGAME_CAP:
+        return MAX_DEPTH if max(max(row) for row in grid) >= ENDGAME_TILE else DEFAULT_DEPTH_CAP
+    return int(depth_cap)
 
 
 class ExpectimaxAgent(Agent):
     """The expectimax agent on the compiled kernel. It owns its table and threads: one search at a
     time (play's thinker thread), `cancel()` from any thread.
 
-    `depth_cap` caps the depth the adaptive rule gives (default: `default_cap`, DEFAULT_DEPTH_CAP
-    before the first ENDGAME_TILE and none after); `threads` (default `default_threads()`) is how
-    many threads one search uses."""
+    `depth_cap` caps the depth the adaptive rule gives (default DEFAULT_DEPTH_CAP; ENDGAME_CAP:
+    that until the first ENDGAME_TILE and none after, see `cap_for`); `threads` (default
+    `default_threads()`) is how many threads one search uses."""
 
-    def __init__(self, depth_cap: int | None = None, threads: int | None = None) -> None:
-        self.depth_cap = check_depth_cap(depth_cap)  # None: default_cap
+    def __init__(self, depth_cap: int | str | None = None, threads: int | None = None) -> None:
+        depth_cap = check_depth_cap(depth_cap)
+        self.depth_cap = DEFAULT_DEPTH_CAP if depth_cap is None else depth_cap
         self._search = _Search(default_threads() if threads is None else threads)
 
     @property
@@ -270,7 +277,7 @@ class ExpectimaxAgent(Agent):
         depth: int | str | None = None,
         *,
         cutoff: float = DEFAULT_CUTOFF,
-        depth_cap: int | None = None,
+        depth_cap: int | str | None = None,
         keep_table: bool = False,
     ) -> Decision:
         """The best move for `board` (4x4 tile values) by expectimax.
@@ -290,7 +297,7 @@ class ExpectimaxAgent(Agent):
         if budget_ms is None and depth is None:
             budget_ms, depth = DEFAULT_BUDGET_MS, DEFAULT_DEPTH
         if depth == "adaptive":
-            depth = min(adaptive_depth(grid), default_cap(grid) if cap is None else cap)
+            depth = min(adaptive_depth(grid), cap_for(grid, cap))
         elif depth is not None:
             depth = int(depth)
         moves = legal_moves(grid)

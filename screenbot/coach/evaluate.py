@@ -94,12 +94,11 @@ class Judge:
         self.settings: dict = {}
         self.agent = None
         if choose is None:
-            from screenbot.agent.search import DEFAULT_DEPTH_CAP, ENDGAME_TILE, ExpectimaxAgent
+            from screenbot.agent.search import ExpectimaxAgent
 
             agent = ExpectimaxAgent(depth_cap)
             self.agent = agent
-            cap = agent.depth_cap if agent.depth_cap is not None else f"{DEFAULT_DEPTH_CAP}, none from {ENDGAME_TILE}"
-            self.settings = {"depth": depth, "depth_cap": cap, "budget_ms": budget_ms}
+            self.settings = {"depth": depth, "depth_cap": agent.depth_cap, "budget_ms": budget_ms}
 
             def choose(board: Grid):
                 return agent.choose(board, budget_ms, depth)

@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     how = p.add_mutually_exclusive_group()
     how.add_argument("--budget-ms", type=float, metavar="B", help="thinking time per move (default: what `play` uses)")
     how.add_argument("--depth", metavar="D", help="fixed search depth per move, or 'adaptive' (nneonneo's rule)")
-    p.add_argument("--depth-cap", type=int, metavar="D", help="cap the adaptive depth at D (default 6, what `play` uses; 40: nneonneo's rule uncapped)")
+    p.add_argument("--depth-cap", metavar="D", help="cap the adaptive depth at D (default 6, what `play` uses; 40: nneonneo's rule uncapped; "
+                   "'endgame': 6 until a 16384 is on the board, no cap after: stronger, too slow for live play)")
     p.add_argument("--shared-table", action="store_true",
                    help="search each board in a table that up to 2 of its sibling boards filled first, as `play` thinks ahead")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")

@@ -31,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     how = p.add_mutually_exclusive_group()
     how.add_argument("--budget-ms", type=float, metavar="B", help="thinking time (default: what `play` uses)")
     how.add_argument("--depth", metavar="D", help=f"search depth 0..{MAX_FIXED_DEPTH}, or 'adaptive' (no time limit)")
-    p.add_argument("--depth-cap", type=int, metavar="D", help="cap the adaptive depth at D (default 6, what `play` uses; 40: nneonneo's rule uncapped)")
+    p.add_argument("--depth-cap", metavar="D", help="cap the adaptive depth at D (default 6, what `play` uses; 40: nneonneo's rule uncapped; "
+                   "'endgame': 6 until a 16384 is on the board, no cap after: stronger, slower)")
     p.set_defaults(func=run)
 
 

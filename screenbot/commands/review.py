@@ -33,7 +33,7 @@ def add_judge_options(p: argparse.ArgumentParser) -> None:
     """The search that judges the moves (review and coach)."""
     p.add_argument("--depth", metavar="D", default="adaptive",
                    help=f"search depth 0..{MAX_FIXED_DEPTH}, or 'adaptive' (default: what `play` uses, no time limit)")
-    p.add_argument("--depth-cap", type=int, metavar="D", help="cap the adaptive depth at D (default 6)")
+    p.add_argument("--depth-cap", metavar="D", help="cap the adaptive depth at D (default 6; 'endgame': 6 until a 16384 is on the board, no cap after)")
     p.add_argument("--budget-ms", type=float, metavar="B",
                    help="think at most B ms per board (faster, but the losses then depend on the machine's load)")
 
