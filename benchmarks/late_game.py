@@ -167,7 +167,8 @@ def whole(args) -> None:
         "games": n, "seed": games[0]["seed"], "seeds": [g["seed"] for g in games],
         "settings": {**asdict(settings), "workers": 2, "described": settings.describe()
                      + "; one search thread per game, two games at a time"},
-        "command": f"benchmarks/late_game.py snap (the defaults to the first 16384), then {conts[games[-1]['seed']]['command'] if games[-1]['seed'] in conts else 'go'}",
+        "command": "benchmarks/late_game.py snap (the defaults to the first 16384), then "
+                   + next(iter(conts.values())).get("command", "go").split("/benchmarks/")[-1],
         "reached": {str(t): sum(g["max_tile"] >= t for g in games) / n for t in tiles},
         "reached_games": {str(t): sum(g["max_tile"] >= t for g in games) for t in tiles},
         "mean_score": statistics.fmean(g["score"] for g in games),

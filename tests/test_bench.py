@@ -82,9 +82,9 @@ def test_a_game_without_stop_tile_plays_until_no_move_is_legal():
 def test_settings_describe_the_depth_cap_they_play_with():
     assert BenchSettings().describe() == "the defaults (adaptive depth up to 6, at most 500 ms)"
     assert BenchSettings(depth_cap="endgame").describe() == \
-        "the defaults (adaptive depth up to 6, uncapped from 16384, at most 500 ms)"
+        "depth cap endgame (adaptive depth up to 6, uncapped from 16384, at most 500 ms)"
     assert BenchSettings(depth_cap=40, stop_at=16384).describe() == \
-        "the defaults (adaptive depth up to 40, at most 500 ms), stop at 16384"
+        "depth cap 40 (adaptive depth up to 40, at most 500 ms), stop at 16384"
     assert BenchSettings(depth="adaptive", depth_cap=5).describe() == "depth adaptive up to 5"
     assert BenchSettings(depth=3).describe() == "depth 3"
 

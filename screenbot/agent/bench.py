@@ -38,7 +38,8 @@ class BenchSettings:
         cap = {None: str(DEFAULT_DEPTH_CAP), ENDGAME_CAP: f"{DEFAULT_DEPTH_CAP}, uncapped from {ENDGAME_TILE}"}.get(
             self.depth_cap, str(self.depth_cap))
         if self.depth is None and self.budget_ms is None:
-            how = f"the defaults ({DEFAULT_DEPTH} depth up to {cap}, at most {DEFAULT_BUDGET_MS:g} ms)"
+            name = "the defaults" if self.depth_cap is None else f"depth cap {self.depth_cap}"
+            how = f"{name} ({DEFAULT_DEPTH} depth up to {cap}, at most {DEFAULT_BUDGET_MS:g} ms)"
         elif self.budget_ms is None:
             how = f"depth {self.depth}" + (f" up to {cap}" if self.depth == "adaptive" else "")
         else:
