@@ -141,6 +141,8 @@ def whole(args) -> None:
     """The snapshots and one continuation of each as whole games (a game lost before 16384 is its snapshot)."""
     from dataclasses import asdict
 
+    from merge_bench import game_figures  # beside this script
+
     from screenbot.agent.bench import BenchSettings, plot_reach, reported_tiles
 
     snaps = {s["seed"]: s for s in map(json.loads, Path(args.snaps).read_text().splitlines()) if s}
@@ -160,21 +162,13 @@ def whole(args) -> None:
                           "ms_per_move_median_before_16384": s["ms_median"]})
     cap = next(iter(conts.values()))["settings"].get("depth_cap")
     settings = BenchSettings(stop_at=32768, depth_cap=cap)
-    n = len(games)
-    tiles = reported_tiles(32768)
     after = [g["ms_per_move_median_after_16384"] for g in games if "ms_per_move_median_after_16384" in g]
     summary = {
-        "games": n, "seed": games[0]["seed"], "seeds": [g["seed"] for g in games],
+        **game_figures(games, reported_tiles(32768)),
         "settings": {**asdict(settings), "workers": 2, "described": settings.describe()
                      + "; one search thread per game, two games at a time"},
         "command": "benchmarks/late_game.py snap (the defaults to the first 16384), then "
                    + next(iter(conts.values())).get("command", "go").split("/benchmarks/")[-1],
-        "reached": {str(t): sum(g["max_tile"] >= t for g in games) / n for t in tiles},
-        "reached_games": {str(t): sum(g["max_tile"] >= t for g in games) for t in tiles},
-        "mean_score": statistics.fmean(g["score"] for g in games),
-        "median_score": statistics.median(g["score"] for g in games),
-        "moves_mean": statistics.fmean(g["moves"] for g in games),
-        "moves_total": sum(g["moves"] for g in games),
         "ms_per_move_median_of_games_before_16384": statistics.median(g["ms_per_move_median_before_16384"] for g in games),
         "ms_per_move_median_of_games_after_16384": statistics.median(after) if after else None,
         "ms_per_move_p95_median_of_games_after_16384":

@@ -18,6 +18,22 @@ import sys
 from pathlib import Path
 
 
+def game_figures(games: list[dict], tiles: list[int]) -> dict:
+    """The figures over games given as bench's per_game entries: seeds, tile shares, scores, moves."""
+    n = len(games)
+    return {
+        "games": n,
+        "seed": games[0]["seed"],  # the first (plot_reach names it)
+        "seeds": [g["seed"] for g in games],
+        "reached": {str(t): sum(g["max_tile"] >= t for g in games) / n for t in tiles},
+        "reached_games": {str(t): sum(g["max_tile"] >= t for g in games) for t in tiles},
+        "mean_score": statistics.fmean(g["score"] for g in games),
+        "median_score": statistics.median(g["score"] for g in games),
+        "moves_mean": statistics.fmean(g["moves"] for g in games),
+        "moves_total": sum(g["moves"] for g in games),
+    }
+
+
 def merge(summaries: list[dict]) -> dict:
     settings = [{k: v for k, v in s["settings"].items() if k != "workers"} for s in summaries]
     if any(s != settings[0] for s in settings):
@@ -35,20 +51,11 @@ def merge(summaries: list[dict]) -> dict:
     if len(set(seeds)) != len(seeds):
         raise SystemExit("merge_bench: a seed appears twice")
     tiles = [int(t) for t in summaries[0]["reached"]]
-    n = len(games)
     medians = [g["ms_per_move_median"] for g in games if "ms_per_move_median" in g]
     p95s = [g["ms_per_move_p95"] for g in games if "ms_per_move_p95" in g]
     return {
-        "games": n,
-        "seed": seeds[0],  # the first (plot_reach names it)
-        "seeds": seeds,
+        **game_figures(games, tiles),
         "settings": summaries[0]["settings"],
-        "reached": {str(t): sum(g["max_tile"] >= t for g in games) / n for t in tiles},
-        "reached_games": {str(t): sum(g["max_tile"] >= t for g in games) for t in tiles},
-        "mean_score": statistics.fmean(g["score"] for g in games),
-        "median_score": statistics.median(g["score"] for g in games),
-        "moves_mean": statistics.fmean(g["moves"] for g in games),
-        "moves_total": sum(g["moves"] for g in games),
         "ms_per_move_median_of_games": statistics.median(medians) if medians else None,
         "ms_per_move_median_range": [min(medians), max(medians)] if medians else None,
         "ms_per_move_p95_median_of_games": statistics.median(p95s) if p95s else None,

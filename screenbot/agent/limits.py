@@ -12,19 +12,24 @@ class SearchSettingError(UsageError, ValueError):
     """A depth, depth cap or budget out of range (a usage error on the command line, a ValueError in the API)."""
 
 
+def _int_or_word(value: int | str, word: str, name: str, lo: int) -> int:
+    """An integer lo..MAX_FIXED_DEPTH, also as text (the caller has let `word` and None through)."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise SearchSettingError(f"{name} must be an integer or {word!r}, got {value!r}")
+    try:
+        number = int(value)
+    except ValueError:
+        raise SearchSettingError(f"{name} must be an integer or {word!r}, got {value!r}") from None
+    if not lo <= number <= MAX_FIXED_DEPTH:
+        raise SearchSettingError(f"{name} must be from {lo} to {MAX_FIXED_DEPTH}, got {number}")
+    return number
+
+
 def check_depth(value: int | str | None, name: str = "depth") -> int | str | None:
     """None, 'adaptive', or an integer 0..MAX_FIXED_DEPTH (also as text)."""
     if value is None or value == "adaptive":
         return value
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise SearchSettingError(f"{name} must be an integer or 'adaptive', got {value!r}")
-    try:
-        depth = int(value)
-    except ValueError:
-        raise SearchSettingError(f"{name} must be an integer or 'adaptive', got {value!r}") from None
-    if not 0 <= depth <= MAX_FIXED_DEPTH:
-        raise SearchSettingError(f"{name} must be from 0 to {MAX_FIXED_DEPTH}, got {depth}")
-    return depth
+    return _int_or_word(value, "adaptive", name, 0)
 
 
 ENDGAME_CAP = "endgame"  # a depth cap: the default cap until a 16384 is on the board, none from then on
@@ -34,15 +39,7 @@ def check_depth_cap(value: int | str | None, name: str = "depth_cap") -> int | s
     """None (the agent's default), 1..MAX_FIXED_DEPTH (also as text), or ENDGAME_CAP."""
     if value is None or value == ENDGAME_CAP:
         return value
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise SearchSettingError(f"{name} must be an integer or {ENDGAME_CAP!r}, got {value!r}")
-    try:
-        cap = int(value)
-    except ValueError:
-        raise SearchSettingError(f"{name} must be an integer or {ENDGAME_CAP!r}, got {value!r}") from None
-    if not 1 <= cap <= MAX_FIXED_DEPTH:
-        raise SearchSettingError(f"{name} must be from 1 to {MAX_FIXED_DEPTH}, got {cap}")
-    return cap
+    return _int_or_word(value, ENDGAME_CAP, name, 1)
 
 
 def check_budget(value: float | None, name: str = "budget_ms") -> float | None:

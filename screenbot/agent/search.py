@@ -219,14 +219,12 @@ def adaptive_depth(grid: Grid) -> int:
     return max(3, int(distinct_ranks(np.uint64(to_bitboard(grid)))) - 2)
 
 
-def cap_for(grid: Grid, depth_cap: int | str | None) -> int:
-    """The adaptive rule's cap on this board: `depth_cap`; None: DEFAULT_DEPTH_CAP; ENDGAME_CAP:
-    DEFAULT_DEPTH_CAP, or none (MAX_DEPTH) once ENDGAME_TILE is on the board."""
-    if depth_cap is None:
-        return DEFAULT_DEPTH_CAP
-    if depth_cap == ENDGAME_CAP:
-        return MAX_DEPTH if max(max(row) for row in grid) >= ENDGAME_TILE else DEFAULT_DEPTH_CAP
-    return int(depth_cap)
+def cap_for(grid: Grid, depth_cap: int | str) -> int:
+    """The adaptive rule's cap on this board: `depth_cap` (checked); ENDGAME_CAP: DEFAULT_DEPTH_CAP,
+    or none (MAX_DEPTH) once ENDGAME_TILE is on the board."""
+    if depth_cap != ENDGAME_CAP:
+        return depth_cap
+    return MAX_DEPTH if max(max(row) for row in grid) >= ENDGAME_TILE else DEFAULT_DEPTH_CAP
 
 
 class ExpectimaxAgent(Agent):
@@ -293,7 +291,8 @@ class ExpectimaxAgent(Agent):
         grid = to_grid(board)
         check_depth(depth)
         check_budget(budget_ms)
-        cap = self.depth_cap if check_depth_cap(depth_cap) is None else depth_cap
+        cap = check_depth_cap(depth_cap)
+        cap = self.depth_cap if cap is None else cap
         if budget_ms is None and depth is None:
             budget_ms, depth = DEFAULT_BUDGET_MS, DEFAULT_DEPTH
         if depth == "adaptive":
