@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 from screenbot.agent.bench import _percentile
+from screenbot.agent.endgame import EndgameTables
 from screenbot.agent.search import ExpectimaxAgent
 from screenbot.game.rules import Game, max_tile
 
@@ -65,7 +66,10 @@ def _play(game: Game, agent: ExpectimaxAgent, stop_at: int, how: dict) -> tuple[
 
 
 def _agent(args) -> ExpectimaxAgent:
-    agent = ExpectimaxAgent(threads=args.threads)
+    tables = None
+    if getattr(args, "tables", False):
+        tables, _ = EndgameTables.load_or_build()
+    agent = ExpectimaxAgent(threads=args.threads, tables=tables, table_threshold=getattr(args, "table_threshold", 0.0))
     agent.warm_up()
     return agent
 
@@ -100,6 +104,7 @@ def go(args) -> None:
     done = _done(out)
     agent = _agent(args)
     how = {"depth_cap": args.depth_cap, "budget_ms": args.budget_ms}
+    extra = {"tables": True, "table_threshold": args.table_threshold} if args.tables else {}
     if args.cutoff is not None:
         how["cutoff"] = args.cutoff
     if args.depth is not None:
@@ -117,7 +122,7 @@ def go(args) -> None:
         line = {"seed": s["seed"], "max_tile": max_tile(game.grid), "score": game.score,
                 "moves": s["moves"] + game.moves, "over": over, "seconds": time.perf_counter() - started,
                 "ms_median": _percentile(move_ms, 0.5), "ms_p95": _percentile(move_ms, 0.95),
-                "final": [list(r) for r in game.grid], "settings": {**how, "stop_at": args.stop_at, "threads": args.threads},
+                "final": [list(r) for r in game.grid], "settings": {**how, **extra, "stop_at": args.stop_at, "threads": args.threads},
                 "command": " ".join(sys.argv)}
         with out.open("a") as f:
             f.write(json.dumps(line) + "\n")
@@ -191,11 +196,15 @@ def main() -> None:
     p.add_argument("--out", required=True)
     p.add_argument("--part", default="1/1")
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--tables", action="store_true", help="the endgame tables' move where they know the board")
+    p.add_argument("--table-threshold", type=float, default=0.0)
     p = sub.add_parser("go")
     p.add_argument("--snaps", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--part", default="1/1")
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--tables", action="store_true", help="the endgame tables' move where they know the board")
+    p.add_argument("--table-threshold", type=float, default=0.0)
     p.add_argument("--depth")
     p.add_argument("--depth-cap")
     p.add_argument("--budget-ms", type=float)

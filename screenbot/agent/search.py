@@ -38,11 +38,13 @@ import os
 import queue
 import threading
 import time
+from dataclasses import replace
 
 import numpy as np
 
 from screenbot.agent import expectimax as kernel
 from screenbot.agent.base import Agent, Decision, SearchCancelled
+from screenbot.agent.endgame import EndgameTables
 from screenbot.agent.limits import ENDGAME_CAP, MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
 from screenbot.errors import UsageError
 from screenbot.game.bitboard import distinct_ranks, to_bitboard
@@ -61,6 +63,8 @@ DEFAULT_DEPTH_CAP = 6
 # live play's default on 2 cores (README: what it gave).
 ENDGAME_TILE = 16384
 MAX_DEPTH = 16  # iterative deepening stops here
+# With endgame tables: their move wins over the search's where they give at least this chance.
+TABLE_THRESHOLD = 0.0
 HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)
 assert MAX_FIXED_DEPTH <= kernel.MAX_TREE_DEPTH
 
@@ -235,10 +239,13 @@ class ExpectimaxAgent(Agent):
     that until the first ENDGAME_TILE and none after, see `cap_for`); `threads` (default
     `default_threads()`) is how many threads one search uses."""
 
-    def __init__(self, depth_cap: int | str | None = None, threads: int | None = None) -> None:
+    def __init__(self, depth_cap: int | str | None = None, threads: int | None = None,
+                 tables: EndgameTables | None = None, table_threshold: float = TABLE_THRESHOLD) -> None:
         depth_cap = check_depth_cap(depth_cap)
         self.depth_cap = DEFAULT_DEPTH_CAP if depth_cap is None else depth_cap
         self._search = _Search(default_threads() if threads is None else threads)
+        self.tables = tables
+        self.table_threshold = table_threshold
 
     @property
     def threads(self) -> int:
@@ -310,8 +317,20 @@ class ExpectimaxAgent(Agent):
             search.new_generation()
         if budget_ms is None:
             values, nodes, _ = search.run(afters, depth, cutoff, np.inf)
-            return _decision(moves, values, depth, start, nodes)
-        return _deepen(search, moves, afters, depth, cutoff, budget_ms, start)
+            decision = _decision(moves, values, depth, start, nodes)
+        else:
+            decision = _deepen(search, moves, afters, depth, cutoff, budget_ms, start)
+        return self._table_move(grid, moves, decision)
+
+    def _table_move(self, grid: Grid, moves: list[Move], decision: Decision) -> Decision:
+        """The decision with the endgame table's move where the table knows the board and gives it at
+        least `table_threshold` chance of success (the search's values kept, to compare moves by)."""
+        if self.tables is None:
+            return decision
+        suggestion = self.tables.suggest(grid)
+        if suggestion is None or suggestion.probability < self.table_threshold or suggestion.move not in moves:
+            return decision
+        return replace(decision, move=suggestion.move, table=suggestion.probability)
 
 
 def _deepen(search: _Search, moves: list[Move], afters: np.ndarray, depth: int | None, cutoff: float,
