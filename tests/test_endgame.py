@@ -99,6 +99,40 @@ def test_every_state_of_the_8_table_matches_a_brute_force_solve_on_whole_boards(
     assert checked == 4**7 - (2 * 4**6 - 4**5)  # every state but those with the goal there already
 
 
+def test_every_moves_chance_is_the_brute_force_value_after_it():
+    tables = EndgameTables({3: np.round(solve_rank(3)[0] * PROB_SCALE).astype(np.uint16)}, {3: solve_rank(3)[1]})
+    checked = 0
+    for ranks in itertools.product(range(4), repeat=len(PATH)):
+        if ranks[GOAL_PATH[0]] == 3 or ranks[GOAL_PATH[1]] == 3 or sum(ranks) % 7:
+            continue  # (a seventh of the states is plenty)
+        grid = board_of(BLOCK8, [2**r if r else 0 for r in ranks])
+        suggestion = tables.suggest(grid)
+        allowed = {}
+        for move in Move:
+            after, _ = apply_move(grid, move)
+            if after != grid and block_of(after) == block_of(grid):
+                allowed[move] = after
+        if not allowed:
+            assert suggestion is None
+            continue
+        assert set(suggestion.chances) == set(allowed)
+        for move, after in allowed.items():
+            if after[2][3] == 8 or after[3][2] == 8:
+                expected = 1.0
+            elif max(after[i][j] for i, j in PATH) > 8:
+                expected = 0.0
+            else:
+                empties = [(i, j) for i, j in PATH if after[i][j] == 0]
+                expected = sum(
+                    p * brute_force(tuple(tuple(tile if (a, b) == (i, j) else after[a][b] for b in range(4)) for a in range(4)), 8)
+                    for i, j in empties for tile, p in ((2, 0.9), (4, 0.1))
+                ) / len(empties)
+            assert suggestion.chances[move] == pytest.approx(expected, abs=1e-4)
+        assert suggestion.probability == max(suggestion.chances.values())
+        checked += 1
+    assert checked > 1000
+
+
 def test_the_readme_board_of_macroxue_builds_its_64_about_80_percent_of_the_time(tables):
     suggestion = tables.suggest(README_BOARD)
     assert suggestion is not None and suggestion.target == 64
@@ -177,10 +211,22 @@ def test_the_file_keeps_the_tables_and_a_corrupt_file_is_refused_then_rebuilt(ta
 def test_the_agent_plays_the_tables_move_and_says_so(tables):
     plain = ExpectimaxAgent(threads=1).choose(README_BOARD, depth=2)
     assert plain.table is None
+    suggestion = tables.suggest(README_BOARD)
+    # up and left are mirror images on this L (all 2s): equally good for the table, the search picks
+    assert suggestion.chances[Move.UP] == suggestion.chances[Move.LEFT] == suggestion.probability
+    assert suggestion.chances[Move.DOWN] < suggestion.probability
     agent = ExpectimaxAgent(threads=1, tables=tables)
     decision = agent.choose(README_BOARD, depth=2)
-    assert decision.move == tables.suggest(README_BOARD).move
-    assert decision.table == pytest.approx(tables.suggest(README_BOARD).probability)
+    assert decision.move == max((Move.UP, Move.LEFT), key=lambda m: plain.values[m])
+    assert decision.table == pytest.approx(suggestion.probability)
     assert decision.values == plain.values  # the search's values are still there to compare moves by
     strict = ExpectimaxAgent(threads=1, tables=tables, table_threshold=0.9)
     assert strict.choose(README_BOARD, depth=2).table is None
+
+
+def test_moves_that_would_shift_the_block_are_not_the_tables(tables):
+    board = ((16384, 8192, 1024, 0), (4096, 2048, 512, 0), (256, 128, 64, 0), (2, 4, 8, 16))
+    suggestion = tables.suggest(board)
+    assert set(suggestion.chances) == {Move.UP}  # right would shift the block, left and down do nothing
+    decision = ExpectimaxAgent(threads=1, tables=tables).choose(board, depth=2)
+    assert decision.move == Move.UP and decision.table == suggestion.probability

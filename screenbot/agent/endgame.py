@@ -54,6 +54,7 @@ PATH = ((0, 3), (1, 3), (2, 3), (3, 3), (3, 2), (3, 1), (3, 0))  # the L's cells
 L_CELLS = len(PATH)
 GOAL_PATH = (2, 4)  # (2,3) and (3,2): beside the inner corner
 PROB_SCALE = 65535  # probabilities are kept as uint16
+MIN_BLOCK_TILE = 2048  # the tables are for the late game: the block's largest tile at least this
 # table moves, in the frame (Move order: up, down, left, right)
 _UP, _DOWN, _LEFT, _RIGHT = int(Move.UP), int(Move.DOWN), int(Move.LEFT), int(Move.RIGHT)
 
@@ -100,9 +101,56 @@ def _index(cells, base):
 
 
 @njit(cache=True)
+def _move_values(rank, prob, one, cells, after, values, column_up, column_down, row_left, row_right):
+    """values[m] = the chance of success after frame move m from the L's ranks `cells`, with best play
+    from then on (states with larger tile sums, solved already), in the units of `prob` where `one`
+    is certain; -1 where m is not allowed."""
+    base = rank + 1
+    for move in range(4):
+        values[move] = -1.0
+        if move == 1 and (cells[4] == 0 or cells[5] == 0 or cells[6] == 0):
+            continue  # down would make the block fall
+        if move == 3 and (cells[0] == 0 or cells[1] == 0 or cells[2] == 0):
+            continue  # right would make the block fall
+        for i in range(L_CELLS):
+            after[i] = cells[i]
+        if move == 0:
+            ok = _slide(after, column_up, rank)
+        elif move == 1:
+            ok = _slide(after, column_down, rank)
+        elif move == 2:
+            ok = _slide(after, row_left, rank)
+        else:
+            ok = _slide(after, row_right, rank)
+        changed = False
+        for i in range(L_CELLS):
+            if after[i] != cells[i]:
+                changed = True
+        if not changed:
+            continue  # not a legal move
+        if after[2] == rank or after[4] == rank:
+            values[move] = one  # (also when two targets merged elsewhere in the L)
+        elif not ok:
+            values[move] = 0.0
+        else:
+            total = 0.0
+            empties = 0
+            for i in range(L_CELLS):
+                if after[i] == 0:
+                    empties += 1
+                    after[i] = 1
+                    total += 0.9 * prob[_index(after, base)]
+                    after[i] = 2
+                    total += 0.1 * prob[_index(after, base)]
+                    after[i] = 0
+            values[move] = total / empties  # a legal move always leaves an empty cell in the L
+
+
+@njit(cache=True)
 def _solve(rank, prob, best, first, last, order, cells, after, column_up, column_down, row_left, row_right):
     """Solve the states order[first:last] (their children are solved already)."""
     base = rank + 1
+    values = np.zeros(4, np.float64)
     for n in range(first, last):
         idx = order[n]
         x = idx
@@ -113,47 +161,12 @@ def _solve(rank, prob, best, first, last, order, cells, after, column_up, column
             prob[idx] = 1.0
             best[idx] = -1
             continue
+        _move_values(rank, prob, 1.0, cells, after, values, column_up, column_down, row_left, row_right)
         top = 0.0
         top_move = -1
         for move in range(4):
-            if move == 1 and (cells[4] == 0 or cells[5] == 0 or cells[6] == 0):
-                continue  # down would make the block fall
-            if move == 3 and (cells[0] == 0 or cells[1] == 0 or cells[2] == 0):
-                continue  # right would make the block fall
-            for i in range(L_CELLS):
-                after[i] = cells[i]
-            if move == 0:
-                ok = _slide(after, column_up, rank)
-            elif move == 1:
-                ok = _slide(after, column_down, rank)
-            elif move == 2:
-                ok = _slide(after, row_left, rank)
-            else:
-                ok = _slide(after, row_right, rank)
-            changed = False
-            for i in range(L_CELLS):
-                if after[i] != cells[i]:
-                    changed = True
-            if not changed:
-                continue  # not a legal move
-            if after[2] == rank or after[4] == rank:
-                value = 1.0  # (also when two targets merged elsewhere in the L)
-            elif not ok:
-                value = 0.0
-            else:
-                total = 0.0
-                empties = 0
-                for i in range(L_CELLS):
-                    if after[i] == 0:
-                        empties += 1
-                        after[i] = 1
-                        total += 0.9 * prob[_index(after, base)]
-                        after[i] = 2
-                        total += 0.1 * prob[_index(after, base)]
-                        after[i] = 0
-                value = total / empties  # a legal move always leaves an empty cell in the L
-            if value > top or top_move < 0:
-                top = value
+            if values[move] >= 0.0 and (values[move] > top or top_move < 0):
+                top = values[move]
                 top_move = move
         prob[idx] = top
         best[idx] = top_move
@@ -323,16 +336,20 @@ class EndgameTables:
             idx = idx * (rank + 1) + v
         return float(self.prob[rank][idx]) / PROB_SCALE, int(self.move[rank][idx])
 
-    def suggest(self, grid: Grid, min_block_tile: int = 2048) -> Suggestion | None:
-        """The table's move for `grid` (tile values) where, in one of the 8 symmetries, it is a full 3x3
-        block (its largest tile at least `min_block_tile`) with the smallest tile in the inner corner, the
-        L's tiles at most that, and the goal not yet there; the likeliest over the symmetries."""
+    def suggest(self, grid: Grid, min_block_tile: int = MIN_BLOCK_TILE) -> Suggestion | None:
+        """Where `grid` (tile values), in one of the 8 symmetries, is a full 3x3 block (its largest tile
+        at least `min_block_tile`) with the smallest tile alone in the inner corner, the L's tiles at
+        most that and the goal not there yet: every move's chance of success (moves the table does not
+        allow left out), from the symmetry with the best chance; None elsewhere or with no move."""
         found = None
+        cells = np.zeros(L_CELLS, np.int64)
+        after = np.zeros(L_CELLS, np.int64)
+        values = np.zeros(4, np.float64)
         for frame in FRAMES:
             g = [[grid[frame.at(i, j)[0]][frame.at(i, j)[1]] for j in range(4)] for i in range(4)]
             target = g[2][2]
             rank = _rank(target)
-            if not MIN_RANK <= rank <= MAX_RANK:
+            if rank not in self.prob:
                 continue
             block = [g[i][j] for i in range(3) for j in range(3)]
             if min(block) != target or block.count(target) != 1 or max(block) < min_block_tile:
@@ -344,19 +361,25 @@ class EndgameTables:
             l_values = [g[i][j] for i, j in PATH]
             if max(l_values) > target or l_values[GOAL_PATH[0]] == target or l_values[GOAL_PATH[1]] == target:
                 continue
-            prob, move = self.lookup(rank, tuple(_rank(v) for v in l_values))
-            if move < 0:
+            cells[:] = [_rank(v) for v in l_values]
+            _move_values(rank, self.prob[rank], PROB_SCALE, cells, after, values,
+                         _COLUMN_UP, _COLUMN_DOWN, _ROW_LEFT, _ROW_RIGHT)
+            chances = {frame.to_original(Move(m)): float(values[m]) / PROB_SCALE for m in range(4) if values[m] >= 0}
+            if not chances:
                 continue
-            if found is None or prob > found.probability:
-                found = Suggestion(frame.to_original(Move(move)), prob, target)
+            best = max(chances.values())
+            if found is None or best > found.probability:
+                move = max(chances, key=chances.get)  # on a tie the first in Move order
+                found = Suggestion(move, best, target, chances)
         return found
 
 
 @dataclass(frozen=True)
 class Suggestion:
-    move: Move
+    move: Move  # the table's best move
     probability: float  # of building the target beside the inner corner with the block kept, best play
     target: int  # the tile being built
+    chances: dict[Move, float]  # every allowed move's probability
 
 
 def _rank(value: int) -> int:

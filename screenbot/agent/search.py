@@ -65,6 +65,7 @@ ENDGAME_TILE = 16384
 MAX_DEPTH = 16  # iterative deepening stops here
 # With endgame tables: their move wins over the search's where they give at least this chance.
 TABLE_THRESHOLD = 0.0
+TABLE_TIE = 0.005  # moves this close to the tables' best chance count as equally good; the search picks
 HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)
 assert MAX_FIXED_DEPTH <= kernel.MAX_TREE_DEPTH
 
@@ -323,14 +324,19 @@ class ExpectimaxAgent(Agent):
         return self._table_move(grid, moves, decision)
 
     def _table_move(self, grid: Grid, moves: list[Move], decision: Decision) -> Decision:
-        """The decision with the endgame table's move where the table knows the board and gives it at
-        least `table_threshold` chance of success (the search's values kept, to compare moves by)."""
-        if self.tables is None:
+        """The decision with the endgame tables' say where they know the board and give at least
+        `table_threshold` chance of success: of the moves within TABLE_TIE of the best chance, the one
+        the search values most (the search's values kept, to compare moves by)."""
+        if self.tables is None or decision.move is None:
             return decision
         suggestion = self.tables.suggest(grid)
-        if suggestion is None or suggestion.probability < self.table_threshold or suggestion.move not in moves:
+        if suggestion is None or suggestion.probability < self.table_threshold:
             return decision
-        return replace(decision, move=suggestion.move, table=suggestion.probability)
+        good = [m for m, p in suggestion.chances.items() if p >= suggestion.probability - TABLE_TIE and m in moves]
+        if not good:
+            return decision
+        move = max(good, key=lambda m: (decision.values[m], -m))  # on a tie the first in Move order
+        return replace(decision, move=move, table=suggestion.probability)
 
 
 def _deepen(search: _Search, moves: list[Move], afters: np.ndarray, depth: int | None, cutoff: float,
