@@ -3,142 +3,137 @@ symmetries, their file (checksum, corrupt file rebuilt), and the agent taking th
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import random
 from functools import lru_cache
 
 import numpy as np
 import pytest
 
-from screenbot.agent.endgame import (
-    FRAMES,
-    GOAL_PATH,
-    MAX_RANK,
-    MIN_RANK,
-    PATH,
-    PROB_SCALE,
-    EndgameTables,
-    TableError,
-    solve_rank,
-    table_size,
-)
+from screenbot.agent.endgame import FRAMES, PROB_SCALE, SHAPES, EndgameTables, TableError, solve
 from screenbot.agent.search import ExpectimaxAgent
 from screenbot.game.rules import Move, apply_move
 
-# a full block whose inner corner (8) is its smallest tile, no two neighbours equal
-BLOCK8 = ((4096, 2048, 1024), (512, 256, 128), (64, 32, 8))
+L7, R8END, R8IN, B10 = SHAPES
+PATH = L7.free
+# for each shape, a full block whose smallest tile (8) is alone in the target cell, no two neighbours equal
+BLOCKS8 = {
+    "L7": ((4096, 2048, 1024), (512, 256, 128), (64, 32, 8)),
+    "R8end": ((16384, 8192, 4096, 2048), (8, 64, 128, 256)),
+    "R8in": ((16384, 8192, 4096, 2048), (64, 8, 128, 256)),
+    "B10": ((2048, 1024, 512), (256, 128, 8)),
+}
 # macroxue/2048-ai's README example: the next 64 from the bottom row and right column, "nearly 80 %"
 README_BOARD = ((16384, 8192, 1024, 2), (4096, 2048, 512, 2), (256, 128, 64, 2), (2, 2, 2, 2))
+SMALL = tuple(dataclasses.replace(s, ranks=tuple(r for r in s.ranks if r <= 6)) for s in SHAPES[:3]) + (
+    dataclasses.replace(B10, ranks=(3,)),)
 
 
-def board_of(block, l_values):
-    grid = [list(row) + [0] for row in block] + [[0, 0, 0, 0]]
-    for (i, j), v in zip(PATH, l_values):
+def board_of(shape, block_rows, free_values):
+    grid = [[0] * 4 for _ in range(4)]
+    rows = iter(block_rows)
+    for i in range(4):
+        if any((i, j) in shape.block for j in range(4)):
+            values = iter(next(rows))
+            for j in range(4):
+                if (i, j) in shape.block:
+                    grid[i][j] = next(values)
+    for (i, j), v in zip(shape.free, free_values):
         grid[i][j] = v
     return tuple(tuple(row) for row in grid)
 
 
-def block_of(grid):
-    return [row[:3] for row in grid[:3]]
+def block_of(shape, grid):
+    return [grid[i][j] for i, j in shape.block]
 
 
 @lru_cache(maxsize=None)
-def brute_force(grid, target):
-    """Best chance of a `target` beside the inner corner (2, 2) with moves that keep the 3x3 block,
-    from whole boards and `apply_move`: the rules, not the table's own slide."""
+def brute_force(shape, grid, target):
+    """Best chance of a `target` beside the target cell with moves that keep the block, from whole
+    boards and `apply_move` (the rules, not the tables' own slide): a move that merges a target into
+    the block's is the goal, any other change to the block is not allowed."""
     best = 0.0
     for move in Move:
-        after, _ = apply_move(grid, move)
-        if after == grid or block_of(after) != block_of(grid):
-            continue
-        l_values = [after[i][j] for i, j in PATH]
-        if after[2][3] == target or after[3][2] == target:
-            value = 1.0
-        elif max(l_values) > target:
-            value = 0.0
-        else:
-            empties = [(i, j) for i, j in PATH if after[i][j] == 0]
-            total = 0.0
-            for i, j in empties:
-                for tile, p in ((2, 0.9), (4, 0.1)):
-                    grid2 = [list(r) for r in after]
-                    grid2[i][j] = tile
-                    total += p * brute_force(tuple(tuple(r) for r in grid2), target)
-            value = total / len(empties)
-        best = max(best, value)
+        value = after_value(shape, grid, move, target)
+        if value is not None:
+            best = max(best, value)
     return best
 
 
-@pytest.fixture(scope="module")
-def rank3():
-    return solve_rank(3)
+def after_value(shape, grid, move, target):
+    after, _ = apply_move(grid, move)
+    ti, tj = shape.target
+    if after[ti][tj] == 2 * target:
+        return 1.0
+    if after == grid or block_of(shape, after) != block_of(shape, grid):
+        return None
+    free = [after[i][j] for i, j in shape.free]
+    if any(after[i][j] == target for i, j in shape.free if abs(i - ti) + abs(j - tj) == 1):
+        return 1.0
+    if max(free) > target:
+        return 0.0
+    empties = [(i, j) for i, j in shape.free if after[i][j] == 0]
+    total = 0.0
+    for i, j in empties:
+        for tile, p in ((2, 0.9), (4, 0.1)):
+            grid2 = tuple(tuple(tile if (a, b) == (i, j) else after[a][b] for b in range(4)) for a in range(4))
+            total += p * brute_force(shape, grid2, target)
+    return total / len(empties)
 
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory):
     path = tmp_path_factory.mktemp("tables") / "endgame.npz"
-    built, seconds = EndgameTables.load_or_build(path)
+    built, seconds = EndgameTables.load_or_build(path, SMALL)
     assert seconds is not None and path.exists()
     return built
 
 
-def test_every_state_of_the_8_table_matches_a_brute_force_solve_on_whole_boards(rank3):
-    prob, best = rank3
+def test_every_state_of_the_l_shapes_8_table_matches_a_brute_force_solve_on_whole_boards():
+    prob = solve(L7, 3)
     checked = 0
     for ranks in itertools.product(range(4), repeat=len(PATH)):
-        if ranks[GOAL_PATH[0]] == 3 or ranks[GOAL_PATH[1]] == 3:
+        if 3 in (ranks[k] for k in L7.goals):
             continue  # the goal already: the tables leave it to the search
         idx = sum(r * 4**i for i, r in enumerate(ranks))
-        grid = board_of(BLOCK8, [2**r if r else 0 for r in ranks])
-        assert prob[idx] == pytest.approx(brute_force(grid, 8), abs=1e-9), ranks
-        if best[idx] >= 0:  # the table's move gets the table's value on the real board
-            after, _ = apply_move(grid, Move(int(best[idx])))
-            assert after != grid and block_of(after) == block_of(grid)
-        else:
-            assert prob[idx] == 0.0
+        grid = board_of(L7, BLOCKS8["L7"], [2**r if r else 0 for r in ranks])
+        assert prob[idx] == pytest.approx(brute_force(L7, grid, 8), abs=1e-9), ranks
         checked += 1
     assert checked == 4**7 - (2 * 4**6 - 4**5)  # every state but those with the goal there already
 
 
-def test_every_moves_chance_is_the_brute_force_value_after_it():
-    tables = EndgameTables({3: np.round(solve_rank(3)[0] * PROB_SCALE).astype(np.uint16)}, {3: solve_rank(3)[1]})
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: s.name)
+def test_every_moves_chance_is_the_brute_force_value_after_it(tables, shape):
+    """Crowded states (few reachable states, so the brute force is quick), each move's chance from the
+    tables against the brute force after that move on the whole board."""
+    rng = random.Random(shape.name)
+    small = EndgameTables(SMALL, {key: a for key, a in tables.prob.items() if key == (shape.name, 3)})
     checked = 0
-    for ranks in itertools.product(range(4), repeat=len(PATH)):
-        if ranks[GOAL_PATH[0]] == 3 or ranks[GOAL_PATH[1]] == 3 or sum(ranks) % 7:
-            continue  # (a seventh of the states is plenty)
-        grid = board_of(BLOCK8, [2**r if r else 0 for r in ranks])
-        suggestion = tables.suggest(grid)
-        allowed = {}
-        for move in Move:
-            after, _ = apply_move(grid, move)
-            if after != grid and block_of(after) == block_of(grid):
-                allowed[move] = after
-        if not allowed:
+    while checked < 40:
+        free = [rng.choice((0, 2, 4, 8) if rng.random() < 0.8 else (0,)) for _ in shape.free]
+        if sum(v == 0 for v in free) > 3 or any(free[k] == 8 for k in shape.goals):
+            continue
+        grid = board_of(shape, BLOCKS8[shape.name], free)
+        suggestion = small.suggest(grid)
+        expected = {m: v for m in Move if (v := after_value(shape, grid, m, 8)) is not None}
+        if not expected:
             assert suggestion is None
             continue
-        assert set(suggestion.chances) == set(allowed)
-        for move, after in allowed.items():
-            if after[2][3] == 8 or after[3][2] == 8:
-                expected = 1.0
-            elif max(after[i][j] for i, j in PATH) > 8:
-                expected = 0.0
-            else:
-                empties = [(i, j) for i, j in PATH if after[i][j] == 0]
-                expected = sum(
-                    p * brute_force(tuple(tuple(tile if (a, b) == (i, j) else after[a][b] for b in range(4)) for a in range(4)), 8)
-                    for i, j in empties for tile, p in ((2, 0.9), (4, 0.1))
-                ) / len(empties)
-            assert suggestion.chances[move] == pytest.approx(expected, abs=1e-4)
+        assert suggestion is not None and suggestion.shape == shape.name
+        assert set(suggestion.chances) == set(expected)
+        for move, value in expected.items():
+            assert suggestion.chances[move] == pytest.approx(value, abs=1e-4), (grid, move)
         assert suggestion.probability == max(suggestion.chances.values())
         checked += 1
-    assert checked > 1000
 
 
 def test_the_readme_board_of_macroxue_builds_its_64_about_80_percent_of_the_time(tables):
     suggestion = tables.suggest(README_BOARD)
-    assert suggestion is not None and suggestion.target == 64
+    assert suggestion is not None and suggestion.target == 64 and suggestion.shape == "L7"
     assert 0.75 < suggestion.probability < 0.85  # macroxue's README: "nearly 80 % of the time"
     after, _ = apply_move(README_BOARD, suggestion.move)
-    assert block_of(after) == block_of(README_BOARD)
+    assert block_of(L7, after) == block_of(L7, README_BOARD)
 
 
 def transformed(grid, frame):
@@ -187,25 +182,29 @@ def test_boards_outside_the_pattern_get_no_table_move(tables):
 def test_the_file_keeps_the_tables_and_a_corrupt_file_is_refused_then_rebuilt(tables, tmp_path):
     path = tmp_path / "t.npz"
     tables.save(path)
-    loaded = EndgameTables.load(path)
+    loaded = EndgameTables.load(path, SMALL)
     assert loaded.checksum() == tables.checksum()
-    for r in range(MIN_RANK, MAX_RANK + 1):
-        assert loaded.prob[r].shape == (table_size(r),) and loaded.prob[r].dtype == np.uint16
-        assert np.array_equal(loaded.move[r], tables.move[r])
-    assert loaded.prob[6].max() == PROB_SCALE
+    for shape in SMALL:
+        for r in shape.ranks:
+            a = loaded.prob[(shape.name, r)]
+            assert a.shape == (shape.size(r),) and a.dtype == np.uint16
+            assert np.array_equal(a, tables.prob[(shape.name, r)])
+    assert loaded.prob[("L7", 6)].max() == PROB_SCALE
+    with pytest.raises(TableError, match="other endgame tables"):
+        EndgameTables.load(path)  # the full set of shapes is not what this file holds
 
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0xFF
     path.write_bytes(bytes(data))
     with pytest.raises(TableError):
-        EndgameTables.load(path)
-    rebuilt, seconds = EndgameTables.load_or_build(path)
+        EndgameTables.load(path, SMALL)
+    rebuilt, seconds = EndgameTables.load_or_build(path, SMALL)
     assert seconds is not None and rebuilt.checksum() == tables.checksum()
-    assert EndgameTables.load(path).checksum() == tables.checksum()
+    assert EndgameTables.load(path, SMALL).checksum() == tables.checksum()
 
     path.write_text("not a table")
     with pytest.raises(TableError, match="not a readable endgame table file"):
-        EndgameTables.load(path)
+        EndgameTables.load(path, SMALL)
 
 
 def test_the_agent_plays_the_tables_move_and_says_so(tables):
@@ -230,3 +229,12 @@ def test_moves_that_would_shift_the_block_are_not_the_tables(tables):
     assert set(suggestion.chances) == {Move.UP}  # right would shift the block, left and down do nothing
     decision = ExpectimaxAgent(threads=1, tables=tables).choose(board, depth=2)
     assert decision.move == Move.UP and decision.table == suggestion.probability
+
+
+def test_a_merge_below_two_full_rows_would_let_them_fall_so_down_is_not_the_tables(tables):
+    board = board_of(R8END, BLOCKS8["R8end"], (2, 4, 2, 4, 2, 8, 4, 2))
+    suggestion = tables.suggest(board)
+    assert suggestion is not None and suggestion.shape == "R8end"
+    assert Move.DOWN not in suggestion.chances  # the 2s in column 0 merge and the rows above slide down
+    assert apply_move(board, Move.DOWN)[0][0] != board[0]
+    assert Move.UP in suggestion.chances
