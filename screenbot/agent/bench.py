@@ -10,6 +10,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
+from screenbot.agent.endgame import EndgameTables
 from screenbot.agent.limits import ENDGAME_CAP
 from screenbot.agent.search import (DEFAULT_BUDGET_MS, DEFAULT_DEPTH, DEFAULT_DEPTH_CAP, ENDGAME_TILE, ExpectimaxAgent,
                                    default_threads)
@@ -33,6 +34,7 @@ class BenchSettings:
     # as play searches: each board in a table that some of its siblings (the new tile of the move
     # before in another empty cell) filled first, as when play's guesses came before it
     shared_table: bool = False
+    endgame_tables: bool = False  # the endgame tables' move where they know the board
 
     def describe(self) -> str:
         cap = {None: str(DEFAULT_DEPTH_CAP), ENDGAME_CAP: f"{DEFAULT_DEPTH_CAP}, uncapped from {ENDGAME_TILE}"}.get(
@@ -45,13 +47,14 @@ class BenchSettings:
         else:
             how = f"budget {self.budget_ms:g} ms"
         shared = f", a table shared with up to {SHARED_SIBLINGS} sibling boards searched first" if self.shared_table else ""
-        return how + shared + (f", stop at {self.stop_at}" if self.stop_at else "")
+        tables = ", endgame tables" if self.endgame_tables else ""
+        return how + shared + tables + (f", stop at {self.stop_at}" if self.stop_at else "")
 
     @classmethod
     def from_summary(cls, settings: dict) -> "BenchSettings":
         """The settings as `summarize` wrote them (older results lack the later fields)."""
         return cls(settings["budget_ms"], settings["depth"], settings["stop_at"], settings.get("depth_cap"),
-                   settings.get("shared_table", False))
+                   settings.get("shared_table", False), settings.get("endgame_tables", False))
 
 
 @dataclass(frozen=True)
@@ -136,8 +139,14 @@ def _some_siblings(after: Grid | None, board: Grid, rng: random.Random) -> list[
 _worker: dict = {}  # in each worker process: its progress queue and its agent
 
 
-def _worker_start(progress_queue, threads: int) -> None:
-    agent = ExpectimaxAgent(threads=threads)  # the workers share the cores
+def make_agent(threads: int | None = None, endgame_tables: bool = False) -> ExpectimaxAgent:
+    """The agent a bench game plays with (the tables loaded from the user cache dir, built there first if need be)."""
+    tables = EndgameTables.load_or_build()[0] if endgame_tables else None
+    return ExpectimaxAgent(threads=threads, tables=tables)
+
+
+def _worker_start(progress_queue, threads: int, endgame_tables: bool) -> None:
+    agent = make_agent(threads, endgame_tables)  # the workers share the cores
     agent.warm_up()  # loads the compiled kernels from numba's disk cache
     _worker.update(queue=progress_queue, agent=agent)
 
@@ -158,7 +167,7 @@ def run_games(
     Results come back in game order; `report` sees progress as it happens (in this process).
     """
     if workers <= 1 or games == 1:
-        agent = ExpectimaxAgent()
+        agent = make_agent(None, settings.endgame_tables)
         agent.warm_up()
         try:
             return [play_game(seed + i, settings, i, report, agent) for i in range(games)]
@@ -168,7 +177,7 @@ def run_games(
     progress_queue = context.Queue()
     threads = max(1, default_threads() // min(workers, games))
     results: list[GameResult | None] = [None] * games
-    with context.Pool(min(workers, games), initializer=_worker_start, initargs=(progress_queue, threads)) as pool:
+    with context.Pool(min(workers, games), initializer=_worker_start, initargs=(progress_queue, threads, settings.endgame_tables)) as pool:
         pending = {i: pool.apply_async(_worker_game, (seed + i, i, settings)) for i in range(games)}
         while pending:
             try:

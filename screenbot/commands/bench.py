@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from screenbot.agent.limits import check_budget, check_depth, check_depth_cap
+from screenbot.commands.endgame_tables import TABLES_HELP, ensure_tables
 from screenbot.errors import MissingExtraError, UsageError
 from screenbot.game.rules import MAX_TILE
 
@@ -36,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "'endgame': 6 until a 16384 is on the board, no cap after: stronger, too slow for live play)")
     p.add_argument("--shared-table", action="store_true",
                    help="search each board in a table that up to 2 of its sibling boards filled first, as `play` thinks ahead")
+    p.add_argument("--endgame-tables", action="store_true", help=TABLES_HELP)
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")
     p.add_argument("--stop-at", type=int, metavar="TILE", help="end a game once this tile appears (a power of two)")
     p.add_argument("--json", metavar="FILE", help="also write the results as one JSON object")
@@ -81,7 +83,8 @@ def settings_from_args(args: argparse.Namespace) -> BenchSettings:
     _check_output(args.plot, "--plot")
     _check_plotting(args.plot)
     return BenchSettings(check_budget(args.budget_ms, "--budget-ms"), check_depth(args.depth, "--depth"), args.stop_at,
-                         check_depth_cap(args.depth_cap, "--depth-cap"), shared_table=args.shared_table)
+                         check_depth_cap(args.depth_cap, "--depth-cap"), shared_table=args.shared_table,
+                         endgame_tables=args.endgame_tables)
 
 
 class _ProgressView:
@@ -156,6 +159,8 @@ def run(args: argparse.Namespace) -> int:
     from screenbot.agent.bench import plot_reach, run_games, summarize
 
     settings = settings_from_args(args)
+    if settings.endgame_tables:
+        ensure_tables()  # built here once, with a progress bar; the games load them
     started = time.perf_counter()
     with _ProgressView(args.games, settings.describe()) as view:
         results = run_games(args.games, args.seed, settings, args.workers, view)
