@@ -238,3 +238,34 @@ def test_a_merge_below_two_full_rows_would_let_them_fall_so_down_is_not_the_tabl
     assert Move.DOWN not in suggestion.chances  # the 2s in column 0 merge and the rows above slide down
     assert apply_move(board, Move.DOWN)[0][0] != board[0]
     assert Move.UP in suggestion.chances
+
+
+def test_hint_builds_the_tables_once_then_loads_them_and_says_what_they_chose(capsys, monkeypatch, tmp_path):
+    from screenbot import cli
+    from screenbot.agent import endgame
+
+    monkeypatch.setattr(endgame, "SHAPES", SMALL)  # the full set takes a minute and a half
+    monkeypatch.setattr(endgame, "default_table_path", lambda: tmp_path / "cache" / "endgame.npz")
+    argv = ["hint", "--board", "16384 8192 1024 2 / 4096 2048 512 2 / 256 128 64 2 / 2 2 2 2", "--depth", "2",
+            "--endgame-tables"]
+    assert cli.main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "building the endgame tables into" in err and "endgame tables built in" in err
+    assert (tmp_path / "cache" / "endgame.npz").exists()
+    assert "builds the next tile with the big tiles kept in place 80.6% of the time" in out
+    assert cli.main(argv) == 0
+    out2, err2 = capsys.readouterr()
+    assert "building" not in err2 and "built" not in err2
+    assert out2.splitlines()[-1] == out.splitlines()[-1]
+
+
+def test_a_cache_dir_that_cannot_be_written_is_one_line_and_exit_code_2(capsys, monkeypatch, tmp_path):
+    from screenbot import cli
+    from screenbot.agent import endgame
+
+    (tmp_path / "file").write_text("in the way")
+    monkeypatch.setattr(endgame, "SHAPES", (dataclasses.replace(L7, ranks=(3,)),))
+    monkeypatch.setattr(endgame, "default_table_path", lambda: tmp_path / "file" / "endgame.npz")
+    assert cli.main(["hint", "--board", "2 0 0 0 / 0 0 0 0 / 0 0 0 0 / 0 0 0 2", "--endgame-tables"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("screenbot: error: cannot keep the endgame tables at") and "Traceback" not in "".join(err)

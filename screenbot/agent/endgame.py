@@ -334,13 +334,14 @@ class EndgameTables:
     prob: dict[tuple[str, int], np.ndarray]
 
     @staticmethod
-    def states(shapes: tuple[Shape, ...] = SHAPES) -> int:
-        return sum(s.size(r) for s in shapes for r in s.ranks)
+    def states(shapes: tuple[Shape, ...] | None = None) -> int:
+        return sum(s.size(r) for s in (shapes or SHAPES) for r in s.ranks)
 
     @classmethod
-    def build(cls, shapes: tuple[Shape, ...] = SHAPES,
+    def build(cls, shapes: tuple[Shape, ...] | None = None,
               progress: Callable[[int, int], None] | None = None) -> EndgameTables:
-        """Solve every shape and rank; progress(states done so far, states in all)."""
+        """Solve every shape (default: SHAPES) and rank; progress(states done so far, states in all)."""
+        shapes = shapes or SHAPES
         total = cls.states(shapes)
         done = 0
 
@@ -372,7 +373,8 @@ class EndgameTables:
         os.replace(tmp, path)  # whole or not at all, also with two processes building at once
 
     @classmethod
-    def load(cls, path: Path, shapes: tuple[Shape, ...] = SHAPES) -> EndgameTables:
+    def load(cls, path: Path, shapes: tuple[Shape, ...] | None = None) -> EndgameTables:
+        shapes = shapes or SHAPES
         try:
             with np.load(path, allow_pickle=False) as data:
                 if bytes(data["header"]) != _header(shapes):
@@ -393,7 +395,7 @@ class EndgameTables:
         return tables
 
     @classmethod
-    def load_or_build(cls, path: Path | None = None, shapes: tuple[Shape, ...] = SHAPES,
+    def load_or_build(cls, path: Path | None = None, shapes: tuple[Shape, ...] | None = None,
                       progress: Callable[[int, int], None] | None = None) -> tuple[EndgameTables, float | None]:
         """The tables from `path` (default: the user cache dir), built and saved there when missing or
         unusable; (tables, seconds the build took, or None when loaded)."""

@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from screenbot.agent.limits import MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
+from screenbot.commands.endgame_tables import TABLES_HELP, ensure_tables
 from screenbot.errors import BoardParseError, UsageError
 from screenbot.game.rules import Grid, Move, format_board, parse_board
 
@@ -33,6 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     how.add_argument("--depth", metavar="D", help=f"search depth 0..{MAX_FIXED_DEPTH}, or 'adaptive' (no time limit)")
     p.add_argument("--depth-cap", metavar="D", help="cap the adaptive depth at D (default 6, what `play` uses; 40: nneonneo's rule uncapped; "
                    "'endgame': 6 until a 16384 is on the board, no cap after: stronger, slower)")
+    p.add_argument("--endgame-tables", action="store_true", help=TABLES_HELP)
     p.set_defaults(func=run)
 
 
@@ -69,6 +71,9 @@ def format_advice(grid: Grid, decision: Decision) -> str:
             text, mark = "illegal".rjust(width), ""
         lines.append(f"  {move.key:<6} {text}{mark}")
     lines.append("(expected heuristic value after each move; higher is better)")
+    if decision.table is not None:
+        lines.append(f"endgame tables: {decision.move.key} builds the next tile with the big tiles kept in place "
+                     f"{100 * decision.table:.1f}% of the time (best play)")
     return "\n".join(lines)
 
 
@@ -78,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
     depth_cap = check_depth_cap(args.depth_cap, "--depth-cap")
     budget_ms, depth = check_budget(args.budget_ms, "--budget-ms"), check_depth(args.depth, "--depth")
     grid = grid_from_args(args)
-    decision = ExpectimaxAgent(depth_cap).choose(grid, budget_ms, depth)
+    tables = ensure_tables() if args.endgame_tables else None
+    decision = ExpectimaxAgent(depth_cap, tables=tables).choose(grid, budget_ms, depth)
     print(format_advice(grid, decision))
     return 0
