@@ -54,12 +54,19 @@ def _done(path: Path) -> set[int]:
     return {json.loads(line)["seed"] for line in path.read_text().splitlines() if line.strip()}
 
 
+TABLE_MOVES = [0, 0]  # moves the endgame tables chose, and of those, where the search alone would have moved otherwise
+
+
 def _play(game: Game, agent: ExpectimaxAgent, stop_at: int, how: dict) -> tuple[list[float], bool]:
     move_ms: list[float] = []
+    TABLE_MOVES[:] = [0, 0]
     while max_tile(game.grid) < stop_at:
         decision = agent.choose(game.grid, **how)
         if decision.move is None:
             return move_ms, True
+        if decision.table is not None:
+            TABLE_MOVES[0] += 1
+            TABLE_MOVES[1] += decision.move != max(decision.values, key=lambda m: (decision.values[m], -m))
         game.step(decision.move)
         move_ms.append(decision.ms)
     return move_ms, False
@@ -122,7 +129,8 @@ def go(args) -> None:
         line = {"seed": s["seed"], "max_tile": max_tile(game.grid), "score": game.score,
                 "moves": s["moves"] + game.moves, "over": over, "seconds": time.perf_counter() - started,
                 "ms_median": _percentile(move_ms, 0.5), "ms_p95": _percentile(move_ms, 0.95),
-                "final": [list(r) for r in game.grid], "settings": {**how, **extra, "stop_at": args.stop_at, "threads": args.threads},
+                "final": [list(r) for r in game.grid], "table_moves": TABLE_MOVES[0],
+                "table_moves_not_the_searchs": TABLE_MOVES[1], "settings": {**how, **extra, "stop_at": args.stop_at, "threads": args.threads},
                 "command": " ".join(sys.argv)}
         with out.open("a") as f:
             f.write(json.dumps(line) + "\n")

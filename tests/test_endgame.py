@@ -19,10 +19,10 @@ L7, R8END, R8IN, B10 = SHAPES
 PATH = L7.free
 # for each shape, a full block whose smallest tile (8) is alone in the target cell, no two neighbours equal
 BLOCKS8 = {
-    "L7": ((4096, 2048, 1024), (512, 256, 128), (64, 32, 8)),
+    "L7": ((8192, 2048, 1024), (512, 256, 128), (64, 32, 8)),
     "R8end": ((16384, 8192, 4096, 2048), (8, 64, 128, 256)),
     "R8in": ((16384, 8192, 4096, 2048), (64, 8, 128, 256)),
-    "B10": ((2048, 1024, 512), (256, 128, 8)),
+    "B10": ((8192, 1024, 512), (256, 128, 8)),
 }
 # macroxue/2048-ai's README example: the next 64 from the bottom row and right column, "nearly 80 %"
 README_BOARD = ((16384, 8192, 1024, 2), (4096, 2048, 512, 2), (256, 128, 64, 2), (2, 2, 2, 2))
@@ -177,6 +177,9 @@ def test_boards_outside_the_pattern_get_no_table_move(tables):
     assert tables.suggest(goal_there) is None  # the 64 is built: the search merges it
     small_block = ((64, 32, 16, 2), (4, 8, 4, 0), (2, 4, 2, 0), (0, 0, 0, 0))
     assert tables.suggest(small_block) is None
+    before_the_endgame = ((4096, 2048, 1024, 2), (512, 256, 128, 2), (64, 32, 8, 2), (2, 2, 2, 2))
+    assert tables.suggest(before_the_endgame) is None  # the block's largest tile below MIN_BLOCK_TILE (8192)
+    assert tables.suggest(before_the_endgame, min_block_tile=4096) is not None
 
 
 def test_the_file_keeps_the_tables_and_a_corrupt_file_is_refused_then_rebuilt(tables, tmp_path):

@@ -46,7 +46,7 @@ from screenbot.game.rules import Grid, Move
 
 TABLE_VERSION = 3
 PROB_SCALE = 65535  # probabilities are kept as uint16
-MIN_BLOCK_TILE = 2048  # the tables are for the late game: the block's largest tile at least this
+MIN_BLOCK_TILE = 8192  # the tables are for the endgame: the block's largest tile at least this
 MAX_SEGMENTS = 8
 _VECTORS = {Move.UP: (-1, 0), Move.DOWN: (1, 0), Move.LEFT: (0, -1), Move.RIGHT: (0, 1)}
 Cell = tuple[int, int]
