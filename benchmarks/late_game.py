@@ -32,7 +32,7 @@ from pathlib import Path
 
 from screenbot.agent.bench import _percentile
 from screenbot.agent.endgame import EndgameTables
-from screenbot.agent.search import ExpectimaxAgent
+from screenbot.agent.search import TABLE_MARGIN, ExpectimaxAgent
 from screenbot.game.rules import Game, max_tile
 
 _RNG_STEP = 0x6D2B79F5  # mulberry32 adds this per draw; a game draws 2 per spawn (cell, value)
@@ -76,7 +76,8 @@ def _agent(args) -> ExpectimaxAgent:
     tables = None
     if getattr(args, "tables", False):
         tables, _ = EndgameTables.load_or_build()
-    agent = ExpectimaxAgent(threads=args.threads, tables=tables, table_threshold=getattr(args, "table_threshold", 0.0))
+    agent = ExpectimaxAgent(threads=args.threads, tables=tables, table_threshold=getattr(args, "table_threshold", 0.0),
+                            table_margin=getattr(args, "table_margin", TABLE_MARGIN))
     agent.warm_up()
     return agent
 
@@ -111,7 +112,7 @@ def go(args) -> None:
     done = _done(out)
     agent = _agent(args)
     how = {"depth_cap": args.depth_cap, "budget_ms": args.budget_ms}
-    extra = {"tables": True, "table_threshold": args.table_threshold} if args.tables else {}
+    extra = {"tables": True, "table_threshold": args.table_threshold, "table_margin": args.table_margin} if args.tables else {}
     if args.cutoff is not None:
         how["cutoff"] = args.cutoff
     if args.depth is not None:
@@ -206,6 +207,7 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--tables", action="store_true", help="the endgame tables' move where they know the board")
     p.add_argument("--table-threshold", type=float, default=0.0)
+    p.add_argument("--table-margin", type=float, default=TABLE_MARGIN)
     p = sub.add_parser("go")
     p.add_argument("--snaps", required=True)
     p.add_argument("--out", required=True)
@@ -213,6 +215,7 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--tables", action="store_true", help="the endgame tables' move where they know the board")
     p.add_argument("--table-threshold", type=float, default=0.0)
+    p.add_argument("--table-margin", type=float, default=TABLE_MARGIN)
     p.add_argument("--depth")
     p.add_argument("--depth-cap")
     p.add_argument("--budget-ms", type=float)

@@ -66,6 +66,9 @@ MAX_DEPTH = 16  # iterative deepening stops here
 # With endgame tables: their move wins over the search's where they give at least this chance.
 TABLE_THRESHOLD = 0.0
 TABLE_TIE = 0.005  # moves this close to the tables' best chance count as equally good; the search picks
+# the search's own move stands unless its chance (0 for a move that shifts the block) is this far below
+# the tables' best
+TABLE_MARGIN = TABLE_TIE
 HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)
 assert MAX_FIXED_DEPTH <= kernel.MAX_TREE_DEPTH
 
@@ -241,12 +244,14 @@ class ExpectimaxAgent(Agent):
     `default_threads()`) is how many threads one search uses."""
 
     def __init__(self, depth_cap: int | str | None = None, threads: int | None = None,
-                 tables: EndgameTables | None = None, table_threshold: float = TABLE_THRESHOLD) -> None:
+                 tables: EndgameTables | None = None, table_threshold: float = TABLE_THRESHOLD,
+                 table_margin: float = TABLE_MARGIN) -> None:
         depth_cap = check_depth_cap(depth_cap)
         self.depth_cap = DEFAULT_DEPTH_CAP if depth_cap is None else depth_cap
         self._search = _Search(default_threads() if threads is None else threads)
         self.tables = tables
         self.table_threshold = table_threshold
+        self.table_margin = table_margin
 
     @property
     def threads(self) -> int:
@@ -325,13 +330,16 @@ class ExpectimaxAgent(Agent):
 
     def _table_move(self, grid: Grid, moves: list[Move], decision: Decision) -> Decision:
         """The decision with the endgame tables' say where they know the board and give at least
-        `table_threshold` chance of success: of the moves within TABLE_TIE of the best chance, the one
+        `table_threshold` chance of success: the search's move stands if its chance is within
+        `table_margin` of the best; otherwise, of the moves within TABLE_TIE of the best chance, the one
         the search values most (the search's values kept, to compare moves by)."""
         if self.tables is None or decision.move is None:
             return decision
         suggestion = self.tables.suggest(grid)
         if suggestion is None or suggestion.probability < self.table_threshold:
             return decision
+        if suggestion.chances.get(decision.move, 0.0) >= suggestion.probability - self.table_margin:
+            return replace(decision, table=suggestion.probability)
         good = [m for m, p in suggestion.chances.items() if p >= suggestion.probability - TABLE_TIE and m in moves]
         if not good:
             return decision
