@@ -177,6 +177,8 @@ def test_boards_outside_the_pattern_get_no_table_move(tables):
     assert tables.suggest(goal_there) is None  # the 64 is built: the search merges it
     small_block = ((64, 32, 16, 2), (4, 8, 4, 0), (2, 4, 2, 0), (0, 0, 0, 0))
     assert tables.suggest(small_block) is None
+    not_a_chain = ((8, 16, 512, 16384), (4, 8, 16, 64), (0, 4, 8, 4), (4, 0, 4, 2))  # two 16s in a 2x3 "block"
+    assert tables.suggest(not_a_chain) is None
     before_the_endgame = ((4096, 2048, 1024, 2), (512, 256, 128, 2), (64, 32, 8, 2), (2, 2, 2, 2))
     assert tables.suggest(before_the_endgame) is None  # the block's largest tile below MIN_BLOCK_TILE (8192)
     assert tables.suggest(before_the_endgame, min_block_tile=4096) is not None

@@ -412,8 +412,8 @@ class EndgameTables:
         return tables, seconds
 
     def suggest(self, grid: Grid, min_block_tile: int = MIN_BLOCK_TILE) -> Suggestion | None:
-        """Where `grid` (tile values), in one of the 8 symmetries, has a shape's block full (its largest
-        tile at least `min_block_tile`, no two neighbours equal) with T alone smallest in the target
+        """Where `grid` (tile values), in one of the 8 symmetries, has a shape's block full of different
+        tiles (its largest at least `min_block_tile`, a chain of big tiles) with T smallest in the target
         cell, the free cells' tiles at most T and the goal not there yet: every move's chance of
         success (moves the tables do not allow left out), from the shape and symmetry with the best
         chance; None elsewhere, or where no move keeps the block."""
@@ -428,11 +428,8 @@ class EndgameTables:
                 if table is None:
                     continue
                 block = [g[i][j] for i, j in shape.block]
-                if min(block) != target or block.count(target) != 1 or max(block) < min_block_tile:
-                    continue
-                if any(g[i][j] == g[a][b] for i, j in shape.block for a, b in ((i + 1, j), (i, j + 1))
-                       if (a, b) in shape.block):
-                    continue
+                if min(block) != target or len(set(block)) != len(block) or max(block) < min_block_tile:
+                    continue  # (a chain of big tiles: no tile twice)
                 free = [_rank(g[i][j]) for i, j in shape.free]
                 if max(free) > rank or any(free[k] == rank for k in shape.goals):
                     continue
