@@ -77,7 +77,8 @@ def _agent(args) -> ExpectimaxAgent:
     if getattr(args, "tables", False):
         tables, _ = EndgameTables.load_or_build()
     agent = ExpectimaxAgent(threads=args.threads, tables=tables, table_threshold=getattr(args, "table_threshold", 0.0),
-                            table_margin=getattr(args, "table_margin", TABLE_MARGIN))
+                            table_margin=getattr(args, "table_margin", TABLE_MARGIN),
+                            table_min_target=getattr(args, "table_min_target", 0))
     agent.warm_up()
     return agent
 
@@ -112,7 +113,8 @@ def go(args) -> None:
     done = _done(out)
     agent = _agent(args)
     how = {"depth_cap": args.depth_cap, "budget_ms": args.budget_ms}
-    extra = {"tables": True, "table_threshold": args.table_threshold, "table_margin": args.table_margin} if args.tables else {}
+    extra = {"tables": True, "table_threshold": args.table_threshold, "table_margin": args.table_margin,
+             "table_min_target": args.table_min_target} if args.tables else {}
     if args.cutoff is not None:
         how["cutoff"] = args.cutoff
     if args.depth is not None:
@@ -208,6 +210,7 @@ def main() -> None:
     p.add_argument("--tables", action="store_true", help="the endgame tables' move where they know the board")
     p.add_argument("--table-threshold", type=float, default=0.0)
     p.add_argument("--table-margin", type=float, default=TABLE_MARGIN)
+    p.add_argument("--table-min-target", type=int, default=0)
     p = sub.add_parser("go")
     p.add_argument("--snaps", required=True)
     p.add_argument("--out", required=True)
@@ -216,6 +219,7 @@ def main() -> None:
     p.add_argument("--tables", action="store_true", help="the endgame tables' move where they know the board")
     p.add_argument("--table-threshold", type=float, default=0.0)
     p.add_argument("--table-margin", type=float, default=TABLE_MARGIN)
+    p.add_argument("--table-min-target", type=int, default=0)
     p.add_argument("--depth")
     p.add_argument("--depth-cap")
     p.add_argument("--budget-ms", type=float)

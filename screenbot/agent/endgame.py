@@ -411,18 +411,20 @@ class EndgameTables:
         tables.save(path)
         return tables, seconds
 
-    def suggest(self, grid: Grid, min_block_tile: int = MIN_BLOCK_TILE) -> Suggestion | None:
+    def suggest(self, grid: Grid, min_block_tile: int = MIN_BLOCK_TILE, min_target: int = 0) -> Suggestion | None:
         """Where `grid` (tile values), in one of the 8 symmetries, has a shape's block full of different
         tiles (its largest at least `min_block_tile`, a chain of big tiles) with T smallest in the target
         cell, the free cells' tiles at most T and the goal not there yet: every move's chance of
         success (moves the tables do not allow left out), from the shape and symmetry with the best
-        chance; None elsewhere, or where no move keeps the block."""
+        chance; None elsewhere, or where no move keeps the block. Targets below `min_target` are left out."""
         found = None
         values = np.zeros(4, np.float64)
         for frame in FRAMES:
             g = [[grid[frame.at(i, j)[0]][frame.at(i, j)[1]] for j in range(4)] for i in range(4)]
             for shape in self.shapes:
                 target = g[shape.target[0]][shape.target[1]]
+                if target < min_target:
+                    continue
                 rank = _rank(target)
                 table = self.prob.get((shape.name, rank))
                 if table is None:

@@ -245,13 +245,14 @@ class ExpectimaxAgent(Agent):
 
     def __init__(self, depth_cap: int | str | None = None, threads: int | None = None,
                  tables: EndgameTables | None = None, table_threshold: float = TABLE_THRESHOLD,
-                 table_margin: float = TABLE_MARGIN) -> None:
+                 table_margin: float = TABLE_MARGIN, table_min_target: int = 0) -> None:
         depth_cap = check_depth_cap(depth_cap)
         self.depth_cap = DEFAULT_DEPTH_CAP if depth_cap is None else depth_cap
         self._search = _Search(default_threads() if threads is None else threads)
         self.tables = tables
         self.table_threshold = table_threshold
         self.table_margin = table_margin
+        self.table_min_target = table_min_target
 
     @property
     def threads(self) -> int:
@@ -335,7 +336,7 @@ class ExpectimaxAgent(Agent):
         the search values most (the search's values kept, to compare moves by)."""
         if self.tables is None or decision.move is None:
             return decision
-        suggestion = self.tables.suggest(grid)
+        suggestion = self.tables.suggest(grid, min_target=self.table_min_target)
         if suggestion is None or suggestion.probability < self.table_threshold:
             return decision
         if suggestion.chances.get(decision.move, 0.0) >= suggestion.probability - self.table_margin:
