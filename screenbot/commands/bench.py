@@ -37,7 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "'endgame': 6 until a 16384 is on the board, no cap after: stronger, too slow for live play)")
     p.add_argument("--shared-table", action="store_true",
                    help="search each board in a table that up to 2 of its sibling boards filled first, as `play` thinks ahead")
-    p.add_argument("--endgame-tables", action="store_true", help=TABLES_HELP)
+    p.add_argument("--endgame-tables", action="store_true",
+                   help="play the endgame tables' best moves where they know the board (" + TABLES_HELP +
+                        "; measured weaker than the search alone, see README)")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")
     p.add_argument("--stop-at", type=int, metavar="TILE", help="end a game once this tile appears (a power of two)")
     p.add_argument("--json", metavar="FILE", help="also write the results as one JSON object")

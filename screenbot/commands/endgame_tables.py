@@ -6,8 +6,7 @@ import sys
 
 from screenbot.errors import UsageError
 
-TABLES_HELP = ("play the endgame tables' move where they know the board (built once, about 1.5 minutes "
-               "and 280 MB, into the user cache dir)")
+TABLES_HELP = "built once, about 1.5 minutes and 280 MB, into the user cache dir"
 
 
 def ensure_tables():

@@ -12,6 +12,7 @@ from screenbot.game.rules import Grid, Move, format_board, parse_board
 
 if TYPE_CHECKING:
     from screenbot.agent import Decision
+    from screenbot.agent.endgame import Suggestion
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,7 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     how.add_argument("--depth", metavar="D", help=f"search depth 0..{MAX_FIXED_DEPTH}, or 'adaptive' (no time limit)")
     p.add_argument("--depth-cap", metavar="D", help="cap the adaptive depth at D (default 6, what `play` uses; 40: nneonneo's rule uncapped; "
                    "'endgame': 6 until a 16384 is on the board, no cap after: stronger, slower)")
-    p.add_argument("--endgame-tables", action="store_true", help=TABLES_HELP)
+    p.add_argument("--endgame-tables", action="store_true",
+                   help="also print each move's chance of building the next big tile with the big tiles kept in place, "
+                        "from exact endgame tables (" + TABLES_HELP + "; the best move stays the search's)")
     p.set_defaults(func=run)
 
 
@@ -56,7 +59,7 @@ def grid_from_args(args: argparse.Namespace) -> Grid:
     return read_grid(image=args.image, profile=args.profile)
 
 
-def format_advice(grid: Grid, decision: Decision) -> str:
+def format_advice(grid: Grid, decision: Decision, suggestion: Suggestion | None = None) -> str:
     lines = [format_board(grid), ""]
     if decision.move is None:
         lines.append("no legal move: the game is over")
@@ -71,9 +74,10 @@ def format_advice(grid: Grid, decision: Decision) -> str:
             text, mark = "illegal".rjust(width), ""
         lines.append(f"  {move.key:<6} {text}{mark}")
     lines.append("(expected heuristic value after each move; higher is better)")
-    if decision.table is not None:
-        lines.append(f"endgame tables: {decision.move.key} builds the next tile with the big tiles kept in place "
-                     f"{100 * decision.table:.1f}% of the time (best play)")
+    if suggestion is not None:
+        chances = ", ".join(f"{m.key} {100 * p:.1f}%" for m, p in sorted(suggestion.chances.items()))
+        lines.append(f"endgame tables ({suggestion.shape}): chance of building the next {suggestion.target} beside the "
+                     f"big tiles without moving them, best play after: {chances}")
     return "\n".join(lines)
 
 
@@ -84,6 +88,6 @@ def run(args: argparse.Namespace) -> int:
     budget_ms, depth = check_budget(args.budget_ms, "--budget-ms"), check_depth(args.depth, "--depth")
     grid = grid_from_args(args)
     tables = ensure_tables() if args.endgame_tables else None
-    decision = ExpectimaxAgent(depth_cap, tables=tables).choose(grid, budget_ms, depth)
-    print(format_advice(grid, decision))
+    decision = ExpectimaxAgent(depth_cap).choose(grid, budget_ms, depth)
+    print(format_advice(grid, decision, tables.suggest(grid) if tables is not None else None))
     return 0

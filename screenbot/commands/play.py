@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 from screenbot.agent.limits import check_budget, check_depth_cap
-from screenbot.commands.endgame_tables import TABLES_HELP, ensure_tables
 from screenbot.errors import UsageError
 
 
@@ -23,7 +22,6 @@ def register(subparsers) -> None:
     p.add_argument("--depth-cap", metavar="D",
                    help="search at most D layers deep (the agent's default if unset; lower is faster and weaker; 'endgame': "
                         "the default until a 16384 is on the board, no cap after: stronger, ~5.5 moves/s in the endgame)")
-    p.add_argument("--endgame-tables", action="store_true", help=TABLES_HELP)
     p.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per move, then a summary line")
     p.add_argument("--record", metavar="DIR", help="keep the board frames, the log and the profile in DIR (for replay)")
     p.add_argument("--dry-run", action="store_true", help="read the board and say the move, press nothing")
@@ -60,7 +58,6 @@ def run(args) -> int:
     from screenbot.play.record import LOG_NAME, PROFILE_NAME, FrameRecorder, MoveLog, Recording
     from screenbot.play.session import StatusLine, open_live
 
-    tables = ensure_tables() if args.endgame_tables else None  # before the screen is touched
     parts = open_live(args.profile, dry_run=args.dry_run, keys=args.keys)
     log = recorder = None
     try:
@@ -75,7 +72,7 @@ def run(args) -> int:
                 log = TeeLog(log, MoveLog(record_dir / LOG_NAME))  # the recording keeps its own copy
         status = StatusLine()
         settings = PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms, depth_cap=args.depth_cap,
-                                endgame_tables=tables, dry_run=args.dry_run)
+                                dry_run=args.dry_run)
         record = Recording(log, recorder, (record_dir / "stop") if record_dir is not None else None)
         player = Player(parts.eyes, parts.keyboard, settings, focus_watch=parts.focus_watch, record=record,
                         status=status)

@@ -25,12 +25,12 @@ __all__ = ["Player", "PlaySettings", "StopPlaying", "Summary"]
 
 
 def default_agent(settings: PlaySettings) -> Agent:
-    """The expectimax agent with play's depth cap and endgame tables (loads the compiled search)."""
+    """The expectimax agent with play's depth cap (loads the compiled search)."""
     try:
         from screenbot.agent.search import ExpectimaxAgent
     except ImportError as exc:
         raise StopPlaying(f"the agent (screenbot.agent.search) cannot be loaded: {exc}") from exc
-    return ExpectimaxAgent(settings.depth_cap, tables=settings.endgame_tables)
+    return ExpectimaxAgent(settings.depth_cap)
 
 
 class Player:

@@ -14,7 +14,6 @@ class PlaySettings:
     max_moves: int | None = None
     budget_ms: float | None = None
     depth_cap: int | str | None = None  # cap on the agent's adaptive depth (None: the agent's default)
-    endgame_tables: object | None = None  # the agent's EndgameTables (None: the search alone)
     dry_run: bool = False
     # a new board is believed once its new tile has stopped changing: the same pixels in two grabs
     # at least this far apart (Chromium draws at 60 Hz: a tile still over 20 ms has finished growing;
