@@ -241,7 +241,9 @@ class ExpectimaxAgent(Agent):
 
     `depth_cap` caps the depth the adaptive rule gives (default DEFAULT_DEPTH_CAP; ENDGAME_CAP:
     that until the first ENDGAME_TILE and none after, see `cap_for`); `threads` (default
-    `default_threads()`) is how many threads one search uses."""
+    `default_threads()`) is how many threads one search uses. With `tables` (EndgameTables; an
+    experiment, weaker than the search alone, see README) the tables' say overrides the search's move
+    where they know the board (`_table_move`); `table_min_target` leaves smaller targets to the search."""
 
     def __init__(self, depth_cap: int | str | None = None, threads: int | None = None,
                  tables: EndgameTables | None = None, table_threshold: float = TABLE_THRESHOLD,
