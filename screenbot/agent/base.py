@@ -21,7 +21,7 @@ class Decision:
     depth: int = 0  # the depth the values come from (chance layers after the root move)
     ms: float = 0.0  # wall time of the whole decision
     nodes: int = 0  # move nodes searched at that depth
-    table: float | None = None  # the move is the endgame table's: its chance of building the next tile
+    table: float | None = None  # the endgame tables knew the board: their best chance of building the next tile
 
 
 class Agent(abc.ABC):
