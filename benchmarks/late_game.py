@@ -8,6 +8,8 @@ So settings are compared on the second half only:
     python benchmarks/late_game.py snap --seeds 60001-60020 --out runs/snaps.jsonl
     # 2. continue every snapshot with some settings until 32768 or game over (one line per game)
     python benchmarks/late_game.py go --snaps runs/snaps.jsonl --depth-cap 8 --out runs/cap8.jsonl
+    #    (or with the endgame tables choosing where they know the board:
+    #     go --snaps runs/snaps.jsonl --tables [--table-threshold P --table-margin M --table-min-target T])
     # 3. the figures side by side
     python benchmarks/late_game.py show runs/cap6.jsonl runs/cap8.jsonl
     # 4. snapshots + one continuation as whole games, in `screenbot bench --json`'s shape (and its plot)
@@ -54,19 +56,18 @@ def _done(path: Path) -> set[int]:
     return {json.loads(line)["seed"] for line in path.read_text().splitlines() if line.strip()}
 
 
-TABLE_MOVES = [0, 0]  # moves the endgame tables chose, and of those, where the search alone would have moved otherwise
-
-
-def _play(game: Game, agent: ExpectimaxAgent, stop_at: int, how: dict) -> tuple[list[float], bool]:
+def _play(game: Game, agent: ExpectimaxAgent, stop_at: int, how: dict,
+          table_moves: list[int] | None = None) -> tuple[list[float], bool]:
+    """Play until stop_at or game over: (each move's ms, whether it ended over). table_moves, if given,
+    counts the boards the endgame tables knew and the moves where they overrode the search."""
     move_ms: list[float] = []
-    TABLE_MOVES[:] = [0, 0]
     while max_tile(game.grid) < stop_at:
         decision = agent.choose(game.grid, **how)
         if decision.move is None:
             return move_ms, True
-        if decision.table is not None:
-            TABLE_MOVES[0] += 1
-            TABLE_MOVES[1] += decision.move != max(decision.values, key=lambda m: (decision.values[m], -m))
+        if decision.table is not None and table_moves is not None:
+            table_moves[0] += 1
+            table_moves[1] += decision.move != max(decision.values, key=lambda m: (decision.values[m], -m))
         game.step(decision.move)
         move_ms.append(decision.ms)
     return move_ms, False
@@ -128,12 +129,13 @@ def go(args) -> None:
         game.score = s["score"]
         game.rng.state = _rng_state(s["seed"], s["moves"])
         started = time.perf_counter()
-        move_ms, over = _play(game, agent, args.stop_at, how)
+        table_moves = [0, 0]
+        move_ms, over = _play(game, agent, args.stop_at, how, table_moves)
         line = {"seed": s["seed"], "max_tile": max_tile(game.grid), "score": game.score,
                 "moves": s["moves"] + game.moves, "over": over, "seconds": time.perf_counter() - started,
                 "ms_median": _percentile(move_ms, 0.5), "ms_p95": _percentile(move_ms, 0.95),
-                "final": [list(r) for r in game.grid], "table_moves": TABLE_MOVES[0],
-                "table_moves_not_the_searchs": TABLE_MOVES[1], "settings": {**how, **extra, "stop_at": args.stop_at, "threads": args.threads},
+                "final": [list(r) for r in game.grid], "table_moves": table_moves[0],
+                "table_moves_not_the_searchs": table_moves[1], "settings": {**how, **extra, "stop_at": args.stop_at, "threads": args.threads},
                 "command": " ".join(sys.argv)}
         with out.open("a") as f:
             f.write(json.dumps(line) + "\n")
@@ -207,10 +209,6 @@ def main() -> None:
     p.add_argument("--out", required=True)
     p.add_argument("--part", default="1/1")
     p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--tables", action="store_true", help="the endgame tables' move where they know the board")
-    p.add_argument("--table-threshold", type=float, default=0.0)
-    p.add_argument("--table-margin", type=float, default=TABLE_MARGIN)
-    p.add_argument("--table-min-target", type=int, default=0)
     p = sub.add_parser("go")
     p.add_argument("--snaps", required=True)
     p.add_argument("--out", required=True)
