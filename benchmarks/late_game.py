@@ -33,8 +33,8 @@ import time
 from pathlib import Path
 
 from screenbot.agent.bench import _percentile
-from screenbot.agent.endgame import EndgameTables
-from screenbot.agent.search import TABLE_MARGIN, ExpectimaxAgent
+from screenbot.agent.endgame import TABLE_MARGIN, EndgameTables, TablesAgent
+from screenbot.agent.search import ExpectimaxAgent
 from screenbot.game.rules import Game, max_tile
 
 _RNG_STEP = 0x6D2B79F5  # mulberry32 adds this per draw; a game draws 2 per spawn (cell, value)
@@ -74,12 +74,11 @@ def _play(game: Game, agent: ExpectimaxAgent, stop_at: int, how: dict,
 
 
 def _agent(args) -> ExpectimaxAgent:
-    tables = None
-    if getattr(args, "tables", False):
-        tables, _ = EndgameTables.load_or_build()
-    agent = ExpectimaxAgent(threads=args.threads, tables=tables, table_threshold=getattr(args, "table_threshold", 0.0),
-                            table_margin=getattr(args, "table_margin", TABLE_MARGIN),
-                            table_min_target=getattr(args, "table_min_target", 0))
+    if getattr(args, "tables", False):  # (go only)
+        agent = TablesAgent(EndgameTables.load_or_build()[0], threads=args.threads, threshold=args.table_threshold,
+                            margin=args.table_margin, min_target=args.table_min_target)
+    else:
+        agent = ExpectimaxAgent(threads=args.threads)
     agent.warm_up()
     return agent
 

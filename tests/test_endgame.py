@@ -11,7 +11,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from screenbot.agent.endgame import FRAMES, PROB_SCALE, SHAPES, EndgameTables, TableError, solve
+from screenbot.agent.endgame import FRAMES, PROB_SCALE, SHAPES, EndgameTables, TableError, TablesAgent, solve
 from screenbot.agent.search import ExpectimaxAgent
 from screenbot.game.rules import Move, apply_move
 
@@ -223,12 +223,12 @@ def test_the_agent_plays_the_tables_move_and_says_so(tables):
     # up and left are mirror images on this L (all 2s): equally good for the table, the search picks
     assert suggestion.chances[Move.UP] == suggestion.chances[Move.LEFT] == suggestion.probability
     assert suggestion.chances[Move.DOWN] < suggestion.probability
-    agent = ExpectimaxAgent(threads=1, tables=tables)
+    agent = TablesAgent(tables, threads=1)
     decision = agent.choose(README_BOARD, depth=2)
     assert decision.move == max((Move.UP, Move.LEFT), key=lambda m: plain.values[m])
     assert decision.table == pytest.approx(suggestion.probability)
     assert decision.values == plain.values  # the search's values are still there to compare moves by
-    strict = ExpectimaxAgent(threads=1, tables=tables, table_threshold=0.9)
+    strict = TablesAgent(tables, threads=1, threshold=0.9)
     assert strict.choose(README_BOARD, depth=2).table is None
 
 
@@ -236,7 +236,7 @@ def test_moves_that_would_shift_the_block_are_not_the_tables(tables):
     board = ((16384, 8192, 1024, 0), (4096, 2048, 512, 0), (256, 128, 64, 0), (2, 4, 8, 16))
     suggestion = tables.suggest(board)
     assert set(suggestion.chances) == {Move.UP}  # right would shift the block, left and down do nothing
-    decision = ExpectimaxAgent(threads=1, tables=tables).choose(board, depth=2)
+    decision = TablesAgent(tables, threads=1).choose(board, depth=2)
     assert decision.move == Move.UP and decision.table == suggestion.probability
 
 

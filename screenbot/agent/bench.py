@@ -10,7 +10,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
-from screenbot.agent.endgame import EndgameTables
+from screenbot.agent.endgame import EndgameTables, TablesAgent
 from screenbot.agent.limits import ENDGAME_CAP
 from screenbot.agent.search import (DEFAULT_BUDGET_MS, DEFAULT_DEPTH, DEFAULT_DEPTH_CAP, ENDGAME_TILE, ExpectimaxAgent,
                                    default_threads)
@@ -141,8 +141,9 @@ _worker: dict = {}  # in each worker process: its progress queue and its agent
 
 def make_agent(threads: int | None = None, endgame_tables: bool = False) -> ExpectimaxAgent:
     """The agent a bench game plays with (the tables loaded from the user cache dir, built there first if need be)."""
-    tables = EndgameTables.load_or_build()[0] if endgame_tables else None
-    return ExpectimaxAgent(threads=threads, tables=tables)
+    if endgame_tables:
+        return TablesAgent(EndgameTables.load_or_build()[0], threads=threads)
+    return ExpectimaxAgent(threads=threads)
 
 
 def _worker_start(progress_queue, threads: int, endgame_tables: bool) -> None:

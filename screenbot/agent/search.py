@@ -38,13 +38,11 @@ import os
 import queue
 import threading
 import time
-from dataclasses import replace
 
 import numpy as np
 
 from screenbot.agent import expectimax as kernel
 from screenbot.agent.base import Agent, Decision, SearchCancelled
-from screenbot.agent.endgame import EndgameTables
 from screenbot.agent.limits import ENDGAME_CAP, MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
 from screenbot.errors import UsageError
 from screenbot.game.bitboard import distinct_ranks, to_bitboard
@@ -63,12 +61,6 @@ DEFAULT_DEPTH_CAP = 6
 # live play's default on 2 cores (README: what it gave).
 ENDGAME_TILE = 16384
 MAX_DEPTH = 16  # iterative deepening stops here
-# With endgame tables: their move wins over the search's where they give at least this chance.
-TABLE_THRESHOLD = 0.0
-TABLE_TIE = 0.005  # moves this close to the tables' best chance count as equally good; the search picks
-# the search's own move stands unless its chance (0 for a move that shifts the block) is this far below
-# the tables' best
-TABLE_MARGIN = TABLE_TIE
 HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)
 assert MAX_FIXED_DEPTH <= kernel.MAX_TREE_DEPTH
 
@@ -241,20 +233,12 @@ class ExpectimaxAgent(Agent):
 
     `depth_cap` caps the depth the adaptive rule gives (default DEFAULT_DEPTH_CAP; ENDGAME_CAP:
     that until the first ENDGAME_TILE and none after, see `cap_for`); `threads` (default
-    `default_threads()`) is how many threads one search uses. With `tables` (EndgameTables; an
-    experiment, weaker than the search alone, see README) the tables' say overrides the search's move
-    where they know the board (`_table_move`); `table_min_target` leaves smaller targets to the search."""
+    `default_threads()`) is how many threads one search uses."""
 
-    def __init__(self, depth_cap: int | str | None = None, threads: int | None = None,
-                 tables: EndgameTables | None = None, table_threshold: float = TABLE_THRESHOLD,
-                 table_margin: float = TABLE_MARGIN, table_min_target: int = 0) -> None:
+    def __init__(self, depth_cap: int | str | None = None, threads: int | None = None) -> None:
         depth_cap = check_depth_cap(depth_cap)
         self.depth_cap = DEFAULT_DEPTH_CAP if depth_cap is None else depth_cap
         self._search = _Search(default_threads() if threads is None else threads)
-        self.tables = tables
-        self.table_threshold = table_threshold
-        self.table_margin = table_margin
-        self.table_min_target = table_min_target
 
     @property
     def threads(self) -> int:
@@ -326,28 +310,8 @@ class ExpectimaxAgent(Agent):
             search.new_generation()
         if budget_ms is None:
             values, nodes, _ = search.run(afters, depth, cutoff, np.inf)
-            decision = _decision(moves, values, depth, start, nodes)
-        else:
-            decision = _deepen(search, moves, afters, depth, cutoff, budget_ms, start)
-        return self._table_move(grid, moves, decision)
-
-    def _table_move(self, grid: Grid, moves: list[Move], decision: Decision) -> Decision:
-        """The decision with the endgame tables' say where they know the board and give at least
-        `table_threshold` chance of success: the search's move stands if its chance is within
-        `table_margin` of the best; otherwise, of the moves within TABLE_TIE of the best chance, the one
-        the search values most (the search's values kept, to compare moves by)."""
-        if self.tables is None or decision.move is None:
-            return decision
-        suggestion = self.tables.suggest(grid, min_target=self.table_min_target)
-        if suggestion is None or suggestion.probability < self.table_threshold:
-            return decision
-        if suggestion.chances.get(decision.move, 0.0) >= suggestion.probability - self.table_margin:
-            return replace(decision, table=suggestion.probability)
-        good = [m for m, p in suggestion.chances.items() if p >= suggestion.probability - TABLE_TIE and m in moves]
-        if not good:
-            return decision
-        move = max(good, key=lambda m: (decision.values[m], -m))  # on a tie the first in Move order
-        return replace(decision, move=move, table=suggestion.probability)
+            return _decision(moves, values, depth, start, nodes)
+        return _deepen(search, moves, afters, depth, cutoff, budget_ms, start)
 
 
 def _deepen(search: _Search, moves: list[Move], afters: np.ndarray, depth: int | None, cutoff: float,
