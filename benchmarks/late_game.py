@@ -34,6 +34,7 @@ from pathlib import Path
 
 from screenbot.agent.bench import _percentile
 from screenbot.agent.endgame import TABLE_MARGIN, EndgameTables, TablesAgent
+from screenbot.agent.heuristic import load_weights
 from screenbot.agent.search import ExpectimaxAgent
 from screenbot.game.rules import Game, max_tile
 
@@ -78,7 +79,8 @@ def _agent(args) -> ExpectimaxAgent:
         agent = TablesAgent(EndgameTables.load_or_build()[0], threads=args.threads, threshold=args.table_threshold,
                             margin=args.table_margin, min_target=args.table_min_target)
     else:
-        agent = ExpectimaxAgent(threads=args.threads)
+        weights = getattr(args, "weights", None)  # (go only) the continuation is all endgame
+        agent = ExpectimaxAgent(threads=args.threads, endgame_weights=load_weights(*weights) if weights else None)
     agent.warm_up()
     return agent
 
@@ -113,7 +115,8 @@ def go(args) -> None:
     done = _done(out)
     agent = _agent(args)
     how = {"depth_cap": args.depth_cap, "budget_ms": args.budget_ms}
-    extra = {"tables": True, "table_threshold": args.table_threshold, "table_margin": args.table_margin,
+    extra = {"weights": args.weights} if args.weights else {}
+    extra |= {"tables": True, "table_threshold": args.table_threshold, "table_margin": args.table_margin,
              "table_min_target": args.table_min_target} if args.tables else {}
     if args.cutoff is not None:
         how["cutoff"] = args.cutoff
@@ -217,6 +220,8 @@ def main() -> None:
     p.add_argument("--table-threshold", type=float, default=0.0)
     p.add_argument("--table-margin", type=float, default=TABLE_MARGIN)
     p.add_argument("--table-min-target", type=int, default=0)
+    p.add_argument("--weights", nargs="+", metavar=("FILE", "KEY"),
+                   help="the heuristic's weights from this JSON file (tune_weights.py --best), under KEY (default: weights)")
     p.add_argument("--depth")
     p.add_argument("--depth-cap")
     p.add_argument("--budget-ms", type=float)

@@ -1,5 +1,6 @@
 """The expectimax agent: the compiled search against a plain reference, sensible choices, the API's promises."""
 
+import json
 import math
 from contextlib import contextmanager
 from functools import lru_cache
@@ -9,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from screenbot.agent import Decision, ExpectimaxAgent, SearchCancelled, adaptive_depth
-from screenbot.agent.heuristic import ROW_SCORE, Weights
+from screenbot.agent.heuristic import ROW_SCORE, Weights, load_weights, row_score_table
 from screenbot.game import Move, apply_move, empty_cells, legal_moves, parse_board, to_grid
 from screenbot.game.rules import place
 
@@ -17,8 +18,8 @@ W = Weights()
 
 
 @lru_cache(maxsize=None)
-def reference_line_score(ranks):
-    """The row heuristic written out plainly from its definition (heuristic.py's docstring)."""
+def reference_line_score(ranks, w=W):
+    """The row heuristic (weights w) written out plainly from its definition (heuristic.py's docstring)."""
     empty = sum(r == 0 for r in ranks)
     tiles = [r for r in ranks if r]
     merges, run = 0, 0
@@ -30,22 +31,23 @@ def reference_line_score(ranks):
             run = 0
     if run:
         merges += 1 + run
-    mono_left = sum(a**4 - b**4 for a, b in zip(ranks, ranks[1:]) if a > b)
-    mono_right = sum(b**4 - a**4 for a, b in zip(ranks, ranks[1:]) if a <= b)
+    p = w.monotonicity_power
+    mono_left = sum(a**p - b**p for a, b in zip(ranks, ranks[1:]) if a > b)
+    mono_right = sum(b**p - a**p for a, b in zip(ranks, ranks[1:]) if a <= b)
     return (
-        W.base + W.empty * empty + W.merges * merges - W.monotonicity * min(mono_left, mono_right)
-        - W.sum * sum(r**3.5 for r in ranks)
+        w.base + w.empty * empty + w.merges * merges - w.monotonicity * min(mono_left, mono_right)
+        - w.sum * sum(r**w.sum_power for r in ranks)
     )
 
 
-def reference_board_score(grid):
+def reference_board_score(grid, w=W):
     ranks = [[int(v).bit_length() - 1 if v else 0 for v in row] for row in grid]
     lines = [tuple(row) for row in ranks] + [tuple(col) for col in zip(*ranks)]
-    return sum(reference_line_score(line) for line in lines)
+    return sum(reference_line_score(line, w) for line in lines)
 
 
-def reference_chance(grid, depth, cprob, cutoff):
-    """Expectimax on plain grids with the exact rules: average over spawns, max over moves."""
+def reference_chance(grid, depth, cprob, cutoff, w=W):
+    """Expectimax on plain grids with the exact rules (heuristic weights w): average over spawns, max over moves."""
     cells = empty_cells(grid)
     total = 0.0
     for r, c in cells:
@@ -58,9 +60,9 @@ def reference_chance(grid, depth, cprob, cutoff):
                 if after == spawned:
                     continue
                 if depth == 1 or child_p < cutoff:
-                    v = reference_board_score(after)
+                    v = reference_board_score(after, w)
                 else:
-                    v = reference_chance(after, depth - 1, child_p, cutoff)
+                    v = reference_chance(after, depth - 1, child_p, cutoff, w)
                 best = max(best, v)
             total += p * best
     return total / len(cells)
@@ -106,6 +108,67 @@ def test_values_equal_a_plain_reference_search(grid, depth, cutoff, threads):
         after, _ = apply_move(grid, move)
         expected = reference_chance(after, depth, 1.0, cutoff)
         assert math.isclose(value, expected, rel_tol=1e-6, abs_tol=0.05), (move, value, expected)
+
+
+OTHER = Weights(empty=400.0, merges=500.0, monotonicity_power=3.2, monotonicity=60.0, sum_power=3.9, sum=8.0)
+OTHER_AGENT = ExpectimaxAgent(threads=1, weights=OTHER)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 15), min_size=4, max_size=4))
+def test_a_table_of_other_weights_matches_the_definition_with_them(ranks):
+    word = sum(r << (4 * i) for i, r in enumerate(ranks))
+    table = row_score_table(OTHER)
+    assert math.isclose(table[word], reference_line_score(tuple(ranks), OTHER), rel_tol=1e-9, abs_tol=1e-6)
+
+
+@settings(max_examples=15, deadline=None)
+@given(grids, st.sampled_from([1, 2]))
+def test_an_agent_with_other_weights_searches_with_them(grid, depth):
+    if depth == 2 and len(empty_cells(grid)) > 9:
+        depth = 1
+    decision = OTHER_AGENT.choose(grid, depth=depth)
+    for move, value in decision.values.items():
+        expected = reference_chance(apply_move(grid, move)[0], depth, 1.0, 1e-4, OTHER)
+        assert math.isclose(value, expected, rel_tol=1e-6, abs_tol=0.05), (move, value, expected)
+
+
+def test_endgame_weights_take_over_once_16384_is_on_the_board_and_only_then():
+    agent = ExpectimaxAgent(threads=1, endgame_weights=OTHER)
+    before = parse_board("8192 4096 2 . / 16 8 4 . / 2 . . . / . . . .")
+    endgame = parse_board("16384 4096 2 . / 16 8 4 . / 2 . . . / . . . .")
+    assert agent.choose(before, depth=2).values == AGENT.choose(before, depth=2).values
+    assert agent.choose(endgame, depth=2).values == OTHER_AGENT.choose(endgame, depth=2).values
+    assert agent.choose(endgame, depth=2).values != AGENT.choose(endgame, depth=2).values
+    # a kept table is dropped when the weights change: no value of the other weights is reused
+    agent.new_table()
+    agent.choose(before, depth=2, keep_table=True)
+    assert agent.choose(endgame, depth=2, keep_table=True).values == OTHER_AGENT.choose(endgame, depth=2).values
+
+
+def test_weights_files_load_and_bad_ones_are_refused_with_the_reason(tmp_path):
+    from dataclasses import asdict
+
+    good = tmp_path / "w.json"
+    good.write_text(json.dumps({"weights": asdict(OTHER), "best_candidate": asdict(W)}))
+    assert load_weights(good) == OTHER
+    assert load_weights(good, "best_candidate") == W
+    cases = {
+        "missing": ("{not json", "not a weights file"),
+        "nokey": (json.dumps({"other": {}}), "not a weights file"),
+        "fields": (json.dumps({"weights": {**asdict(OTHER), "extra": 1.0}}), "exactly the fields"),
+        "nan": (json.dumps({"weights": {**asdict(OTHER), "sum": float("nan")}}), "finite number"),
+        "text": (json.dumps({"weights": {**asdict(OTHER), "sum": "11"}}), "finite number"),
+        "power": (json.dumps({"weights": {**asdict(OTHER), "sum_power": 9.0}}), "sum_power must lie"),
+    }
+    for name, (text, reason) in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(text)
+        with pytest.raises(ValueError, match=reason) as info:
+            load_weights(path)
+        assert str(path) in str(info.value) and "\n" not in str(info.value)
+    with pytest.raises(ValueError, match="not a weights file"):
+        load_weights(tmp_path / "absent.json")
 
 
 @settings(max_examples=60, deadline=None)

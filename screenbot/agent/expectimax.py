@@ -1,8 +1,9 @@
 """The compiled expectimax kernel (numba): chance and max nodes over bitboards, a transposition table, leaf scoring.
 
 Everything here is flat: boards are uint64 words (see `screenbot.game.bitboard`), the row tables
-and the heuristic table are read-only module arrays that numba bakes into the machine code, and
-the search's mutable state lives in two preallocated arrays that the Python side owns:
+are read-only module arrays that numba bakes into the machine code, the heuristic's row table
+(`s`, see `screenbot.agent.heuristic`) is an argument, so that other weights need no new compile,
+and the search's mutable state lives in two preallocated arrays that the Python side owns:
 
 - `tt` (uint64, 2 words per entry): the transposition table. Entry s: word 2s + 1 ("info") packs
   the value (fixed point, 40 bits), a 16-bit generation, the depth that was still searched
@@ -41,7 +42,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from screenbot.agent.heuristic import ROW_SCORE
 from screenbot.game.bitboard import ROW_LEFT, ROW_RIGHT
 
 TT_BITS = 20  # 1 M entries of 16 bytes
@@ -117,9 +117,8 @@ def transpose(b):
 
 
 @njit(cache=True, inline="always")
-def score(b, t):
-    """The heuristic of the board whose rows are b's rows and whose columns are t's rows."""
-    s = ROW_SCORE
+def score(b, t, s):
+    """The heuristic (row table s) of the board whose rows are b's rows and whose columns are t's rows."""
     return (
         np.float64(s[b & _M16])
         + np.float64(s[(b >> _S16) & _M16])
@@ -133,10 +132,9 @@ def score(b, t):
 
 
 @njit(cache=True, inline="always")
-def _slide_rows(space, table, work, rest_at):
+def _slide_rows(space, table, work, rest_at, s):
     """Slide the four rows of `space` with `table`: (the result, its transpose, bit q set when row q
-    moved). Leaves in work[rest_at + q] the heuristic of the result's rows other than row q."""
-    s = ROW_SCORE
+    moved). Leaves in work[rest_at + q] the heuristic (row table s) of the result's rows other than row q."""
     w0 = space & _M16
     w1 = (space >> _S16) & _M16
     w2 = (space >> _S32) & _M16
@@ -161,10 +159,9 @@ def _slide_rows(space, table, work, rest_at):
 
 
 @njit(cache=True, inline="always")
-def _leaf_value(word, tile_bits, table, slid_t, q, rest, others_moved):
+def _leaf_value(word, tile_bits, table, slid_t, q, rest, others_moved, s):
     """The heuristic after a slide whose result is known (slid_t: its transpose; rest: its other rows'
     heuristic) except row q, which a spawn turned into word | tile_bits. 0 when the slide is no move."""
-    s = ROW_SCORE
     new_word = word | tile_bits
     moved_word = np.uint64(table[new_word])
     shift = _NIBBLE_SHIFT[q]
@@ -194,7 +191,7 @@ def _patched(word, tile_bits, table, slid, slid_t, q):
 
 
 @njit(cache=True, inline="always")
-def _child_value(tt, work, nb, nt, depth, cprob, gen):
+def _child_value(tt, work, nb, nt, depth, cprob, gen, s):
     """The value of chance node nb: from the table if it holds it from this generation at >= depth
     (and then, if a depth limit cut its search, that counts as a depth cut here too: a deeper
     search would see more below it), else searched."""
@@ -205,17 +202,17 @@ def _child_value(tt, work, nb, nt, depth, cprob, gen):
             if info & _CUT_BIT:
                 work[W_DEPTH_CUT] += 1.0
             return np.float64(info >> _S24) / _VALUE_SCALE - _VALUE_OFFSET
-    return chance_value(nb, nt, depth, cprob, tt, work)
+    return chance_value(nb, nt, depth, cprob, tt, work, s)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, nogil=True)
-def chance_value(b, t, depth, cprob, tt, work):
+def chance_value(b, t, depth, cprob, tt, work, s):
     """Expected value of chance node b (t its transpose) with `depth` (>= 1) chance layers left,
     reached with path probability `cprob`; stored in the table. Returns 0 once the search is
     abandoned (work[W_ABORTED] set)."""
     empties = np.int64((_empty_bits(b) * _NIBBLE_ONES) >> np.uint64(60))  # < 16: b holds a tile
     if empties == 0:  # not after a legal move; scored for safety
-        return score(b, t)
+        return score(b, t, s)
     work[W_NODES] += 2 * empties
     if work[W_NODES] > work[W_LIMIT]:
         work[W_ABORTED] = 1.0
@@ -231,10 +228,10 @@ def chance_value(b, t, depth, cprob, tt, work):
         work[W_DEPTH_CUT] += 1.0  # a deeper search would look further here
 
     r = _W_REST
-    up_t, up_b, up_moved = _slide_rows(t, ROW_LEFT, work, r)
-    down_t, down_b, down_moved = _slide_rows(t, ROW_RIGHT, work, r + 4)
-    left_b, left_t, left_moved = _slide_rows(b, ROW_LEFT, work, r + 8)
-    right_b, right_t, right_moved = _slide_rows(b, ROW_RIGHT, work, r + 12)
+    up_t, up_b, up_moved = _slide_rows(t, ROW_LEFT, work, r, s)
+    down_t, down_b, down_moved = _slide_rows(t, ROW_RIGHT, work, r + 4, s)
+    left_b, left_t, left_moved = _slide_rows(b, ROW_LEFT, work, r + 8, s)
+    right_b, right_t, right_moved = _slide_rows(b, ROW_RIGHT, work, r + 12, s)
 
     total = 0.0
     if leaf2 or leaf4:  # first the spawns whose moves end at the heuristic (work[r:] is still ours)
@@ -258,12 +255,12 @@ def chance_value(b, t, depth, cprob, tt, work):
                 in_row = np.uint64(tile) << _NIBBLE_SHIFT[col]
                 best = max(
                     max(
-                        _leaf_value(col_word, in_col, ROW_LEFT, up_b, col, work[r + col], up_others),
-                        _leaf_value(col_word, in_col, ROW_RIGHT, down_b, col, work[r + 4 + col], down_others),
+                        _leaf_value(col_word, in_col, ROW_LEFT, up_b, col, work[r + col], up_others, s),
+                        _leaf_value(col_word, in_col, ROW_RIGHT, down_b, col, work[r + 4 + col], down_others, s),
                     ),
                     max(
-                        _leaf_value(row_word, in_row, ROW_LEFT, left_t, row, work[r + 8 + row], left_others),
-                        _leaf_value(row_word, in_row, ROW_RIGHT, right_t, row, work[r + 12 + row], right_others),
+                        _leaf_value(row_word, in_row, ROW_LEFT, left_t, row, work[r + 8 + row], left_others, s),
+                        _leaf_value(row_word, in_row, ROW_RIGHT, right_t, row, work[r + 12 + row], right_others, s),
                     ),
                 )
                 best = max(best, 0.0)  # as at every max node: a board scored below 0 counts as lost
@@ -288,16 +285,16 @@ def chance_value(b, t, depth, cprob, tt, work):
                 best = 0.0
                 nt, nb, moved = _patched(col_word, in_col, ROW_LEFT, up_t, up_b, col)
                 if moved or (up_moved & ~(1 << col)) != 0:
-                    best = max(best, _child_value(tt, work, nb, nt, depth - 1, p, gen))
+                    best = max(best, _child_value(tt, work, nb, nt, depth - 1, p, gen, s))
                 nt, nb, moved = _patched(col_word, in_col, ROW_RIGHT, down_t, down_b, col)
                 if moved or (down_moved & ~(1 << col)) != 0:
-                    best = max(best, _child_value(tt, work, nb, nt, depth - 1, p, gen))
+                    best = max(best, _child_value(tt, work, nb, nt, depth - 1, p, gen, s))
                 nb, nt, moved = _patched(row_word, in_row, ROW_LEFT, left_b, left_t, row)
                 if moved or (left_moved & ~(1 << row)) != 0:
-                    best = max(best, _child_value(tt, work, nb, nt, depth - 1, p, gen))
+                    best = max(best, _child_value(tt, work, nb, nt, depth - 1, p, gen, s))
                 nb, nt, moved = _patched(row_word, in_row, ROW_RIGHT, right_b, right_t, row)
                 if moved or (right_moved & ~(1 << row)) != 0:
-                    best = max(best, _child_value(tt, work, nb, nt, depth - 1, p, gen))
+                    best = max(best, _child_value(tt, work, nb, nt, depth - 1, p, gen, s))
                 if work[W_ABORTED] != 0.0:
                     return 0.0
                 total += (0.9 if tile == 1 else 0.1) * best
@@ -314,22 +311,22 @@ def chance_value(b, t, depth, cprob, tt, work):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, nogil=True)
-def search_root(afters, depth, tt, work, out):
+def search_root(afters, depth, tt, work, out, s):
     """out[k] = the value of board afters[k] (a root move's result) searched `depth` chance layers deep."""
     gen = np.uint64(work[W_GEN])
     for k in range(afters.shape[0]):
         b = afters[k]
         t = transpose(b)
         if depth <= 0:
-            out[k] = score(b, t)
+            out[k] = score(b, t, s)
         else:
-            out[k] = _child_value(tt, work, b, t, depth, 1.0, gen)
+            out[k] = _child_value(tt, work, b, t, depth, 1.0, gen, s)
         if work[W_ABORTED] != 0.0:
             return
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, nogil=True)
-def max_value(b, depth, cprob, tt, work):
+def max_value(b, depth, cprob, tt, work, s):
     """The value of move node b (a board with its new tile, to move): the best of 0 and the chance
     nodes its legal moves make, searched `depth` (>= 1) chance layers deep with path probability
     `cprob`; with depth 0, or cprob below the cutoff, the heuristic after each move instead. A root
@@ -337,27 +334,27 @@ def max_value(b, depth, cprob, tt, work):
     gen = np.uint64(work[W_GEN])
     t = transpose(b)
     r = _W_REST
-    up_t, up_b, up_moved = _slide_rows(t, ROW_LEFT, work, r)
-    down_t, down_b, down_moved = _slide_rows(t, ROW_RIGHT, work, r)
-    left_b, left_t, left_moved = _slide_rows(b, ROW_LEFT, work, r)
-    right_b, right_t, right_moved = _slide_rows(b, ROW_RIGHT, work, r)
+    up_t, up_b, up_moved = _slide_rows(t, ROW_LEFT, work, r, s)
+    down_t, down_b, down_moved = _slide_rows(t, ROW_RIGHT, work, r, s)
+    left_b, left_t, left_moved = _slide_rows(b, ROW_LEFT, work, r, s)
+    right_b, right_t, right_moved = _slide_rows(b, ROW_RIGHT, work, r, s)
     best = 0.0
     if depth == 0 or cprob < work[W_CUTOFF]:
         if up_moved:
-            best = max(best, score(up_b, up_t))
+            best = max(best, score(up_b, up_t, s))
         if down_moved:
-            best = max(best, score(down_b, down_t))
+            best = max(best, score(down_b, down_t, s))
         if left_moved:
-            best = max(best, score(left_b, left_t))
+            best = max(best, score(left_b, left_t, s))
         if right_moved:
-            best = max(best, score(right_b, right_t))
+            best = max(best, score(right_b, right_t, s))
         return best
     if up_moved:
-        best = max(best, _child_value(tt, work, up_b, up_t, depth, cprob, gen))
+        best = max(best, _child_value(tt, work, up_b, up_t, depth, cprob, gen, s))
     if down_moved:
-        best = max(best, _child_value(tt, work, down_b, down_t, depth, cprob, gen))
+        best = max(best, _child_value(tt, work, down_b, down_t, depth, cprob, gen, s))
     if left_moved:
-        best = max(best, _child_value(tt, work, left_b, left_t, depth, cprob, gen))
+        best = max(best, _child_value(tt, work, left_b, left_t, depth, cprob, gen, s))
     if right_moved:
-        best = max(best, _child_value(tt, work, right_b, right_t, depth, cprob, gen))
+        best = max(best, _child_value(tt, work, right_b, right_t, depth, cprob, gen, s))
     return best

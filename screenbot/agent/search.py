@@ -43,6 +43,7 @@ import numpy as np
 
 from screenbot.agent import expectimax as kernel
 from screenbot.agent.base import Agent, Decision, SearchCancelled
+from screenbot.agent.heuristic import ROW_SCORE, Weights, row_score_table
 from screenbot.agent.limits import ENDGAME_CAP, MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
 from screenbot.errors import UsageError
 from screenbot.game.bitboard import distinct_ranks, to_bitboard
@@ -75,7 +76,8 @@ class _Search:
     one shared table (see `screenbot.agent.expectimax` on sharing it without locks). The root
     values are then put together in the order the single-thread kernel adds them."""
 
-    def __init__(self, threads: int = 1) -> None:
+    def __init__(self, threads: int = 1, scores: np.ndarray = ROW_SCORE) -> None:
+        self.scores = scores  # the heuristic's row table
         self.tt = np.zeros(2 * kernel.TT_ENTRIES, np.uint64)
         self.works = [np.zeros(kernel.WORK_SIZE, np.float64)]
         self.nodes_per_ms = 15000.0  # per thread; refined by every timed search
@@ -149,7 +151,7 @@ class _Search:
             out = self._run_parallel(afters, depth, cutoff)
         else:
             out = np.zeros(afters.shape[0], np.float64)
-            kernel.search_root(afters, depth, self.tt, works[0], out)
+            kernel.search_root(afters, depth, self.tt, works[0], out, self.scores)
         took_ms = (time.perf_counter() - started) * 1000.0
         nodes = int(sum(work[kernel.W_NODES] for work in works))
         if self.cancelled:
@@ -172,13 +174,14 @@ class _Search:
         values = [0.0] * len(spawns)
         taken = itertools.count()
         tt = self.tt
+        scores = self.scores
 
         def job(work: np.ndarray) -> None:
             for j in iter(taken.__next__, None):
                 if j >= len(order) or work[kernel.W_LIMIT] < 0:
                     return
                 j = order[j]
-                values[j] = kernel.max_value(np.uint64(boards[j]), depth - 1, probs[j], tt, work)
+                values[j] = kernel.max_value(np.uint64(boards[j]), depth - 1, probs[j], tt, work, scores)
                 if work[kernel.W_ABORTED]:
                     self.stop_all()
                     return
@@ -233,12 +236,17 @@ class ExpectimaxAgent(Agent):
 
     `depth_cap` caps the depth the adaptive rule gives (default DEFAULT_DEPTH_CAP; ENDGAME_CAP:
     that until the first ENDGAME_TILE and none after, see `cap_for`); `threads` (default
-    `default_threads()`) is how many threads one search uses."""
+    `default_threads()`) is how many threads one search uses; `weights` (default: nneonneo's) are
+    the heuristic's, and `endgame_weights` (default: the same) its weights once ENDGAME_TILE is on
+    the board."""
 
-    def __init__(self, depth_cap: int | str | None = None, threads: int | None = None) -> None:
+    def __init__(self, depth_cap: int | str | None = None, threads: int | None = None,
+                 weights: Weights | None = None, endgame_weights: Weights | None = None) -> None:
         depth_cap = check_depth_cap(depth_cap)
         self.depth_cap = DEFAULT_DEPTH_CAP if depth_cap is None else depth_cap
-        self._search = _Search(default_threads() if threads is None else threads)
+        self._scores = ROW_SCORE if weights is None else row_score_table(weights)
+        self._endgame_scores = self._scores if endgame_weights is None else row_score_table(endgame_weights)
+        self._search = _Search(default_threads() if threads is None else threads, self._scores)
 
     @property
     def threads(self) -> int:
@@ -306,8 +314,10 @@ class ExpectimaxAgent(Agent):
         search = self._search
         if search.cancelled:
             raise SearchCancelled("the search was cancelled")
-        if not keep_table:
+        scores = self._endgame_scores if max(max(row) for row in grid) >= ENDGAME_TILE else self._scores
+        if not keep_table or scores is not search.scores:  # values of other weights are no use
             search.new_generation()
+        search.scores = scores
         if budget_ms is None:
             values, nodes, _ = search.run(afters, depth, cutoff, np.inf)
             return _decision(moves, values, depth, start, nodes)
