@@ -12,9 +12,10 @@ generation says how the candidates compare with the defaults on the same tiles.
     python benchmarks/tune_weights.py --snaps benchmarks/results/late_game/snaps_60001-60020.jsonl \\
         --depth 3 --generations 30 --workers 2 --out runs/tune.jsonl
 
-One JSON line per generation goes to --out (a stopped run resumes from its last line's CMA state is
-not kept: it starts again, so keep --generations within the time you have); the best weights so far
-go to --best as `Weights` fields, for `late_game.py go --weights FILE` and `bench --weights FILE`.
+One JSON line per generation goes to --out. A stopped run does not resume (CMA-ES's state is not
+saved): the file's lines stay, and --best keeps the last generation's CMA-ES mean under "weights"
+(and under "best_candidate" the candidate that beat the defaults by most on its generation's
+continuations), ready for `late_game.py go --weights FILE [KEY]`.
 """
 
 from __future__ import annotations
@@ -78,7 +79,10 @@ def main() -> None:
     parser.add_argument("--out", required=True, help="one JSON line per generation")
     parser.add_argument("--best", required=True, help="the best weights so far (JSON)")
     args = parser.parse_args()
-    import cma
+    try:
+        import cma
+    except ImportError:
+        sys.exit("tune_weights.py: needs the cma package: pip install 'screenbot[tune]'")
 
     snaps = [json.loads(line) for line in Path(args.snaps).read_text().splitlines() if line.strip()]
     snaps = [s for s in snaps if s["reached"]] * args.streams
