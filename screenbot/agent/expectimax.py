@@ -312,7 +312,8 @@ def chance_value(b, t, depth, cprob, tt, work, s):
 
 @njit(cache=True, error_model="numpy", _nrt=False, nogil=True)
 def search_root(afters, depth, tt, work, out, s):
-    """out[k] = the value of board afters[k] (a root move's result) searched `depth` chance layers deep."""
+    """out[k] = the value of board afters[k] (a root move's result) searched `depth` chance layers deep
+    with the heuristic's row table s."""
     gen = np.uint64(work[W_GEN])
     for k in range(afters.shape[0]):
         b = afters[k]
