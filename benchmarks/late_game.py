@@ -235,6 +235,8 @@ def main() -> None:
     p = sub.add_parser("show")
     p.add_argument("files", nargs="+")
     args = parser.parse_args()
+    if len(getattr(args, "weights", None) or ()) > 2:
+        parser.error("--weights takes a file and at most one key")
     {"snap": snap, "go": go, "show": show, "whole": whole}[args.step](args)
 
 
