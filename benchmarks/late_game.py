@@ -74,13 +74,26 @@ def _play(game: Game, agent: ExpectimaxAgent, stop_at: int, how: dict,
     return move_ms, False
 
 
+def resume(snap: dict, rng_state: int) -> Game:
+    """The game of a snapshot line (its board and score), to go on with the random stream at `rng_state`."""
+    game = Game(seed=snap["seed"])
+    game.reset(start=tuple(tuple(r) for r in snap["grid"]))
+    game.score = snap["score"]
+    game.rng.state = rng_state
+    return game
+
+
 def _agent(args) -> ExpectimaxAgent:
     if getattr(args, "tables", False):  # (go only)
         agent = TablesAgent(EndgameTables.load_or_build()[0], threads=args.threads, threshold=args.table_threshold,
                             margin=args.table_margin, min_target=args.table_min_target)
     else:
         weights = getattr(args, "weights", None)  # (go only) the continuation is all endgame
-        agent = ExpectimaxAgent(threads=args.threads, endgame_weights=load_weights(*weights) if weights else None)
+        try:
+            endgame_weights = load_weights(*weights) if weights else None
+        except ValueError as exc:
+            sys.exit(f"late_game.py: {exc}")
+        agent = ExpectimaxAgent(threads=args.threads, endgame_weights=endgame_weights)
     agent.warm_up()
     return agent
 
@@ -126,10 +139,7 @@ def go(args) -> None:
     for s in _mine([s for s in snaps if s["reached"]], args.part):
         if s["seed"] in done:
             continue
-        game = Game(seed=s["seed"])
-        game.reset(start=tuple(tuple(r) for r in s["grid"]))
-        game.score = s["score"]
-        game.rng.state = _rng_state(s["seed"], s["moves"])
+        game = resume(s, _rng_state(s["seed"], s["moves"]))
         started = time.perf_counter()
         table_moves = [0, 0]
         move_ms, over = _play(game, agent, args.stop_at, how, table_moves)

@@ -30,9 +30,9 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from screenbot.agent.heuristic import Weights
+from late_game import _play, resume  # benchmarks/, this script's folder
+from screenbot.agent.heuristic import POWER_RANGE, Weights
 from screenbot.agent.search import ExpectimaxAgent
-from screenbot.game.rules import Game, max_tile
 
 DEFAULT = Weights()
 
@@ -44,24 +44,16 @@ def weights_of(x: list[float]) -> Weights:
         merges=DEFAULT.merges * math.exp(x[1]),
         monotonicity=DEFAULT.monotonicity * math.exp(x[2]),
         sum=DEFAULT.sum * math.exp(x[3]),
-        monotonicity_power=min(6.0, max(1.0, DEFAULT.monotonicity_power + x[4])),
-        sum_power=min(6.0, max(1.0, DEFAULT.sum_power + x[5])),
+        monotonicity_power=min(POWER_RANGE[1], max(POWER_RANGE[0], DEFAULT.monotonicity_power + x[4])),
+        sum_power=min(POWER_RANGE[1], max(POWER_RANGE[0], DEFAULT.sum_power + x[5])),
     )
 
 
 def _continue(task: tuple) -> int:
-    """Score gained playing on from one snapshot with one candidate's weights."""
-    weights, grid, score, state, depth, stop_at = task
-    agent = ExpectimaxAgent(threads=1, weights=Weights(**weights))
-    game = Game(seed=0)
-    game.reset(start=tuple(tuple(r) for r in grid))
-    game.score = score
-    game.rng.state = state
-    while max_tile(game.grid) < stop_at:
-        decision = agent.choose(game.grid, depth=depth)
-        if decision.move is None:
-            break
-        game.step(decision.move)
+    """The final score playing on from one snapshot with one candidate's weights."""
+    weights, snap, state, depth, stop_at = task
+    game = resume(snap, state)
+    _play(game, ExpectimaxAgent(threads=1, weights=Weights(**weights)), stop_at, {"depth": depth})
     return game.score
 
 
@@ -95,7 +87,7 @@ def main() -> None:
             candidates = [DEFAULT] + [weights_of(list(x)) for x in xs]
             states = [(s["seed"] * 7919 + 104729 * (gen + 1) + 15485863 * j + args.seed) & 0xFFFFFFFF
                       for j, s in enumerate(snaps)]
-            tasks = [(asdict(w), s["grid"], s["score"], st, args.depth, args.stop_at)
+            tasks = [(asdict(w), s, st, args.depth, args.stop_at)
                      for w in candidates for s, st in zip(snaps, states)]
             scores = pool.map(_continue, tasks, chunksize=1)
             n = len(snaps)

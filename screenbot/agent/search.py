@@ -47,7 +47,7 @@ from screenbot.agent.heuristic import ROW_SCORE, Weights, row_score_table
 from screenbot.agent.limits import ENDGAME_CAP, MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
 from screenbot.errors import UsageError
 from screenbot.game.bitboard import distinct_ranks, to_bitboard
-from screenbot.game.rules import Grid, Move, apply_move, legal_moves, to_grid
+from screenbot.game.rules import Grid, Move, apply_move, legal_moves, max_tile, to_grid
 
 DEFAULT_CUTOFF = 1e-4  # chance paths less likely than this are scored by the heuristic
 # When neither budget nor depth is given (what `play` and `bench` use): nneonneo's adaptive depth,
@@ -227,7 +227,7 @@ def cap_for(grid: Grid, depth_cap: int | str) -> int:
     or none (MAX_DEPTH) once ENDGAME_TILE is on the board."""
     if depth_cap != ENDGAME_CAP:
         return depth_cap
-    return MAX_DEPTH if max(max(row) for row in grid) >= ENDGAME_TILE else DEFAULT_DEPTH_CAP
+    return MAX_DEPTH if max_tile(grid) >= ENDGAME_TILE else DEFAULT_DEPTH_CAP
 
 
 class ExpectimaxAgent(Agent):
@@ -314,7 +314,7 @@ class ExpectimaxAgent(Agent):
         search = self._search
         if search.cancelled:
             raise SearchCancelled("the search was cancelled")
-        scores = self._endgame_scores if max(max(row) for row in grid) >= ENDGAME_TILE else self._scores
+        scores = self._endgame_scores if max_tile(grid) >= ENDGAME_TILE else self._scores
         if not keep_table or scores is not search.scores:  # values of other weights are no use
             search.new_generation()
         search.scores = scores
