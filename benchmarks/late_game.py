@@ -93,7 +93,8 @@ def _agent(args) -> ExpectimaxAgent:
             endgame_weights = load_weights(*weights) if weights else None
         except ValueError as exc:
             sys.exit(f"late_game.py: {exc}")
-        agent = ExpectimaxAgent(threads=args.threads, endgame_weights=endgame_weights)
+        agent = ExpectimaxAgent(threads=args.threads, endgame_weights=endgame_weights,
+                                deepen_gap=getattr(args, "deepen_gap", None))
     agent.warm_up()
     return agent
 
@@ -129,6 +130,7 @@ def go(args) -> None:
     agent = _agent(args)
     how = {"depth_cap": args.depth_cap, "budget_ms": args.budget_ms}
     extra = {"weights": args.weights} if args.weights else {}
+    extra |= {"deepen_gap": args.deepen_gap} if args.deepen_gap else {}
     extra |= {"tables": True, "table_threshold": args.table_threshold, "table_margin": args.table_margin,
              "table_min_target": args.table_min_target} if args.tables else {}
     if args.cutoff is not None:
@@ -234,6 +236,7 @@ def main() -> None:
                    help="the heuristic's weights from this JSON file (tune_weights.py --best), under KEY (default: weights)")
     p.add_argument("--depth")
     p.add_argument("--depth-cap")
+    p.add_argument("--deepen-gap", type=float, help="close calls deepen up to the uncapped rule (ExpectimaxAgent's deepen_gap)")
     p.add_argument("--budget-ms", type=float)
     p.add_argument("--cutoff", type=float)
     p.add_argument("--stop-at", type=int, default=32768)

@@ -323,6 +323,42 @@ def test_the_endgame_cap_is_lifted_once_a_16384_is_on_the_board():
         ExpectimaxAgent(depth_cap="deep")
 
 
+def test_a_close_call_deepens_past_the_cap_up_to_the_uncapped_rule():
+    grid = parse_board("2 4 8 16 / 32 64 128 . / 256 . . . / . . . .")  # 8 distinct tiles: the rule says 6
+    assert adaptive_depth(grid) == 6
+    plain = ExpectimaxAgent(depth_cap=4, threads=1).choose(grid, budget_ms=600_000, depth="adaptive")
+    assert plain.depth == 4
+    top, second = sorted(plain.values.values(), reverse=True)
+    gap = (top - second) / top  # about 1.4 %
+    # a gap below the threshold deepens on (to 5 here: from there no path reaches the depth limit,
+    # so deeper would search the same tree), and gives the uncapped search's values
+    close = ExpectimaxAgent(depth_cap=4, threads=1, deepen_gap=2 * gap).choose(grid, budget_ms=600_000, depth="adaptive")
+    assert close.depth > 4
+    fresh = ExpectimaxAgent(threads=1).choose(grid, depth=6)
+    assert close.values == pytest.approx(fresh.values, rel=1e-9)
+    # a wider gap than the threshold stays at the cap, as does a fixed depth and a search without a budget
+    assert ExpectimaxAgent(depth_cap=4, threads=1, deepen_gap=gap / 2).choose(
+        grid, budget_ms=600_000, depth="adaptive").values == plain.values
+    assert ExpectimaxAgent(depth_cap=4, threads=1, deepen_gap=1.0).choose(grid, budget_ms=600_000, depth=4).depth == 4
+    assert ExpectimaxAgent(depth_cap=4, threads=1, deepen_gap=1.0).choose(grid, depth="adaptive").depth == 4
+
+
+@pytest.mark.parametrize("gap", [0, -0.1, 1.5, True, "0.01", float("nan")])
+def test_a_bad_deepen_gap_is_refused(gap):
+    with pytest.raises(ValueError, match="deepen_gap"):
+        ExpectimaxAgent(deepen_gap=gap)
+
+
+def test_close_call_compares_the_two_best_values():
+    import numpy as np
+
+    from screenbot.agent.search import close_call
+    assert close_call(np.array([100.0, 99.95, 3.0]), 1e-3)
+    assert not close_call(np.array([100.0, 99.0, 99.5]), 1e-3)
+    assert not close_call(np.array([100.0]), 1.0)  # one move: nothing to choose
+    assert not close_call(np.array([0.0, 0.0]), 1.0)  # every move loses
+
+
 def test_a_failure_in_a_search_thread_reaches_the_caller_and_the_next_search_still_runs(monkeypatch):
     import threading
 

@@ -44,7 +44,8 @@ import numpy as np
 from screenbot.agent import expectimax as kernel
 from screenbot.agent.base import Agent, Decision, SearchCancelled
 from screenbot.agent.heuristic import ROW_SCORE, Weights, row_score_table
-from screenbot.agent.limits import ENDGAME_CAP, MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
+from screenbot.agent.limits import (ENDGAME_CAP, MAX_FIXED_DEPTH, SearchSettingError, check_budget, check_depth,
+                                    check_depth_cap)
 from screenbot.errors import UsageError
 from screenbot.game.bitboard import distinct_ranks, to_bitboard
 from screenbot.game.rules import Grid, Move, apply_move, legal_moves, max_tile, to_grid
@@ -62,6 +63,9 @@ DEFAULT_DEPTH_CAP = 6
 # live play's default on 2 cores (README: what it gave).
 ENDGAME_TILE = 16384
 MAX_DEPTH = 16  # iterative deepening stops here
+# deepen_gap: when the capped depth's two best moves lie closer than this share of the best value,
+# the search goes on deepening up to the uncapped rule's depth (within the budget). Off by default
+# until measured (README: what it gave).
 HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)
 assert MAX_FIXED_DEPTH <= kernel.MAX_TREE_DEPTH
 
@@ -238,11 +242,16 @@ class ExpectimaxAgent(Agent):
     that until the first ENDGAME_TILE and none after, see `cap_for`); `threads` (default
     `default_threads()`) is how many threads one search uses; `weights` (default: nneonneo's) are
     the heuristic's, and `endgame_weights` (default: the same) its weights once ENDGAME_TILE is on
-    the board."""
+    the board. `deepen_gap` (default None: off): with a budget and the adaptive depth, a decision
+    whose two best moves at the capped depth lie within this share of the best value deepens on,
+    up to the uncapped rule's depth, within the budget (a close call searched as deep as
+    nneonneo's rule would)."""
 
     def __init__(self, depth_cap: int | str | None = None, threads: int | None = None,
-                 weights: Weights | None = None, endgame_weights: Weights | None = None) -> None:
+                 weights: Weights | None = None, endgame_weights: Weights | None = None,
+                 deepen_gap: float | None = None) -> None:
         depth_cap = check_depth_cap(depth_cap)
+        self.deepen_gap = check_deepen_gap(deepen_gap)
         self.depth_cap = DEFAULT_DEPTH_CAP if depth_cap is None else depth_cap
         self._scores = ROW_SCORE if weights is None else row_score_table(weights)
         self._endgame_scores = self._scores if endgame_weights is None else row_score_table(endgame_weights)
@@ -303,8 +312,12 @@ class ExpectimaxAgent(Agent):
         cap = self.depth_cap if cap is None else cap
         if budget_ms is None and depth is None:
             budget_ms, depth = DEFAULT_BUDGET_MS, DEFAULT_DEPTH
+        deepen_to = None
         if depth == "adaptive":
-            depth = min(adaptive_depth(grid), cap_for(grid, cap))
+            full = adaptive_depth(grid)
+            depth = min(full, cap_for(grid, cap))
+            if self.deepen_gap is not None and full > depth:
+                deepen_to = full
         elif depth is not None:
             depth = int(depth)
         moves = legal_moves(grid)
@@ -321,12 +334,29 @@ class ExpectimaxAgent(Agent):
         if budget_ms is None:
             values, nodes, _ = search.run(afters, depth, cutoff, np.inf)
             return _decision(moves, values, depth, start, nodes)
-        return _deepen(search, moves, afters, depth, cutoff, budget_ms, start)
+        return _deepen(search, moves, afters, depth, cutoff, budget_ms, start, deepen_to, self.deepen_gap)
+
+
+def check_deepen_gap(value: float | None) -> float | None:
+    """None (off) or a share from 0 (exclusive) to 1."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1):
+        raise SearchSettingError(f"deepen_gap must be above 0 and at most 1, got {value!r}")
+    return None if value is None else float(value)
+
+
+def close_call(values: np.ndarray, gap: float) -> bool:
+    """Whether the two best values lie within `gap` of the best one (a share of it); False with one
+    move or when the best is not above 0 (every move loses)."""
+    if len(values) < 2:
+        return False
+    top, second = np.sort(values)[-2:][::-1]
+    return bool(top > 0 and top - second < gap * top)
 
 
 def _deepen(search: _Search, moves: list[Move], afters: np.ndarray, depth: int | None, cutoff: float,
-            budget_ms: float, start: float) -> Decision:
-    """Iterative deepening 1, 2, 3 ... up to `depth` (None: MAX_DEPTH) within the budget."""
+            budget_ms: float, start: float, deepen_to: int | None = None, gap: float | None = None) -> Decision:
+    """Iterative deepening 1, 2, 3 ... up to `depth` (None: MAX_DEPTH) within the budget; then, when
+    `deepen_to` is given and the values at `depth` are a close call (`gap`), on up to `deepen_to`."""
     cap = MAX_DEPTH if depth is None else depth
     deadline = start + budget_ms / 1000.0
     best_values, best_depth, best_nodes = None, 0, 0
@@ -351,6 +381,8 @@ def _deepen(search: _Search, moves: list[Move], afters: np.ndarray, depth: int |
         best_values, best_depth, best_nodes, last_ms = values, d, nodes, took_ms
         if not deeper_sees_more:
             break
+        if d == cap and deepen_to is not None and deepen_to > cap and close_call(values, gap):
+            cap = deepen_to
         d += 1
     return _decision(moves, best_values, best_depth, start, best_nodes)
 
