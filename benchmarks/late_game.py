@@ -34,6 +34,7 @@ from pathlib import Path
 
 from screenbot.agent.bench import _percentile
 from screenbot.agent.endgame import TABLE_MARGIN, EndgameTables, TablesAgent
+from screenbot.agent import lines
 from screenbot.agent.heuristic import load_weights
 from screenbot.agent.search import ExpectimaxAgent
 from screenbot.game.rules import Game, max_tile
@@ -93,10 +94,20 @@ def _agent(args) -> ExpectimaxAgent:
             endgame_weights = load_weights(*weights) if weights else None
         except ValueError as exc:
             sys.exit(f"late_game.py: {exc}")
-        agent = ExpectimaxAgent(threads=args.threads, endgame_weights=endgame_weights,
+        table = None
+        if getattr(args, "lines", None):
+            try:
+                table = lines.row_table(lines.load(args.lines)[0])
+            except ValueError as exc:
+                sys.exit(f"late_game.py: {exc}")
+        agent = ExpectimaxAgent(threads=args.threads, weights=table, endgame_weights=endgame_weights,
                                 deepen_gap=getattr(args, "deepen_gap", None))
     agent.warm_up()
     return agent
+
+
+def _depth(text: str) -> int | str:
+    return text if text == "adaptive" else int(text)
 
 
 def _mine(items: list, part: str) -> list:
@@ -114,11 +125,12 @@ def snap(args) -> None:
         game = Game(seed=seed)
         game.reset()
         started = time.perf_counter()
-        move_ms, over = _play(game, agent, 16384, {})
+        move_ms, over = _play(game, agent, 16384, {} if args.depth is None else {"depth": _depth(args.depth)})
         assert game.rng.state == _rng_state(seed, game.moves)
         line = {"seed": seed, "grid": [list(r) for r in game.grid], "score": game.score, "moves": game.moves,
                 "reached": not over, "seconds": time.perf_counter() - started,
-                "ms_median": _percentile(move_ms, 0.5)}
+                "ms_median": _percentile(move_ms, 0.5), "max_tile": max_tile(game.grid),
+                "settings": {"depth": args.depth, "lines": args.lines}, "command": " ".join(sys.argv)}
         with out.open("a") as f:
             f.write(json.dumps(line) + "\n")
         print(f"snap seed {seed}: {'16384' if not over else 'lost'} after {game.moves} moves", flush=True)
@@ -131,12 +143,13 @@ def go(args) -> None:
     how = {"depth_cap": args.depth_cap, "budget_ms": args.budget_ms}
     extra = {"weights": args.weights} if args.weights else {}
     extra |= {"deepen_gap": args.deepen_gap} if args.deepen_gap else {}
+    extra |= {"lines": args.lines} if args.lines else {}
     extra |= {"tables": True, "table_threshold": args.table_threshold, "table_margin": args.table_margin,
              "table_min_target": args.table_min_target} if args.tables else {}
     if args.cutoff is not None:
         how["cutoff"] = args.cutoff
     if args.depth is not None:
-        how["depth"] = args.depth if args.depth == "adaptive" else int(args.depth)
+        how["depth"] = _depth(args.depth)
     snaps = [json.loads(line) for line in Path(args.snaps).read_text().splitlines() if line.strip()]
     for s in _mine([s for s in snaps if s["reached"]], args.part):
         if s["seed"] in done:
@@ -223,6 +236,8 @@ def main() -> None:
     p.add_argument("--out", required=True)
     p.add_argument("--part", default="1/1")
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--depth", help="a fixed depth (or adaptive) without a budget, instead of play's defaults")
+    p.add_argument("--lines", help="evaluate with this line network (train_lines.py) instead of nneonneo's heuristic")
     p = sub.add_parser("go")
     p.add_argument("--snaps", required=True)
     p.add_argument("--out", required=True)
@@ -235,6 +250,7 @@ def main() -> None:
     p.add_argument("--weights", nargs="+", metavar=("FILE", "KEY"),
                    help="the heuristic's weights from this JSON file (tune_weights.py --best), under KEY (default: weights)")
     p.add_argument("--depth")
+    p.add_argument("--lines", help="evaluate with this line network (train_lines.py) instead of nneonneo's heuristic")
     p.add_argument("--depth-cap")
     p.add_argument("--deepen-gap", type=float, help="close calls deepen up to the uncapped rule (ExpectimaxAgent's deepen_gap)")
     p.add_argument("--budget-ms", type=float)

@@ -242,7 +242,8 @@ class ExpectimaxAgent(Agent):
     that until the first ENDGAME_TILE and none after, see `cap_for`); `threads` (default
     `default_threads()`) is how many threads one search uses; `weights` (default: nneonneo's) are
     the heuristic's, and `endgame_weights` (default: the same) its weights once ENDGAME_TILE is on
-    the board. `deepen_gap` (default None: off): with a budget and the adaptive depth, a decision
+    the board; either may also be a ready row table (another evaluation of the same shape, such as
+    `lines.row_table`). `deepen_gap` (default None: off): with a budget and the adaptive depth, a decision
     whose two best moves at the capped depth lie within this share of the best value deepens on,
     up to the uncapped rule's depth, within the budget (a close call searched as deep as
     nneonneo's rule would)."""
@@ -253,8 +254,8 @@ class ExpectimaxAgent(Agent):
         depth_cap = check_depth_cap(depth_cap)
         self.deepen_gap = check_deepen_gap(deepen_gap)
         self.depth_cap = DEFAULT_DEPTH_CAP if depth_cap is None else depth_cap
-        self._scores = ROW_SCORE if weights is None else row_score_table(weights)
-        self._endgame_scores = self._scores if endgame_weights is None else row_score_table(endgame_weights)
+        self._scores = _row_table(weights, ROW_SCORE)
+        self._endgame_scores = _row_table(endgame_weights, self._scores)
         self._search = _Search(default_threads() if threads is None else threads, self._scores)
 
     @property
@@ -335,6 +336,19 @@ class ExpectimaxAgent(Agent):
             values, nodes, _ = search.run(afters, depth, cutoff, np.inf)
             return _decision(moves, values, depth, start, nodes)
         return _deepen(search, moves, afters, depth, cutoff, budget_ms, start, deepen_to, self.deepen_gap)
+
+
+def _row_table(weights: Weights | np.ndarray | None, default: np.ndarray) -> np.ndarray:
+    """The kernel's row table for `weights`: `default` for None, built for a `Weights`, or an evaluation's
+    ready table (e.g. `lines.row_table`: float64, one value per row word)."""
+    if weights is None:
+        return default
+    if isinstance(weights, Weights):
+        return row_score_table(weights)
+    table = np.asarray(weights)
+    if table.dtype != np.float64 or table.shape != ROW_SCORE.shape:
+        raise ValueError(f"a row table must be float64 of shape {ROW_SCORE.shape}, not {table.dtype} {table.shape}")
+    return table
 
 
 def check_deepen_gap(value: float | None) -> float | None:
