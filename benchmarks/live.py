@@ -89,6 +89,7 @@ def main(argv=None) -> int:
     parser.add_argument("--keys", type=int, default=20, help="keys used to measure the page's timing")
     parser.add_argument("--budget-ms", type=float, default=None)
     parser.add_argument("--depth-cap", help="cap the agent's adaptive depth: N or endgame (default: the agent's)")
+    parser.add_argument("--deepen-gap", type=float, default=None, help="close calls deepen past the cap (default: the agent's; 0: off)")
     parser.add_argument("--share-table", choices=("on", "off"), default=None,
                         help="the boards one key can make share one search table (default: play's default)")
     parser.add_argument("--theme", default="classic", help="practice page theme (classic or dark)")
@@ -128,7 +129,7 @@ def main(argv=None) -> int:
         parts = open_live(profile=profile)
         try:
             player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms,
-                                                                  depth_cap=args.depth_cap,
+                                                                  depth_cap=args.depth_cap, deepen_gap=args.deepen_gap,
                                                                   **share),
                             focus_watch=parts.focus_watch, status=Progress(args.progress))
             summary = player.play()
@@ -150,6 +151,7 @@ def main(argv=None) -> int:
         "page": timing,
         "theme": args.theme,
         "depth_cap": args.depth_cap,
+        "deepen_gap": args.deepen_gap,
         "search_threads": player.agent.threads,
         "zoom": args.zoom,
         "moves": summary.moves,

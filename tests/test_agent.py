@@ -343,10 +343,16 @@ def test_a_close_call_deepens_past_the_cap_up_to_the_uncapped_rule():
     assert ExpectimaxAgent(depth_cap=4, threads=1, deepen_gap=1.0).choose(grid, depth="adaptive").depth == 4
 
 
-@pytest.mark.parametrize("gap", [0, -0.1, 1.5, True, "0.01", float("nan")])
+@pytest.mark.parametrize("gap", [-0.1, 1.5, True, "much", float("nan"), [0.1]])
 def test_a_bad_deepen_gap_is_refused(gap):
     with pytest.raises(ValueError, match="deepen_gap"):
         ExpectimaxAgent(deepen_gap=gap)
+
+
+def test_a_deepen_gap_of_0_is_off_and_text_is_read():
+    grid = parse_board("2 4 8 16 / 32 64 128 . / 256 . . . / . . . .")
+    assert ExpectimaxAgent(depth_cap=4, threads=1, deepen_gap=0).choose(grid, budget_ms=600_000, depth="adaptive").depth == 4
+    assert ExpectimaxAgent(deepen_gap="0.5").deepen_gap == 0.5
 
 
 def test_close_call_compares_the_two_best_values():

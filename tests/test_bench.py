@@ -61,6 +61,7 @@ def test_tiles_reported():
         (["--budget-ms", "0"], "--budget-ms"),
         (["--depth", "many"], "--depth"),
         (["--depth-cap", "0"], "--depth-cap"),
+        (["--deepen-gap", "-1"], "--deepen-gap"),
         (["--stop-at", "1000"], "power of two"),
         (["--stop-at", "2"], "power of two"),
         (["--json", "/no/such/folder/out.json"], "does not exist"),
@@ -87,6 +88,11 @@ def test_settings_describe_the_depth_cap_they_play_with():
         "depth cap 40 (adaptive depth up to 40, at most 500 ms), stop at 16384"
     assert BenchSettings(depth="adaptive", depth_cap=5).describe() == "depth adaptive up to 5"
     assert BenchSettings(depth=3).describe() == "depth 3"
+    assert BenchSettings(deepen_gap=0.001).describe() == \
+        "the defaults (adaptive depth up to 6, at most 500 ms), close calls (within 0.001) deepened"
+    assert BenchSettings(deepen_gap=0).describe() == \
+        "the defaults (adaptive depth up to 6, at most 500 ms), close calls not deepened"
+    assert BenchSettings.from_summary({"budget_ms": None, "depth": None, "stop_at": None, "deepen_gap": 0.01}).deepen_gap == 0.01
 
 
 def test_siblings_are_the_same_new_tile_in_other_empty_cells():

@@ -37,6 +37,15 @@ def test_the_endgame_cap_searches_deeper_only_once_a_16384_is_on_the_board(capsy
     assert depths == {("endgame", "6"): 6, ("endgame", "endgame"): 10, ("before", "6"): 6, ("before", "endgame"): 6}
 
 
+def test_a_deepen_gap_searches_a_close_call_past_the_cap(capsys):
+    board = "2 4 8 16 / 32 64 128 . / . . . . / . . . ."  # the rule says 5; at 3 its best moves lie ~0.7 % apart
+    depths = {}
+    for gap in ("0", "0.002", "0.05"):  # play's defaults otherwise (adaptive depth within 500 ms)
+        assert main(["hint", "--board", board, "--depth-cap", "3", "--deepen-gap", gap]) == 0
+        depths[gap] = int(capsys.readouterr().out.split("(depth ")[1].split(",")[0])
+    assert depths["0"] == depths["0.002"] == 3 and depths["0.05"] > 3
+
+
 def test_hint_on_a_lost_board_says_so(capsys):
     assert main(["hint", "--board", "2 4 2 4 / 4 2 4 2 / 2 4 2 4 / 4 2 4 2", "--budget-ms", "5"]) == 0
     assert "no legal move" in capsys.readouterr().out
@@ -53,6 +62,8 @@ def test_hint_on_a_lost_board_says_so(capsys):
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--budget-ms", "-5"], "--budget-ms"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth-cap", "99"], "--depth-cap"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth-cap", "deep"], "--depth-cap"),
+        (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--deepen-gap", "2"], "--deepen-gap"),
+        (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--deepen-gap", "close"], "--deepen-gap"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--depth", "2", "--budget-ms", "9"], "not allowed"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--image", "x.png"], "not allowed"),
         (["hint", "--board", "2 0 0 4 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0", "--profile", "p.json"], "--profile"),

@@ -35,6 +35,7 @@ class BenchSettings:
     # before in another empty cell) filled first, as when play's guesses came before it
     shared_table: bool = False
     endgame_tables: bool = False  # the endgame tables' move where they know the board
+    deepen_gap: float | None = None  # close calls deepen past the cap (None: the agent's default; 0: off)
 
     def describe(self) -> str:
         cap = {None: str(DEFAULT_DEPTH_CAP), ENDGAME_CAP: f"{DEFAULT_DEPTH_CAP}, uncapped from {ENDGAME_TILE}"}.get(
@@ -48,13 +49,15 @@ class BenchSettings:
             how = f"budget {self.budget_ms:g} ms"
         shared = f", a table shared with up to {SHARED_SIBLINGS} sibling boards searched first" if self.shared_table else ""
         tables = ", endgame tables" if self.endgame_tables else ""
-        return how + shared + tables + (f", stop at {self.stop_at}" if self.stop_at else "")
+        deepen = f", close calls (within {self.deepen_gap:g}) deepened" if self.deepen_gap else ""
+        deepen = ", close calls not deepened" if self.deepen_gap == 0 else deepen
+        return how + deepen + shared + tables + (f", stop at {self.stop_at}" if self.stop_at else "")
 
     @classmethod
     def from_summary(cls, settings: dict) -> "BenchSettings":
         """The settings as `summarize` wrote them (older results lack the later fields)."""
         return cls(settings["budget_ms"], settings["depth"], settings["stop_at"], settings.get("depth_cap"),
-                   settings.get("shared_table", False), settings.get("endgame_tables", False))
+                   settings.get("shared_table", False), settings.get("endgame_tables", False), settings.get("deepen_gap"))
 
 
 @dataclass(frozen=True)
@@ -99,7 +102,8 @@ def play_game(
     while True:
         if settings.stop_at and max_tile(game.grid) >= settings.stop_at:
             break
-        how = dict(budget_ms=settings.budget_ms, depth=settings.depth, depth_cap=settings.depth_cap)
+        how = dict(budget_ms=settings.budget_ms, depth=settings.depth, depth_cap=settings.depth_cap,
+                   deepen_gap=settings.deepen_gap)
         if settings.shared_table:
             agent.new_table()
             for sibling in _some_siblings(after, game.grid, siblings_rng):

@@ -47,3 +47,18 @@ def check_budget(value: float | None, name: str = "budget_ms") -> float | None:
     if value is not None and not 0 < value <= MAX_BUDGET_MS:
         raise SearchSettingError(f"{name} must be above 0 and at most {MAX_BUDGET_MS:.0f}, got {value:g}")
     return value
+
+
+def check_deepen_gap(value: float | str | None, name: str = "deepen_gap") -> float | None:
+    """None (the agent's default) or a share from 0 (off) to 1, also as text."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise SearchSettingError(f"{name} must be a number from 0 (off) to 1, got {value!r}")
+    try:
+        number = float(value)
+    except ValueError:
+        raise SearchSettingError(f"{name} must be a number from 0 (off) to 1, got {value!r}") from None
+    if not 0 <= number <= 1:  # (NaN fails too)
+        raise SearchSettingError(f"{name} must be a number from 0 (off) to 1, got {value!r}")
+    return number

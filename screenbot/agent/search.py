@@ -44,7 +44,7 @@ import numpy as np
 from screenbot.agent import expectimax as kernel
 from screenbot.agent.base import Agent, Decision, SearchCancelled
 from screenbot.agent.heuristic import ROW_SCORE, Weights, row_score_table
-from screenbot.agent.limits import (ENDGAME_CAP, MAX_FIXED_DEPTH, SearchSettingError, check_budget, check_depth,
+from screenbot.agent.limits import (ENDGAME_CAP, MAX_FIXED_DEPTH, check_budget, check_deepen_gap, check_depth,
                                     check_depth_cap)
 from screenbot.errors import UsageError
 from screenbot.game.bitboard import distinct_ranks, to_bitboard
@@ -64,8 +64,9 @@ DEFAULT_DEPTH_CAP = 6
 ENDGAME_TILE = 16384
 MAX_DEPTH = 16  # iterative deepening stops here
 # deepen_gap: when the capped depth's two best moves lie closer than this share of the best value,
-# the search goes on deepening up to the uncapped rule's depth (within the budget). Off by default
-# until measured (README: what it gave).
+# the search goes on deepening up to the uncapped rule's depth (within the budget); 0 is off
+# (README: how it was chosen).
+DEFAULT_DEEPEN_GAP = 0.0
 HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)
 assert MAX_FIXED_DEPTH <= kernel.MAX_TREE_DEPTH
 
@@ -243,7 +244,7 @@ class ExpectimaxAgent(Agent):
     `default_threads()`) is how many threads one search uses; `weights` (default: nneonneo's) are
     the heuristic's, and `endgame_weights` (default: the same) its weights once ENDGAME_TILE is on
     the board; either may also be a ready row table (another evaluation of the same shape, such as
-    `lines.row_table`). `deepen_gap` (default None: off): with a budget and the adaptive depth, a decision
+    `lines.row_table`). `deepen_gap` (default DEFAULT_DEEPEN_GAP; 0: off): with a budget and the adaptive depth, a decision
     whose two best moves at the capped depth lie within this share of the best value deepens on,
     up to the uncapped rule's depth, within the budget (a close call searched as deep as
     nneonneo's rule would)."""
@@ -252,7 +253,8 @@ class ExpectimaxAgent(Agent):
                  weights: Weights | None = None, endgame_weights: Weights | None = None,
                  deepen_gap: float | None = None) -> None:
         depth_cap = check_depth_cap(depth_cap)
-        self.deepen_gap = check_deepen_gap(deepen_gap)
+        deepen_gap = check_deepen_gap(deepen_gap)
+        self.deepen_gap = DEFAULT_DEEPEN_GAP if deepen_gap is None else deepen_gap
         self.depth_cap = DEFAULT_DEPTH_CAP if depth_cap is None else depth_cap
         self._scores = _row_table(weights, ROW_SCORE)
         self._endgame_scores = _row_table(endgame_weights, self._scores)
@@ -295,6 +297,7 @@ class ExpectimaxAgent(Agent):
         cutoff: float = DEFAULT_CUTOFF,
         depth_cap: int | str | None = None,
         keep_table: bool = False,
+        deepen_gap: float | str | None = None,
     ) -> Decision:
         """The best move for `board` (4x4 tile values) by expectimax.
 
@@ -303,6 +306,7 @@ class ExpectimaxAgent(Agent):
         - both: iterative deepening within the budget, never deeper than `depth`.
         - neither: `depth=DEFAULT_DEPTH` within `budget_ms=DEFAULT_BUDGET_MS` (the defaults for play).
         `depth_cap` (default: the agent's) caps the depth the adaptive rule gives.
+        `deepen_gap` (default: the agent's) deepens a close call past the cap (see the class).
         `keep_table`: also use the values the searches since the last `new_table()` stored.
         """
         start = time.perf_counter()
@@ -311,13 +315,15 @@ class ExpectimaxAgent(Agent):
         check_budget(budget_ms)
         cap = check_depth_cap(depth_cap)
         cap = self.depth_cap if cap is None else cap
+        gap = check_deepen_gap(deepen_gap)
+        gap = self.deepen_gap if gap is None else gap
         if budget_ms is None and depth is None:
             budget_ms, depth = DEFAULT_BUDGET_MS, DEFAULT_DEPTH
         deepen_to = None
         if depth == "adaptive":
             full = adaptive_depth(grid)
             depth = min(full, cap_for(grid, cap))
-            if self.deepen_gap is not None and full > depth:
+            if gap > 0 and full > depth:
                 deepen_to = full
         elif depth is not None:
             depth = int(depth)
@@ -335,7 +341,7 @@ class ExpectimaxAgent(Agent):
         if budget_ms is None:
             values, nodes, _ = search.run(afters, depth, cutoff, np.inf)
             return _decision(moves, values, depth, start, nodes)
-        return _deepen(search, moves, afters, depth, cutoff, budget_ms, start, deepen_to, self.deepen_gap)
+        return _deepen(search, moves, afters, depth, cutoff, budget_ms, start, deepen_to, gap)
 
 
 def _row_table(weights: Weights | np.ndarray | None, default: np.ndarray) -> np.ndarray:
@@ -349,13 +355,6 @@ def _row_table(weights: Weights | np.ndarray | None, default: np.ndarray) -> np.
     if table.dtype != np.float64 or table.shape != ROW_SCORE.shape:
         raise ValueError(f"a row table must be float64 of shape {ROW_SCORE.shape}, not {table.dtype} {table.shape}")
     return table
-
-
-def check_deepen_gap(value: float | None) -> float | None:
-    """None (off) or a share from 0 (exclusive) to 1."""
-    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1):
-        raise SearchSettingError(f"deepen_gap must be above 0 and at most 1, got {value!r}")
-    return None if value is None else float(value)
 
 
 def close_call(values: np.ndarray, gap: float) -> bool:

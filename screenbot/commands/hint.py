@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from screenbot.agent.limits import MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
+from screenbot.agent.limits import MAX_FIXED_DEPTH, check_budget, check_deepen_gap, check_depth, check_depth_cap
 from screenbot.commands.endgame_tables import TABLES_HELP, ensure_tables
 from screenbot.errors import BoardParseError, UsageError
 from screenbot.game.rules import Grid, Move, format_board, parse_board
@@ -35,6 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     how.add_argument("--depth", metavar="D", help=f"search depth 0..{MAX_FIXED_DEPTH}, or 'adaptive' (no time limit)")
     p.add_argument("--depth-cap", metavar="D", help="cap the adaptive depth at D (default 6, what `play` uses; 40: nneonneo's rule uncapped; "
                    "'endgame': 6 until a 16384 is on the board, no cap after: stronger, slower)")
+    p.add_argument("--deepen-gap", metavar="G", help="when the two best moves' values lie within this share of the best, search on past the depth cap up to nneonneo's uncapped rule, within the budget (default: the agent's, 0: off)")
     p.add_argument("--endgame-tables", action="store_true",
                    help="also print each move's chance of building the next big tile with the big tiles kept in place, "
                         "from exact endgame tables (" + TABLES_HELP + "; the best move stays the search's)")
@@ -85,9 +86,12 @@ def run(args: argparse.Namespace) -> int:
     from screenbot.agent.search import ExpectimaxAgent
 
     depth_cap = check_depth_cap(args.depth_cap, "--depth-cap")
+    deepen_gap = check_deepen_gap(args.deepen_gap, "--deepen-gap")
     budget_ms, depth = check_budget(args.budget_ms, "--budget-ms"), check_depth(args.depth, "--depth")
     grid = grid_from_args(args)
     tables = ensure_tables() if args.endgame_tables else None
-    decision = ExpectimaxAgent(depth_cap).choose(grid, budget_ms, depth)
+    agent = ExpectimaxAgent(depth_cap, deepen_gap=deepen_gap)
+    agent.warm_up()  # loading the compiled search must not eat the time budget
+    decision = agent.choose(grid, budget_ms, depth)
     print(format_advice(grid, decision, tables.suggest(grid) if tables is not None else None))
     return 0

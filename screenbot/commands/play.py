@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from screenbot.agent.limits import check_budget, check_depth_cap
+from screenbot.agent.limits import check_budget, check_deepen_gap, check_depth_cap
 from screenbot.errors import UsageError
 
 
@@ -22,6 +22,7 @@ def register(subparsers) -> None:
     p.add_argument("--depth-cap", metavar="D",
                    help="search at most D layers deep (the agent's default if unset; lower is faster and weaker; 'endgame': "
                         "the default until a 16384 is on the board, no cap after: stronger, ~5.5 moves/s in the endgame)")
+    p.add_argument("--deepen-gap", metavar="G", help="when the two best moves' values lie within this share of the best, search on past the depth cap up to nneonneo's uncapped rule, within the budget (default: the agent's, 0: off)")
     p.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per move, then a summary line")
     p.add_argument("--record", metavar="DIR", help="keep the board frames, the log and the profile in DIR (for replay)")
     p.add_argument("--dry-run", action="store_true", help="read the board and say the move, press nothing")
@@ -50,6 +51,7 @@ def check_args(args) -> None:
         raise UsageError("--max-moves must be 0 or more")
     check_budget(args.budget_ms, "--budget-ms")
     args.depth_cap = check_depth_cap(args.depth_cap, "--depth-cap")
+    args.deepen_gap = check_deepen_gap(args.deepen_gap, "--deepen-gap")
 
 
 def run(args) -> int:
@@ -72,7 +74,7 @@ def run(args) -> int:
                 log = TeeLog(log, MoveLog(record_dir / LOG_NAME))  # the recording keeps its own copy
         status = StatusLine()
         settings = PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms, depth_cap=args.depth_cap,
-                                dry_run=args.dry_run)
+                                deepen_gap=args.deepen_gap, dry_run=args.dry_run)
         record = Recording(log, recorder, (record_dir / "stop") if record_dir is not None else None)
         player = Player(parts.eyes, parts.keyboard, settings, focus_watch=parts.focus_watch, record=record,
                         status=status)

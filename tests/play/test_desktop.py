@@ -32,5 +32,6 @@ def test_play_without_a_display_exits_with_one_line(monkeypatch, capsys):
 def test_bad_arguments_are_usage_errors(capsys):
     assert cli.main(["play", "--max-moves", "-3"]) == 2
     assert cli.main(["play", "--depth-cap", "0"]) == 2
+    assert cli.main(["play", "--deepen-gap", "1.5"]) == 2
     assert cli.main(["demo", "--moves", "0"]) == 2
     assert "error" in capsys.readouterr().err

@@ -226,6 +226,7 @@ def test_the_default_agent_searches_with_plays_depth_cap():
         assert agent.choose(grid, depth="adaptive").depth == 4  # no time limit: nothing cuts it short under load
     finally:
         agent.close()
+    assert default_agent(PlaySettings(deepen_gap=0.25)).deepen_gap == 0.25
 
 
 def test_keep_going_waits_for_the_overlay_to_stand_still_before_clicking(monkeypatch):
