@@ -244,10 +244,10 @@ class ExpectimaxAgent(Agent):
     `default_threads()`) is how many threads one search uses; `weights` (default: nneonneo's) are
     the heuristic's, and `endgame_weights` (default: the same) its weights once ENDGAME_TILE is on
     the board; either may also be a ready row table (another evaluation of the same shape, such as
-    `lines.row_table`). `deepen_gap` (default DEFAULT_DEEPEN_GAP; 0: off): with a budget and the adaptive depth, a decision
-    whose two best moves at the capped depth lie within this share of the best value deepens on,
-    up to the uncapped rule's depth, within the budget (a close call searched as deep as
-    nneonneo's rule would)."""
+    `lines.row_table`). `deepen_gap` (default DEFAULT_DEEPEN_GAP; 0: off): with a budget and the
+    adaptive depth, a decision whose two best moves at the capped depth lie within this share of
+    the best value deepens on, up to the uncapped rule's depth, within the budget (a close call
+    searched as deep as nneonneo's rule would)."""
 
     def __init__(self, depth_cap: int | str | None = None, threads: int | None = None,
                  weights: Weights | None = None, endgame_weights: Weights | None = None,
