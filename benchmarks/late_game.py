@@ -101,7 +101,7 @@ def _agent(args) -> ExpectimaxAgent:
             except ValueError as exc:
                 sys.exit(f"late_game.py: {exc}")
         agent = ExpectimaxAgent(threads=args.threads, weights=table, endgame_weights=endgame_weights,
-                                deepen_gap=getattr(args, "deepen_gap", None))
+                                deepen_gap=getattr(args, "deepen_gap", None), deepen_ms=getattr(args, "deepen_ms", None))
     agent.warm_up()
     return agent
 
@@ -142,7 +142,7 @@ def go(args) -> None:
     agent = _agent(args)
     how = {"depth_cap": args.depth_cap, "budget_ms": args.budget_ms}
     extra = {"weights": args.weights} if args.weights else {}
-    extra |= {"deepen_gap": args.deepen_gap} if args.deepen_gap else {}
+    extra |= {"deepen_gap": args.deepen_gap, "deepen_ms": agent.deepen_ms} if args.deepen_gap else {}
     extra |= {"lines": args.lines} if args.lines else {}
     extra |= {"tables": True, "table_threshold": args.table_threshold, "table_margin": args.table_margin,
              "table_min_target": args.table_min_target} if args.tables else {}
@@ -253,6 +253,7 @@ def main() -> None:
     p.add_argument("--lines", help="evaluate with this line network (train_lines.py) instead of nneonneo's heuristic")
     p.add_argument("--depth-cap")
     p.add_argument("--deepen-gap", type=float, help="close calls deepen up to the uncapped rule (ExpectimaxAgent's deepen_gap)")
+    p.add_argument("--deepen-ms", type=float, help="... within this long from the decision's start (default: the agent's)")
     p.add_argument("--budget-ms", type=float)
     p.add_argument("--cutoff", type=float)
     p.add_argument("--stop-at", type=int, default=32768)

@@ -90,6 +90,7 @@ def main(argv=None) -> int:
     parser.add_argument("--budget-ms", type=float, default=None)
     parser.add_argument("--depth-cap", help="cap the agent's adaptive depth: N or endgame (default: the agent's)")
     parser.add_argument("--deepen-gap", type=float, default=None, help="close calls deepen past the cap (default: the agent's; 0: off)")
+    parser.add_argument("--deepen-ms", type=float, default=None, help="... within this long from the decision's start (default: the budget)")
     parser.add_argument("--share-table", choices=("on", "off"), default=None,
                         help="the boards one key can make share one search table (default: play's default)")
     parser.add_argument("--theme", default="classic", help="practice page theme (classic or dark)")
@@ -130,6 +131,7 @@ def main(argv=None) -> int:
         try:
             player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms,
                                                                   depth_cap=args.depth_cap, deepen_gap=args.deepen_gap,
+                                                                  deepen_ms=args.deepen_ms,
                                                                   **share),
                             focus_watch=parts.focus_watch, status=Progress(args.progress))
             summary = player.play()
@@ -152,6 +154,7 @@ def main(argv=None) -> int:
         "theme": args.theme,
         "depth_cap": args.depth_cap,
         "deepen_gap": args.deepen_gap,
+        "deepen_ms": args.deepen_ms,
         "search_threads": player.agent.threads,
         "zoom": args.zoom,
         "moves": summary.moves,

@@ -332,7 +332,7 @@ def test_a_close_call_deepens_past_the_cap_up_to_the_uncapped_rule():
     gap = (top - second) / top  # about 1.4 %
     # a gap below the threshold deepens on (to 5 here: from there no path reaches the depth limit,
     # so deeper would search the same tree), and gives the uncapped search's values
-    close = ExpectimaxAgent(depth_cap=4, threads=1, deepen_gap=2 * gap).choose(grid, budget_ms=600_000, depth="adaptive")
+    close = ExpectimaxAgent(depth_cap=4, threads=1, deepen_gap=2 * gap, deepen_ms=600_000).choose(grid, budget_ms=600_000, depth="adaptive")
     assert close.depth > 4
     fresh = ExpectimaxAgent(threads=1).choose(grid, depth=6)
     assert close.values == pytest.approx(fresh.values, rel=1e-9)
@@ -341,6 +341,11 @@ def test_a_close_call_deepens_past_the_cap_up_to_the_uncapped_rule():
         grid, budget_ms=600_000, depth="adaptive").values == plain.values
     assert ExpectimaxAgent(depth_cap=4, threads=1, deepen_gap=1.0).choose(grid, budget_ms=600_000, depth=4).depth == 4
     assert ExpectimaxAgent(depth_cap=4, threads=1, deepen_gap=1.0).choose(grid, depth="adaptive").depth == 4
+    # the depths past the cap get deepen_ms from the decision's start: none here
+    assert ExpectimaxAgent(depth_cap=4, threads=1, deepen_gap=1.0, deepen_ms=1e-6).choose(
+        grid, budget_ms=600_000, depth="adaptive").depth == 4
+    with pytest.raises(ValueError, match="deepen_ms"):
+        ExpectimaxAgent(deepen_ms=0)
 
 
 @pytest.mark.parametrize("gap", [-0.1, 1.5, True, "much", float("nan"), [0.1]])

@@ -67,6 +67,8 @@ MAX_DEPTH = 16  # iterative deepening stops here
 # the search goes on deepening up to the uncapped rule's depth (within the budget); 0 is off
 # (README: how it was chosen).
 DEFAULT_DEEPEN_GAP = 0.0
+# Off by default: on 2 cores it made live play wait for the agent in the endgame (README: what it
+# gave and cost). `deepen_ms` can bound the depths past the cap (None: the whole budget).
 HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)
 assert MAX_FIXED_DEPTH <= kernel.MAX_TREE_DEPTH
 
@@ -246,15 +248,16 @@ class ExpectimaxAgent(Agent):
     the board; either may also be a ready row table (another evaluation of the same shape, such as
     `lines.row_table`). `deepen_gap` (default DEFAULT_DEEPEN_GAP; 0: off): with a budget and the
     adaptive depth, a decision whose two best moves at the capped depth lie within this share of
-    the best value deepens on, up to the uncapped rule's depth, within the budget (a close call
-    searched as deep as nneonneo's rule would)."""
+    the best value deepens on, up to the uncapped rule's depth, within the budget and, if given,
+    `deepen_ms` from the decision's start (a close call searched as deep as nneonneo's rule would)."""
 
     def __init__(self, depth_cap: int | str | None = None, threads: int | None = None,
                  weights: Weights | None = None, endgame_weights: Weights | None = None,
-                 deepen_gap: float | None = None) -> None:
+                 deepen_gap: float | None = None, deepen_ms: float | None = None) -> None:
         depth_cap = check_depth_cap(depth_cap)
         deepen_gap = check_deepen_gap(deepen_gap)
         self.deepen_gap = DEFAULT_DEEPEN_GAP if deepen_gap is None else deepen_gap
+        self.deepen_ms = check_budget(deepen_ms, "deepen_ms")
         self.depth_cap = DEFAULT_DEPTH_CAP if depth_cap is None else depth_cap
         self._scores = _row_table(weights, ROW_SCORE)
         self._endgame_scores = _row_table(endgame_weights, self._scores)
@@ -341,7 +344,7 @@ class ExpectimaxAgent(Agent):
         if budget_ms is None:
             values, nodes, _ = search.run(afters, depth, cutoff, np.inf)
             return _decision(moves, values, depth, start, nodes)
-        return _deepen(search, moves, afters, depth, cutoff, budget_ms, start, deepen_to, gap)
+        return _deepen(search, moves, afters, depth, cutoff, budget_ms, start, deepen_to, gap, self.deepen_ms)
 
 
 def _row_table(weights: Weights | np.ndarray | None, default: np.ndarray) -> np.ndarray:
@@ -367,9 +370,12 @@ def close_call(values: np.ndarray, gap: float) -> bool:
 
 
 def _deepen(search: _Search, moves: list[Move], afters: np.ndarray, depth: int | None, cutoff: float,
-            budget_ms: float, start: float, deepen_to: int | None = None, gap: float | None = None) -> Decision:
+            budget_ms: float, start: float, deepen_to: int | None = None, gap: float | None = None,
+            deepen_ms: float | None = None) -> Decision:
     """Iterative deepening 1, 2, 3 ... up to `depth` (None: MAX_DEPTH) within the budget; then, when
-    `deepen_to` is given and the values at `depth` are a close call (`gap`), on up to `deepen_to`."""
+    `deepen_to` is given and the values at `depth` are a close call (`gap`), on up to `deepen_to`
+    within `deepen_ms` of the start if given (a depth that cannot finish by then is not started or is
+    abandoned)."""
     cap = MAX_DEPTH if depth is None else depth
     deadline = start + budget_ms / 1000.0
     best_values, best_depth, best_nodes = None, 0, 0
@@ -396,6 +402,8 @@ def _deepen(search: _Search, moves: list[Move], afters: np.ndarray, depth: int |
             break
         if d == cap and deepen_to is not None and deepen_to > cap and close_call(values, gap):
             cap = deepen_to
+            if deepen_ms is not None:
+                deadline = min(deadline, start + deepen_ms / 1000.0)
         d += 1
     return _decision(moves, best_values, best_depth, start, best_nodes)
 

@@ -30,7 +30,7 @@ def default_agent(settings: PlaySettings) -> Agent:
         from screenbot.agent.search import ExpectimaxAgent
     except ImportError as exc:
         raise StopPlaying(f"the agent (screenbot.agent.search) cannot be loaded: {exc}") from exc
-    return ExpectimaxAgent(settings.depth_cap, deepen_gap=settings.deepen_gap)
+    return ExpectimaxAgent(settings.depth_cap, deepen_gap=settings.deepen_gap, deepen_ms=settings.deepen_ms)
 
 
 class Player:

@@ -15,6 +15,7 @@ class PlaySettings:
     budget_ms: float | None = None
     depth_cap: int | str | None = None  # cap on the agent's adaptive depth (None: the agent's default)
     deepen_gap: float | None = None  # close calls deepen past the cap (None: the agent's default; 0: off)
+    deepen_ms: float | None = None  # ... within this long from the decision's start (None: the budget)
     dry_run: bool = False
     # a new board is believed once its new tile has stopped changing: the same pixels in two grabs
     # at least this far apart (Chromium draws at 60 Hz: a tile still over 20 ms has finished growing;
