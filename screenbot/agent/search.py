@@ -66,9 +66,11 @@ MAX_DEPTH = 16  # iterative deepening stops here
 # deepen_gap: when the capped depth's two best moves lie closer than this share of the best value,
 # the search goes on deepening up to the uncapped rule's depth (within the budget); 0 is off
 # (README: how it was chosen).
-DEFAULT_DEEPEN_GAP = 0.0
-# Off by default: on 2 cores it made live play wait for the agent in the endgame (README: what it
-# gave and cost). `deepen_ms` can bound the depths past the cap (None: the whole budget).
+DEFAULT_DEEPEN_GAP = 1e-3
+# ... and by default the depths past the cap get this long from the decision's start (or the budget,
+# if shorter): live play thinks while the page animates (~150 ms a move, 2 threads), and unbounded
+# close calls (up to 265 ms) made it wait for the agent in the endgame (README: what each cost).
+DEFAULT_DEEPEN_MS = 80.0
 HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)
 assert MAX_FIXED_DEPTH <= kernel.MAX_TREE_DEPTH
 
@@ -248,8 +250,8 @@ class ExpectimaxAgent(Agent):
     the board; either may also be a ready row table (another evaluation of the same shape, such as
     `lines.row_table`). `deepen_gap` (default DEFAULT_DEEPEN_GAP; 0: off): with a budget and the
     adaptive depth, a decision whose two best moves at the capped depth lie within this share of
-    the best value deepens on, up to the uncapped rule's depth, within the budget and, if given,
-    `deepen_ms` from the decision's start (a close call searched as deep as nneonneo's rule would)."""
+    the best value deepens on, up to the uncapped rule's depth, within the budget and `deepen_ms`
+    (default DEFAULT_DEEPEN_MS) from the decision's start (a close call searched as deep as nneonneo's rule would)."""
 
     def __init__(self, depth_cap: int | str | None = None, threads: int | None = None,
                  weights: Weights | None = None, endgame_weights: Weights | None = None,
@@ -257,7 +259,7 @@ class ExpectimaxAgent(Agent):
         depth_cap = check_depth_cap(depth_cap)
         deepen_gap = check_deepen_gap(deepen_gap)
         self.deepen_gap = DEFAULT_DEEPEN_GAP if deepen_gap is None else deepen_gap
-        self.deepen_ms = check_budget(deepen_ms, "deepen_ms")
+        self.deepen_ms = DEFAULT_DEEPEN_MS if check_budget(deepen_ms, "deepen_ms") is None else float(deepen_ms)
         self.depth_cap = DEFAULT_DEPTH_CAP if depth_cap is None else depth_cap
         self._scores = _row_table(weights, ROW_SCORE)
         self._endgame_scores = _row_table(endgame_weights, self._scores)
