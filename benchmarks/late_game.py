@@ -90,16 +90,12 @@ def _agent(args) -> ExpectimaxAgent:
                             margin=args.table_margin, min_target=args.table_min_target)
     else:
         weights = getattr(args, "weights", None)  # (go only) the continuation is all endgame
+        network = getattr(args, "lines", None)
         try:
             endgame_weights = load_weights(*weights) if weights else None
+            table = lines.row_table(lines.load(network)[0]) if network else None
         except ValueError as exc:
             sys.exit(f"late_game.py: {exc}")
-        table = None
-        if getattr(args, "lines", None):
-            try:
-                table = lines.row_table(lines.load(args.lines)[0])
-            except ValueError as exc:
-                sys.exit(f"late_game.py: {exc}")
         agent = ExpectimaxAgent(threads=args.threads, weights=table, endgame_weights=endgame_weights,
                                 deepen_gap=getattr(args, "deepen_gap", None), deepen_ms=getattr(args, "deepen_ms", None))
     agent.warm_up()

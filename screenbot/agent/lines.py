@@ -35,9 +35,6 @@ from numba import njit
 from screenbot.game.bitboard import ROW_COUNT, _reverse_row, execute_move, transpose
 
 _M16 = np.uint64(0xFFFF)
-_S16 = np.uint64(16)
-_S32 = np.uint64(32)
-_S48 = np.uint64(48)
 
 
 @njit(cache=True)
