@@ -25,6 +25,8 @@ def test_bench_writes_the_figures_as_json_and_a_plot(tmp_path, capsys):
     assert summary["moves_total"] == sum(g["moves"] for g in summary["per_game"]) > 0
     assert summary["ms_per_move_median"] > 0 and summary["ms_per_move_p95"] >= summary["ms_per_move_median"]
     assert summary["moves_per_s"] > 0
+    # the agent's close-call setting is written out, not left as "the default" (which has changed)
+    assert summary["settings"]["deepen_gap"] == 0.001 and summary["settings"]["deepen_ms"] == 80
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     printed = capsys.readouterr().out
     assert "reached: 256" in printed and "median" in printed
@@ -81,18 +83,24 @@ def test_a_game_without_stop_tile_plays_until_no_move_is_legal():
 
 
 def test_settings_describe_the_depth_cap_they_play_with():
-    assert BenchSettings().describe() == "the defaults (adaptive depth up to 6, at most 500 ms)"
+    deepened = ", close calls (within 0.001, up to 80 ms) deepened"
+    assert BenchSettings().describe() == "the defaults (adaptive depth up to 6, at most 500 ms)" + deepened
     assert BenchSettings(depth_cap="endgame").describe() == \
-        "depth cap endgame (adaptive depth up to 6, uncapped from 16384, at most 500 ms)"
+        "depth cap endgame (adaptive depth up to 6, uncapped from 16384, at most 500 ms)" + deepened
     assert BenchSettings(depth_cap=40, stop_at=16384).describe() == \
-        "depth cap 40 (adaptive depth up to 40, at most 500 ms), stop at 16384"
+        "depth cap 40 (adaptive depth up to 40, at most 500 ms)" + deepened + ", stop at 16384"
+    assert BenchSettings(depth="adaptive", budget_ms=200).describe() == "budget 200 ms" + deepened
+    assert BenchSettings(budget_ms=200).describe() == "budget 200 ms"
     assert BenchSettings(depth="adaptive", depth_cap=5).describe() == "depth adaptive up to 5"
     assert BenchSettings(depth=3).describe() == "depth 3"
-    assert BenchSettings(deepen_gap=0.001).describe() == \
-        "the defaults (adaptive depth up to 6, at most 500 ms), close calls (within 0.001) deepened"
+    assert BenchSettings(deepen_gap=0.003).describe() == \
+        "the defaults (adaptive depth up to 6, at most 500 ms), close calls (within 0.003, up to 80 ms) deepened"
     assert BenchSettings(deepen_gap=0).describe() == \
         "the defaults (adaptive depth up to 6, at most 500 ms), close calls not deepened"
     assert BenchSettings.from_summary({"budget_ms": None, "depth": None, "stop_at": None, "deepen_gap": 0.01}).deepen_gap == 0.01
+    # results written before close calls were deepened have no deepen_gap: they read as off
+    assert BenchSettings.from_summary({"budget_ms": None, "depth": None, "stop_at": None}).describe() == \
+        "the defaults (adaptive depth up to 6, at most 500 ms), close calls not deepened"
 
 
 def test_siblings_are_the_same_new_tile_in_other_empty_cells():

@@ -12,8 +12,8 @@ from typing import Callable, Sequence
 
 from screenbot.agent.endgame import EndgameTables, TablesAgent
 from screenbot.agent.limits import ENDGAME_CAP
-from screenbot.agent.search import (DEFAULT_BUDGET_MS, DEFAULT_DEPTH, DEFAULT_DEPTH_CAP, ENDGAME_TILE, ExpectimaxAgent,
-                                   default_threads)
+from screenbot.agent.search import (DEFAULT_BUDGET_MS, DEFAULT_DEEPEN_GAP, DEFAULT_DEEPEN_MS, DEFAULT_DEPTH,
+                                   DEFAULT_DEPTH_CAP, ENDGAME_TILE, ExpectimaxAgent, default_threads)
 from screenbot.game.rules import EMPTY, Game, Grid, apply_move, empty_cells, max_tile, place
 
 REPORTED_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
@@ -49,15 +49,24 @@ class BenchSettings:
             how = f"budget {self.budget_ms:g} ms"
         shared = f", a table shared with up to {SHARED_SIBLINGS} sibling boards searched first" if self.shared_table else ""
         tables = ", endgame tables" if self.endgame_tables else ""
-        deepen = f", close calls (within {self.deepen_gap:g}) deepened" if self.deepen_gap else ""
-        deepen = ", close calls not deepened" if self.deepen_gap == 0 else deepen
+        gap = self.resolved_deepen_gap()
+        deepen = f", close calls (within {gap:g}, up to {DEFAULT_DEEPEN_MS:g} ms) deepened" if gap else ", close calls not deepened"
+        adaptive_in_budget = (self.budget_ms is None and self.depth is None) or (
+            self.budget_ms is not None and self.depth == "adaptive")
+        deepen = deepen if adaptive_in_budget else ""  # only the adaptive depth within a budget deepens past its cap
         return how + deepen + shared + tables + (f", stop at {self.stop_at}" if self.stop_at else "")
+
+    def resolved_deepen_gap(self) -> float:
+        """The gap the agent plays with (the agent's default when not given)."""
+        return DEFAULT_DEEPEN_GAP if self.deepen_gap is None else float(self.deepen_gap)
 
     @classmethod
     def from_summary(cls, settings: dict) -> "BenchSettings":
-        """The settings as `summarize` wrote them (older results lack the later fields)."""
+        """The settings as `summarize` wrote them. Older results lack the later fields; those without
+        `deepen_gap` were played before close calls were deepened, so they read as 0 (off)."""
         return cls(settings["budget_ms"], settings["depth"], settings["stop_at"], settings.get("depth_cap"),
-                   settings.get("shared_table", False), settings.get("endgame_tables", False), settings.get("deepen_gap"))
+                   settings.get("shared_table", False), settings.get("endgame_tables", False),
+                   settings.get("deepen_gap", 0.0))
 
 
 @dataclass(frozen=True)
@@ -231,7 +240,8 @@ def summarize(results: list[GameResult], settings: BenchSettings, seed: int, wor
     return {
         "games": n,
         "seed": seed,
-        "settings": {**asdict(settings), "workers": workers, "described": settings.describe()},
+        "settings": {**asdict(settings), "deepen_gap": settings.resolved_deepen_gap(), "deepen_ms": DEFAULT_DEEPEN_MS,
+                     "workers": workers, "described": settings.describe()},
         "reached": {str(t): sum(r.max_tile >= t for r in results) / n for t in tiles},
         "mean_score": statistics.fmean(r.score for r in results),
         "median_score": statistics.median(r.score for r in results),
