@@ -20,6 +20,8 @@ def test_bench_writes_the_figures_as_json_and_a_plot(tmp_path, capsys):
     assert set(summary["reached"]) == {"256"}
     shares = [g["max_tile"] >= 256 for g in summary["per_game"]]
     assert summary["reached"]["256"] == sum(shares) / 2
+    for g in summary["per_game"]:  # the last board is kept, and its biggest tile is the game's
+        assert len(g["final"]) == 4 and max(map(max, g["final"])) == g["max_tile"]
     scores = sorted(g["score"] for g in summary["per_game"])
     assert summary["mean_score"] == sum(scores) / 2 and summary["median_score"] == sum(scores) / 2
     assert summary["moves_total"] == sum(g["moves"] for g in summary["per_game"]) > 0

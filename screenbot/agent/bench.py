@@ -255,7 +255,8 @@ def summarize(results: list[GameResult], settings: BenchSettings, seed: int, wor
         "elapsed_s": elapsed_s,
         "per_game": [
             {"seed": r.seed, "score": r.score, "moves": r.moves, "max_tile": r.max_tile, "over": r.over,
-             "ms_per_move_median": _percentile(r.move_ms, 0.5), "ms_per_move_p95": _percentile(r.move_ms, 0.95)}
+             "ms_per_move_median": _percentile(r.move_ms, 0.5), "ms_per_move_p95": _percentile(r.move_ms, 0.95),
+             "final": [list(row) for row in r.final]}  # the last board: where a lost game died
             for r in results
         ],
     }
