@@ -91,7 +91,10 @@ def start_coach(rig, tmp_path, *args: str) -> tuple[subprocess.Popen, Lines]:
     coach = subprocess.Popen(
         [sys.executable, "-m", "screenbot", "coach", *args, "--json", str(tmp_path / "coach.json"),
          "--out", str(tmp_path / "report")],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # Ctrl-C reaches the coach even when the tests run in the background (`cmd &` starts with
+        # SIGINT ignored, and the child would inherit that)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines = Lines(coach.stdout)
     lines.start()
     return coach, lines
