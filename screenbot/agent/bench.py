@@ -49,11 +49,10 @@ class BenchSettings:
             how = f"budget {self.budget_ms:g} ms"
         shared = f", a table shared with up to {SHARED_SIBLINGS} sibling boards searched first" if self.shared_table else ""
         tables = ", endgame tables" if self.endgame_tables else ""
-        gap = self.resolved_deepen_gap()
-        deepen = f", close calls (within {gap:g}, up to {DEFAULT_DEEPEN_MS:g} ms) deepened" if gap else ", close calls not deepened"
-        adaptive_in_budget = (self.budget_ms is None and self.depth is None) or (
-            self.budget_ms is not None and self.depth == "adaptive")
-        deepen = deepen if adaptive_in_budget else ""  # only the adaptive depth within a budget deepens past its cap
+        # only the adaptive depth within a budget (the defaults are one) can deepen past its cap
+        deepen, gap = "", self.resolved_deepen_gap()
+        if (self.budget_ms is None) == (self.depth is None) and self.depth in (None, "adaptive"):
+            deepen = f", close calls (within {gap:g}, up to {DEFAULT_DEEPEN_MS:g} ms) deepened" if gap else ", close calls not deepened"
         return how + deepen + shared + tables + (f", stop at {self.stop_at}" if self.stop_at else "")
 
     def resolved_deepen_gap(self) -> float:
