@@ -1,0 +1,160 @@
+"""Where games at the defaults die before 16384: the last phase (8192, 4096 and 2048 on the board) on its own.
+
+Most games lost before 16384 die in its last ~900 moves (bench's last boards: 8192, 4096, 2048, 1024,
+512 ... on a full board), so this plays that phase alone, many times over, from the boards games
+at the defaults actually reached:
+
+    # 1. seeded games at the defaults; each line keeps the game's first board holding 8192, 4096
+    #    and 2048 (the phase's start) and how the game ended
+    python benchmarks/chain_phase.py record --seeds 60014,60045 --out runs/phase_snaps.jsonl [--part 1/2]
+    # 2. each phase board played on to 16384 (or game over) with K random streams
+    python benchmarks/chain_phase.py go --snaps runs/phase_snaps.jsonl --streams 8 --out runs/A.jsonl [--depth-cap D]
+    # 3. the figures
+    python benchmarks/chain_phase.py show runs/A.jsonl runs/B.jsonl
+
+Stream s of the game with seed S is the rules engine's generator seeded with S * 1000 + s (the
+phase board is the same, the tiles that come after it differ). Every step appends one JSON line as
+a game ends and skips what --out already holds, so a stopped run resumes; --part K/N plays every
+N-th game only (one process per core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from screenbot.agent.bench import _percentile
+from screenbot.agent.search import ExpectimaxAgent
+from screenbot.game.rules import Game, max_tile
+
+PHASE_TILES = (8192, 4096, 2048)  # the phase starts on the first board holding all of them
+GOAL = 16384
+STREAM_SEED = 1000  # stream s of seed S: Game(seed=S * STREAM_SEED + s)
+
+
+def _seeds(text: str) -> list[int]:
+    seeds: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        seeds += range(int(lo), int(hi or lo) + 1)
+    return seeds
+
+
+def _mine(items: list, part: str) -> list:
+    k, n = (int(x) for x in part.split("/"))
+    return items[k - 1::n]
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+
+
+def in_phase(grid) -> bool:
+    tiles = {v for row in grid for v in row}
+    return all(t in tiles for t in PHASE_TILES)
+
+
+def _agent(args) -> ExpectimaxAgent:
+    agent = ExpectimaxAgent(depth_cap=args.depth_cap, threads=1)
+    agent.warm_up()
+    return agent
+
+
+def _how(args) -> dict:
+    return {} if args.cutoff is None else {"cutoff": args.cutoff}
+
+
+def record(args) -> None:
+    out = Path(args.out)
+    done = {line["seed"] for line in _lines(out)}
+    agent = _agent(args)
+    for seed in _mine(_seeds(args.seeds), args.part):
+        if seed in done:
+            continue
+        game = Game(seed=seed)
+        game.reset()
+        phase = None
+        over = False
+        while max_tile(game.grid) < GOAL:
+            if phase is None and in_phase(game.grid):
+                phase = {"move": game.moves, "score": game.score, "grid": [list(r) for r in game.grid]}
+            decision = agent.choose(game.grid, **_how(args))
+            if decision.move is None:
+                over = True
+                break
+            game.step(decision.move)
+        line = {"seed": seed, "reached": not over, "moves": game.moves, "score": game.score,
+                "max_tile": max_tile(game.grid), "phase": phase, "final": [list(r) for r in game.grid],
+                "settings": {"depth_cap": args.depth_cap, "cutoff": args.cutoff}, "command": " ".join(sys.argv)}
+        with out.open("a") as f:
+            f.write(json.dumps(line) + "\n")
+        print(f"record seed {seed}: {'16384' if not over else 'lost'} after {game.moves} moves", flush=True)
+
+
+def go(args) -> None:
+    out = Path(args.out)
+    done = {(line["seed"], line["stream"]) for line in _lines(out)}
+    agent = _agent(args)
+    jobs = [(s, k) for s in _lines(Path(args.snaps)) if s["phase"] for k in range(args.streams)]
+    for snap, stream in _mine(jobs, args.part):
+        if (snap["seed"], stream) in done:
+            continue
+        game = Game(seed=snap["seed"] * STREAM_SEED + stream)
+        game.reset(start=tuple(tuple(r) for r in snap["phase"]["grid"]))
+        move_ms: list[float] = []
+        started = time.perf_counter()
+        while max_tile(game.grid) < GOAL:
+            decision = agent.choose(game.grid, **_how(args))
+            if decision.move is None:
+                break
+            game.step(decision.move)
+            move_ms.append(decision.ms)
+        line = {"seed": snap["seed"], "stream": stream, "from_move": snap["phase"]["move"],
+                "reached": max_tile(game.grid) >= GOAL, "moves": game.moves, "final": [list(r) for r in game.grid],
+                "ms_median": _percentile(move_ms, 0.5), "ms_p95": _percentile(move_ms, 0.95),
+                "seconds": time.perf_counter() - started,
+                "settings": {"depth_cap": args.depth_cap, "cutoff": args.cutoff}, "command": " ".join(sys.argv)}
+        with out.open("a") as f:
+            f.write(json.dumps(line) + "\n")
+        print(f"go seed {snap['seed']} stream {stream}: {'16384' if line['reached'] else 'lost'}", flush=True)
+
+
+def show(args) -> None:
+    for name in args.files:
+        games = _lines(Path(name))
+        if not games:
+            print(f"{name}: no games")
+            continue
+        won = sum(g["reached"] for g in games)
+        print(f"{name}: {len(games)} continuations from {len({g['seed'] for g in games})} phase boards, "
+              f"16384 in {won} ({100 * won / len(games):.1f} %), ms/move median of games "
+              f"{statistics.median(g['ms_median'] for g in games):.1f}, p95 median "
+              f"{statistics.median(g['ms_p95'] for g in games):.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="step", required=True)
+    for name in ("record", "go"):
+        p = sub.add_parser(name)
+        p.add_argument("--out", required=True)
+        p.add_argument("--part", default="1/1")
+        p.add_argument("--depth-cap", type=int, help="the adaptive depth's cap (default: the agent's, 6)")
+        p.add_argument("--cutoff", type=float, help="the search's chance cutoff (default: the agent's, 1e-4)")
+        if name == "record":
+            p.add_argument("--seeds", required=True, help="e.g. 60001-60010 or 60014,60045")
+        else:
+            p.add_argument("--snaps", required=True)
+            p.add_argument("--streams", type=int, default=8)
+    p = sub.add_parser("show")
+    p.add_argument("files", nargs="+")
+    args = parser.parse_args()
+    {"record": record, "go": go, "show": show}[args.step](args)
+
+
+if __name__ == "__main__":
+    main()
