@@ -27,26 +27,17 @@ import sys
 import time
 from pathlib import Path
 
-from screenbot.agent.bench import _percentile
-from screenbot.agent.search import ExpectimaxAgent
-from screenbot.game.rules import Game, max_tile
+sys.path.insert(0, str(Path(__file__).parent))
+
+from late_game import _mine, _seeds  # noqa: E402
+
+from screenbot.agent.bench import _percentile  # noqa: E402
+from screenbot.agent.search import ExpectimaxAgent  # noqa: E402
+from screenbot.game.rules import Game, max_tile  # noqa: E402
 
 PHASE_TILES = (8192, 4096, 2048)  # the phase starts on the first board holding all of them
 GOAL = 16384
 STREAM_SEED = 1000  # stream s of seed S: Game(seed=S * STREAM_SEED + s)
-
-
-def _seeds(text: str) -> list[int]:
-    seeds: list[int] = []
-    for part in text.split(","):
-        lo, _, hi = part.partition("-")
-        seeds += range(int(lo), int(hi or lo) + 1)
-    return seeds
-
-
-def _mine(items: list, part: str) -> list:
-    k, n = (int(x) for x in part.split("/"))
-    return items[k - 1::n]
 
 
 def _lines(path: Path) -> list[dict]:

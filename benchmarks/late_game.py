@@ -48,8 +48,12 @@ def _rng_state(seed: int, moves: int) -> int:
 
 
 def _seeds(text: str) -> list[int]:
-    lo, _, hi = text.partition("-")
-    return list(range(int(lo), int(hi or lo) + 1))
+    """Seeds given as ranges and single seeds: "60001-60020", "60014,60045", "1-3,7"."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        seeds += range(int(lo), int(hi or lo) + 1)
+    return seeds
 
 
 def _done(path: Path) -> set[int]:
