@@ -89,8 +89,11 @@ def test_settings_describe_the_depth_cap_they_play_with():
     assert BenchSettings().describe() == "the defaults (adaptive depth up to 6, at most 500 ms)" + deepened
     assert BenchSettings(depth_cap="endgame").describe() == \
         "depth cap endgame (adaptive depth up to 6, uncapped from 16384, at most 500 ms)" + deepened
+    # a cap the rule never reaches leaves no close call to deepen past it
     assert BenchSettings(depth_cap=40, stop_at=16384).describe() == \
-        "depth cap 40 (adaptive depth up to 40, at most 500 ms)" + deepened + ", stop at 16384"
+        "depth cap 40 (adaptive depth up to 40, at most 500 ms), stop at 16384"
+    assert BenchSettings(depth_cap=12).describe() == "depth cap 12 (adaptive depth up to 12, at most 500 ms)" + deepened
+    assert BenchSettings(depth_cap=13).describe() == "depth cap 13 (adaptive depth up to 13, at most 500 ms)"
     assert BenchSettings(depth="adaptive", budget_ms=200).describe() == "budget 200 ms" + deepened
     assert BenchSettings(budget_ms=200).describe() == "budget 200 ms"
     assert BenchSettings(depth="adaptive", depth_cap=5).describe() == "depth adaptive up to 5"
@@ -130,3 +133,11 @@ def test_a_shared_table_game_plays_on_and_says_so():
     result = play_game(5, settings)
     assert result.max_tile == 128 and len(result.move_ms) == result.moves
     assert "sibling boards" in settings.describe()
+
+
+def test_the_rules_deepest_depth_is_what_a_full_board_of_different_tiles_asks_for():
+    from screenbot.agent.search import RULE_MAX_DEPTH, adaptive_depth
+
+    ranks = [[2 ** (1 + 4 * r + c) for c in range(4)] for r in range(4)]
+    ranks[3][3] = 0  # a cell holds 2 .. 32768: at most 15 different tiles
+    assert adaptive_depth(ranks) == RULE_MAX_DEPTH

@@ -13,7 +13,8 @@ from typing import Callable, Sequence
 from screenbot.agent.endgame import EndgameTables, TablesAgent
 from screenbot.agent.limits import ENDGAME_CAP
 from screenbot.agent.search import (DEFAULT_BUDGET_MS, DEFAULT_DEEPEN_GAP, DEFAULT_DEEPEN_MS, DEFAULT_DEPTH,
-                                   DEFAULT_DEPTH_CAP, ENDGAME_TILE, ExpectimaxAgent, default_threads)
+                                   DEFAULT_DEPTH_CAP, ENDGAME_TILE, RULE_MAX_DEPTH, ExpectimaxAgent,
+                                   default_threads)
 from screenbot.game.rules import EMPTY, Game, Grid, apply_move, empty_cells, max_tile, place
 
 REPORTED_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
@@ -49,9 +50,11 @@ class BenchSettings:
             how = f"budget {self.budget_ms:g} ms"
         shared = f", a table shared with up to {SHARED_SIBLINGS} sibling boards searched first" if self.shared_table else ""
         tables = ", endgame tables" if self.endgame_tables else ""
-        # only the adaptive depth within a budget (the defaults are one) can deepen past its cap
+        # only the adaptive depth within a budget (the defaults are one) can deepen past its cap, and
+        # only a cap below the rule's deepest can bind
         deepen, gap = "", self.resolved_deepen_gap()
-        if (self.budget_ms is None) == (self.depth is None) and self.depth in (None, "adaptive"):
+        binds = not isinstance(self.depth_cap, int) or self.depth_cap < RULE_MAX_DEPTH
+        if (self.budget_ms is None) == (self.depth is None) and self.depth in (None, "adaptive") and binds:
             deepen = f", close calls (within {gap:g}, up to {DEFAULT_DEEPEN_MS:g} ms) deepened" if gap else ", close calls not deepened"
         return how + deepen + shared + tables + (f", stop at {self.stop_at}" if self.stop_at else "")
 

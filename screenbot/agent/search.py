@@ -226,6 +226,9 @@ def default_threads() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
+RULE_MAX_DEPTH = 13  # the deepest the rule asks for: 15 distinct tiles (2 to 32768, what a cell holds) - 2
+
+
 def adaptive_depth(grid: Grid) -> int:
     """nneonneo's depth rule: max(3, number of distinct tiles - 2)."""
     return max(3, int(distinct_ranks(np.uint64(to_bitboard(grid)))) - 2)
