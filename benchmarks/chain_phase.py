@@ -21,7 +21,6 @@ N-th game only (one process per core).
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -29,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from late_game import _mine, _seeds  # noqa: E402
+from late_game import _done, _mine, _play, _seeds, append_line, read_lines  # noqa: E402
 
 from screenbot.agent.bench import _percentile  # noqa: E402
 from screenbot.agent.search import ExpectimaxAgent  # noqa: E402
@@ -38,10 +37,6 @@ from screenbot.game.rules import Game, max_tile  # noqa: E402
 PHASE_TILES = (8192, 4096, 2048)  # the phase starts on the first board holding all of them
 GOAL = 16384
 STREAM_SEED = 1000  # stream s of seed S: Game(seed=S * STREAM_SEED + s)
-
-
-def _lines(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
 
 
 def in_phase(grid) -> bool:
@@ -59,9 +54,14 @@ def _how(args) -> dict:
     return {} if args.cutoff is None else {"cutoff": args.cutoff}
 
 
+def _settings(args) -> dict:
+    """What a line says it was played with."""
+    return {"depth_cap": args.depth_cap, "cutoff": args.cutoff}
+
+
 def record(args) -> None:
     out = Path(args.out)
-    done = {line["seed"] for line in _lines(out)}
+    done = _done(out)
     agent = _agent(args)
     for seed in _mine(_seeds(args.seeds), args.part):
         if seed in done:
@@ -80,43 +80,35 @@ def record(args) -> None:
             game.step(decision.move)
         line = {"seed": seed, "reached": not over, "moves": game.moves, "score": game.score,
                 "max_tile": max_tile(game.grid), "phase": phase, "final": [list(r) for r in game.grid],
-                "settings": {"depth_cap": args.depth_cap, "cutoff": args.cutoff}, "command": " ".join(sys.argv)}
-        with out.open("a") as f:
-            f.write(json.dumps(line) + "\n")
+                "settings": _settings(args), "command": " ".join(sys.argv)}
+        append_line(out, line)
         print(f"record seed {seed}: {'16384' if not over else 'lost'} after {game.moves} moves", flush=True)
 
 
 def go(args) -> None:
     out = Path(args.out)
-    done = {(line["seed"], line["stream"]) for line in _lines(out)}
+    done = {(line["seed"], line["stream"]) for line in read_lines(out)}
     agent = _agent(args)
-    jobs = [(s, k) for s in _lines(Path(args.snaps)) if s["phase"] for k in range(args.streams)]
+    jobs = [(s, k) for s in read_lines(Path(args.snaps)) if s["phase"] for k in range(args.streams)]
     for snap, stream in _mine(jobs, args.part):
         if (snap["seed"], stream) in done:
             continue
         game = Game(seed=snap["seed"] * STREAM_SEED + stream)
         game.reset(start=tuple(tuple(r) for r in snap["phase"]["grid"]))
-        move_ms: list[float] = []
         started = time.perf_counter()
-        while max_tile(game.grid) < GOAL:
-            decision = agent.choose(game.grid, **_how(args))
-            if decision.move is None:
-                break
-            game.step(decision.move)
-            move_ms.append(decision.ms)
+        move_ms, _ = _play(game, agent, GOAL, _how(args))
         line = {"seed": snap["seed"], "stream": stream, "from_move": snap["phase"]["move"],
                 "reached": max_tile(game.grid) >= GOAL, "moves": game.moves, "final": [list(r) for r in game.grid],
                 "ms_median": _percentile(move_ms, 0.5), "ms_p95": _percentile(move_ms, 0.95),
                 "seconds": time.perf_counter() - started,
-                "settings": {"depth_cap": args.depth_cap, "cutoff": args.cutoff}, "command": " ".join(sys.argv)}
-        with out.open("a") as f:
-            f.write(json.dumps(line) + "\n")
+                "settings": _settings(args), "command": " ".join(sys.argv)}
+        append_line(out, line)
         print(f"go seed {snap['seed']} stream {stream}: {'16384' if line['reached'] else 'lost'}", flush=True)
 
 
 def show(args) -> None:
     for name in args.files:
-        games = _lines(Path(name))
+        games = read_lines(Path(name))
         if not games:
             print(f"{name}: no games")
             continue

@@ -56,10 +56,21 @@ def _seeds(text: str) -> list[int]:
     return seeds
 
 
-def _done(path: Path) -> set[int]:
+def read_lines(path: Path) -> list[dict]:
+    """A JSON-lines file's objects (none when it does not exist yet)."""
     if not path.exists():
-        return set()
-    return {json.loads(line)["seed"] for line in path.read_text().splitlines() if line.strip()}
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def append_line(path: Path, line: dict) -> None:
+    """One more object at the end of a JSON-lines file (a run that stops keeps every line before)."""
+    with path.open("a") as f:
+        f.write(json.dumps(line) + "\n")
+
+
+def _done(path: Path) -> set[int]:
+    return {line["seed"] for line in read_lines(path)}
 
 
 def _play(game: Game, agent: ExpectimaxAgent, stop_at: int, how: dict,
@@ -131,8 +142,7 @@ def snap(args) -> None:
                 "reached": not over, "seconds": time.perf_counter() - started,
                 "ms_median": _percentile(move_ms, 0.5), "max_tile": max_tile(game.grid),
                 "settings": {"depth": args.depth, "lines": args.lines}, "command": " ".join(sys.argv)}
-        with out.open("a") as f:
-            f.write(json.dumps(line) + "\n")
+        append_line(out, line)
         print(f"snap seed {seed}: {'16384' if not over else 'lost'} after {game.moves} moves", flush=True)
 
 
@@ -150,7 +160,7 @@ def go(args) -> None:
         how["cutoff"] = args.cutoff
     if args.depth is not None:
         how["depth"] = _depth(args.depth)
-    snaps = [json.loads(line) for line in Path(args.snaps).read_text().splitlines() if line.strip()]
+    snaps = read_lines(Path(args.snaps))
     for s in _mine([s for s in snaps if s["reached"]], args.part):
         if s["seed"] in done:
             continue
@@ -164,14 +174,13 @@ def go(args) -> None:
                 "final": [list(r) for r in game.grid], "table_moves": table_moves[0],
                 "table_moves_not_the_searchs": table_moves[1], "settings": {**how, **extra, "stop_at": args.stop_at, "threads": args.threads},
                 "command": " ".join(sys.argv)}
-        with out.open("a") as f:
-            f.write(json.dumps(line) + "\n")
+        append_line(out, line)
         print(f"go seed {s['seed']}: {max_tile(game.grid)} score {game.score}", flush=True)
 
 
 def show(args) -> None:
     for name in args.files:
-        games = [json.loads(line) for line in Path(name).read_text().splitlines() if line.strip()]
+        games = read_lines(Path(name))
         if not games:
             print(f"{name}: no games")
             continue
