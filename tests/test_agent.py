@@ -326,7 +326,7 @@ def test_the_endgame_cap_is_lifted_once_a_16384_is_on_the_board():
 def test_a_close_call_deepens_past_the_cap_up_to_the_uncapped_rule():
     grid = parse_board("2 4 8 16 / 32 64 128 . / 256 . . . / . . . .")  # 8 distinct tiles: the rule says 6
     assert adaptive_depth(grid) == 6
-    plain = ExpectimaxAgent(depth_cap=4, threads=1).choose(grid, budget_ms=600_000, depth="adaptive")
+    plain = ExpectimaxAgent(depth_cap=4, threads=1, deepen_gap=0).choose(grid, budget_ms=600_000, depth="adaptive")
     assert plain.depth == 4
     top, second = sorted(plain.values.values(), reverse=True)
     gap = (top - second) / top  # about 1.4 %
@@ -341,6 +341,9 @@ def test_a_close_call_deepens_past_the_cap_up_to_the_uncapped_rule():
         grid, budget_ms=600_000, depth="adaptive").values == plain.values
     assert ExpectimaxAgent(depth_cap=4, threads=1, deepen_gap=1.0).choose(grid, budget_ms=600_000, depth=4).depth == 4
     assert ExpectimaxAgent(depth_cap=4, threads=1, deepen_gap=1.0).choose(grid, depth="adaptive").depth == 4
+    # the default gap (1) deepens every decision whose second-best move is not lost, this wide one too
+    assert ExpectimaxAgent(depth_cap=4, threads=1, deepen_ms=600_000).choose(
+        grid, budget_ms=600_000, depth="adaptive").values == pytest.approx(fresh.values, rel=1e-9)
     # the depths past the cap get deepen_ms from the decision's start: none here
     assert ExpectimaxAgent(depth_cap=4, threads=1, deepen_gap=1.0, deepen_ms=1e-6).choose(
         grid, budget_ms=600_000, depth="adaptive").depth == 4

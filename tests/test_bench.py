@@ -28,7 +28,7 @@ def test_bench_writes_the_figures_as_json_and_a_plot(tmp_path, capsys):
     assert summary["ms_per_move_median"] > 0 and summary["ms_per_move_p95"] >= summary["ms_per_move_median"]
     assert summary["moves_per_s"] > 0
     # the agent's close-call setting is written out, not left as "the default" (which has changed)
-    assert summary["settings"]["deepen_gap"] == 0.001 and summary["settings"]["deepen_ms"] == 80
+    assert summary["settings"]["deepen_gap"] == 1.0 and summary["settings"]["deepen_ms"] == 80
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     printed = capsys.readouterr().out
     assert "reached: 256" in printed and "median" in printed
@@ -85,7 +85,7 @@ def test_a_game_without_stop_tile_plays_until_no_move_is_legal():
 
 
 def test_settings_describe_the_depth_cap_they_play_with():
-    deepened = ", close calls (within 0.001, up to 80 ms) deepened"
+    deepened = ", every decision deepened toward the uncapped rule (up to 80 ms)"
     assert BenchSettings().describe() == "the defaults (adaptive depth up to 6, at most 500 ms)" + deepened
     assert BenchSettings(depth_cap="endgame").describe() == \
         "depth cap endgame (adaptive depth up to 6, uncapped from 16384, at most 500 ms)" + deepened
@@ -98,6 +98,8 @@ def test_settings_describe_the_depth_cap_they_play_with():
     assert BenchSettings(budget_ms=200).describe() == "budget 200 ms"
     assert BenchSettings(depth="adaptive", depth_cap=5).describe() == "depth adaptive up to 5"
     assert BenchSettings(depth=3).describe() == "depth 3"
+    assert BenchSettings(deepen_gap=1e-3).describe() == \
+        "the defaults (adaptive depth up to 6, at most 500 ms), close calls (within 0.001, up to 80 ms) deepened"
     assert BenchSettings(deepen_gap=0.003).describe() == \
         "the defaults (adaptive depth up to 6, at most 500 ms), close calls (within 0.003, up to 80 ms) deepened"
     assert BenchSettings(deepen_gap=0).describe() == \

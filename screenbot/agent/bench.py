@@ -55,7 +55,10 @@ class BenchSettings:
         deepen, gap = "", self.resolved_deepen_gap()
         binds = not isinstance(self.depth_cap, int) or self.depth_cap < RULE_MAX_DEPTH
         if (self.budget_ms is None) == (self.depth is None) and self.depth in (None, "adaptive") and binds:
-            deepen = f", close calls (within {gap:g}, up to {DEFAULT_DEEPEN_MS:g} ms) deepened" if gap else ", close calls not deepened"
+            if gap >= 1:
+                deepen = f", every decision deepened toward the uncapped rule (up to {DEFAULT_DEEPEN_MS:g} ms)"
+            else:
+                deepen = f", close calls (within {gap:g}, up to {DEFAULT_DEEPEN_MS:g} ms) deepened" if gap else ", close calls not deepened"
         return how + deepen + shared + tables + (f", stop at {self.stop_at}" if self.stop_at else "")
 
     def resolved_deepen_gap(self) -> float:

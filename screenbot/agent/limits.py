@@ -49,6 +49,12 @@ def check_budget(value: float | None, name: str = "budget_ms") -> float | None:
     return value
 
 
+# the command line's words for --deepen-gap (play, hint and bench)
+DEEPEN_GAP_HELP = ("when the two best moves' values at the depth cap lie within this share of the best, search on "
+                   "up to nneonneo's uncapped rule, within 80 ms of the decision's start (default 1: every decision "
+                   "whose second-best move is not lost; 0: off)")
+
+
 def check_deepen_gap(value: float | str | None, name: str = "deepen_gap") -> float | None:
     """None (the agent's default) or a share from 0 (off) to 1, also as text."""
     if value is None:

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from screenbot.agent.limits import check_budget, check_deepen_gap, check_depth, check_depth_cap
+from screenbot.agent.limits import DEEPEN_GAP_HELP, check_budget, check_deepen_gap, check_depth, check_depth_cap
 from screenbot.commands.endgame_tables import TABLES_HELP, ensure_tables
 from screenbot.errors import MissingExtraError, UsageError
 from screenbot.game.rules import MAX_TILE
@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     how.add_argument("--depth", metavar="D", help="fixed search depth per move, or 'adaptive' (nneonneo's rule)")
     p.add_argument("--depth-cap", metavar="D", help="cap the adaptive depth at D (default 6, what `play` uses; 40: nneonneo's rule uncapped; "
                    "'endgame': 6 until a 16384 is on the board, no cap after: stronger, too slow for live play)")
-    p.add_argument("--deepen-gap", metavar="G", help="when the two best moves' values lie within this share of the best, search on past the depth cap up to nneonneo's uncapped rule, within the budget (default: the agent's, 0: off)")
+    p.add_argument("--deepen-gap", metavar="G", help=DEEPEN_GAP_HELP)
     p.add_argument("--shared-table", action="store_true",
                    help="search each board in a table that up to 2 of its sibling boards filled first, as `play` thinks ahead")
     p.add_argument("--endgame-tables", action="store_true",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from screenbot.agent.limits import MAX_FIXED_DEPTH, check_budget, check_deepen_gap, check_depth, check_depth_cap
+from screenbot.agent.limits import DEEPEN_GAP_HELP, MAX_FIXED_DEPTH, check_budget, check_deepen_gap, check_depth, check_depth_cap
 from screenbot.commands.endgame_tables import TABLES_HELP, ensure_tables
 from screenbot.errors import BoardParseError, UsageError
 from screenbot.game.rules import Grid, Move, format_board, parse_board
@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     how.add_argument("--depth", metavar="D", help=f"search depth 0..{MAX_FIXED_DEPTH}, or 'adaptive' (no time limit)")
     p.add_argument("--depth-cap", metavar="D", help="cap the adaptive depth at D (default 6, what `play` uses; 40: nneonneo's rule uncapped; "
                    "'endgame': 6 until a 16384 is on the board, no cap after: stronger, slower)")
-    p.add_argument("--deepen-gap", metavar="G", help="when the two best moves' values lie within this share of the best, search on past the depth cap up to nneonneo's uncapped rule, within the budget (default: the agent's, 0: off)")
+    p.add_argument("--deepen-gap", metavar="G", help=DEEPEN_GAP_HELP)
     p.add_argument("--endgame-tables", action="store_true",
                    help="also print each move's chance of building the next big tile with the big tiles kept in place, "
                         "from exact endgame tables (" + TABLES_HELP + "; the best move stays the search's)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from screenbot.agent.limits import check_budget, check_deepen_gap, check_depth_cap
+from screenbot.agent.limits import DEEPEN_GAP_HELP, check_budget, check_deepen_gap, check_depth_cap
 from screenbot.errors import UsageError
 
 
@@ -22,7 +22,7 @@ def register(subparsers) -> None:
     p.add_argument("--depth-cap", metavar="D",
                    help="search at most D layers deep (the agent's default if unset; lower is faster and weaker; 'endgame': "
                         "the default until a 16384 is on the board, no cap after: stronger, ~5.5 moves/s in the endgame)")
-    p.add_argument("--deepen-gap", metavar="G", help="when the two best moves' values lie within this share of the best, search on past the depth cap up to nneonneo's uncapped rule, within the budget (default: the agent's, 0: off)")
+    p.add_argument("--deepen-gap", metavar="G", help=DEEPEN_GAP_HELP)
     p.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per move, then a summary line")
     p.add_argument("--record", metavar="DIR", help="keep the board frames, the log and the profile in DIR (for replay)")
     p.add_argument("--dry-run", action="store_true", help="read the board and say the move, press nothing")
