@@ -36,7 +36,7 @@ class BenchSettings:
     # before in another empty cell) filled first, as when play's guesses came before it
     shared_table: bool = False
     endgame_tables: bool = False  # the endgame tables' move where they know the board
-    deepen_gap: float | None = None  # close calls deepen past the cap (None: the agent's default; 0: off)
+    deepen_gap: float | None = None  # decisions deepen past the cap (None: the agent's default, every decision; 0: off)
 
     def describe(self) -> str:
         cap = {None: str(DEFAULT_DEPTH_CAP), ENDGAME_CAP: f"{DEFAULT_DEPTH_CAP}, uncapped from {ENDGAME_TILE}"}.get(

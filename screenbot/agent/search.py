@@ -256,7 +256,8 @@ class ExpectimaxAgent(Agent):
     `lines.row_table`). `deepen_gap` (default DEFAULT_DEEPEN_GAP; 0: off): with a budget and the
     adaptive depth, a decision whose two best moves at the capped depth lie within this share of
     the best value deepens on, up to the uncapped rule's depth, within the budget and `deepen_ms`
-    (default DEFAULT_DEEPEN_MS) from the decision's start (a close call searched as deep as nneonneo's rule would)."""
+    (default DEFAULT_DEEPEN_MS) from the decision's start (searched as deep as nneonneo's rule would, as far
+    as time allows; the default 1 deepens every decision whose second-best move is not lost)."""
 
     def __init__(self, depth_cap: int | str | None = None, threads: int | None = None,
                  weights: Weights | None = None, endgame_weights: Weights | None = None,

@@ -14,7 +14,7 @@ class PlaySettings:
     max_moves: int | None = None
     budget_ms: float | None = None
     depth_cap: int | str | None = None  # cap on the agent's adaptive depth (None: the agent's default)
-    deepen_gap: float | None = None  # close calls deepen past the cap (None: the agent's default; 0: off)
+    deepen_gap: float | None = None  # decisions deepen past the cap (None: the agent's default, every decision; 0: off)
     deepen_ms: float | None = None  # ... within this long from the decision's start (None: the budget)
     dry_run: bool = False
     # a new board is believed once its new tile has stopped changing: the same pixels in two grabs
