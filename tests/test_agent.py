@@ -473,6 +473,6 @@ def test_a_kept_table_deepens_as_far_as_a_fresh_search():
 def test_the_deepen_gap_help_names_the_agents_defaults():
     from screenbot.agent.limits import DEEPEN_GAP_HELP
     from screenbot.agent.search import DEFAULT_DEEPEN_GAP, DEFAULT_DEEPEN_MS
-    # the command line's text lives apart from the agent (it must load without numba): kept in step here
+    # the command line's text is made from the same constants the agent reads (limits.py, no numba needed)
     assert f"within {DEFAULT_DEEPEN_MS:g} ms" in DEEPEN_GAP_HELP
     assert f"default {DEFAULT_DEEPEN_GAP:g}: every decision" in DEEPEN_GAP_HELP

@@ -57,8 +57,10 @@ class BenchSettings:
         if (self.budget_ms is None) == (self.depth is None) and self.depth in (None, "adaptive") and binds:
             if gap >= 1:
                 deepen = f", every decision deepened toward the uncapped rule (up to {DEFAULT_DEEPEN_MS:g} ms)"
+            elif gap:
+                deepen = f", close calls (within {gap:g}, up to {DEFAULT_DEEPEN_MS:g} ms) deepened"
             else:
-                deepen = f", close calls (within {gap:g}, up to {DEFAULT_DEEPEN_MS:g} ms) deepened" if gap else ", close calls not deepened"
+                deepen = ", close calls not deepened"
         return how + deepen + shared + tables + (f", stop at {self.stop_at}" if self.stop_at else "")
 
     def resolved_deepen_gap(self) -> float:

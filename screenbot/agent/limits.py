@@ -6,6 +6,18 @@ from screenbot.errors import UsageError
 
 MAX_FIXED_DEPTH = 40  # the deepest search allowed (the kernel's table keeps depths up to 127)
 MAX_BUDGET_MS = 600_000.0
+# The agent's defaults for searching past the depth cap (here, beside their checks, so that the command
+# line can name them without loading the agent).
+# deepen_gap: when the capped depth's two best moves lie closer than this share of the best value,
+# the search goes on deepening up to the uncapped rule's depth (within the budget and DEFAULT_DEEPEN_MS);
+# 0 is off, 1 every decision whose second-best move is not lost. 1 since session 13: close calls only
+# (1e-3, sessions 10-12) left most of the uncapped rule's middle-game strength behind (README: how
+# each was measured).
+DEFAULT_DEEPEN_GAP = 1.0
+# ... and by default the depths past the cap get this long from the decision's start (or the budget,
+# if shorter): live play thinks while the page animates (~150 ms a move, 2 threads), and unbounded
+# close calls (up to 265 ms) made it wait for the agent in the endgame (README: what each cost).
+DEFAULT_DEEPEN_MS = 80.0
 
 
 class SearchSettingError(UsageError, ValueError):
@@ -51,8 +63,8 @@ def check_budget(value: float | None, name: str = "budget_ms") -> float | None:
 
 # the command line's words for --deepen-gap (play, hint and bench)
 DEEPEN_GAP_HELP = ("when the two best moves' values at the depth cap lie within this share of the best, search on "
-                   "up to nneonneo's uncapped rule, within 80 ms of the decision's start (default 1: every decision "
-                   "whose second-best move is not lost; 0: off)")
+                   f"up to nneonneo's uncapped rule, within {DEFAULT_DEEPEN_MS:g} ms of the decision's start (default "
+                   f"{DEFAULT_DEEPEN_GAP:g}: every decision whose second-best move is not lost; 0: off)")
 
 
 def check_deepen_gap(value: float | str | None, name: str = "deepen_gap") -> float | None:

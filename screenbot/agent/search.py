@@ -44,8 +44,8 @@ import numpy as np
 from screenbot.agent import expectimax as kernel
 from screenbot.agent.base import Agent, Decision, SearchCancelled
 from screenbot.agent.heuristic import ROW_SCORE, Weights, row_score_table
-from screenbot.agent.limits import (ENDGAME_CAP, MAX_FIXED_DEPTH, check_budget, check_deepen_gap, check_depth,
-                                    check_depth_cap)
+from screenbot.agent.limits import (DEFAULT_DEEPEN_GAP, DEFAULT_DEEPEN_MS, ENDGAME_CAP, MAX_FIXED_DEPTH, check_budget,
+                                    check_deepen_gap, check_depth, check_depth_cap)
 from screenbot.errors import UsageError
 from screenbot.game.bitboard import distinct_ranks, to_bitboard
 from screenbot.game.rules import Grid, Move, apply_move, legal_moves, max_tile, to_grid
@@ -63,16 +63,6 @@ DEFAULT_DEPTH_CAP = 6
 # live play's default on 2 cores (README: what it gave).
 ENDGAME_TILE = 16384
 MAX_DEPTH = 16  # iterative deepening stops here
-# deepen_gap: when the capped depth's two best moves lie closer than this share of the best value,
-# the search goes on deepening up to the uncapped rule's depth (within the budget and DEFAULT_DEEPEN_MS);
-# 0 is off, 1 every decision whose second-best move is not lost. 1 since session 13: close calls only
-# (1e-3, sessions 10-12) left most of the uncapped rule's middle-game strength behind (README: how
-# each was measured).
-DEFAULT_DEEPEN_GAP = 1.0
-# ... and by default the depths past the cap get this long from the decision's start (or the budget,
-# if shorter): live play thinks while the page animates (~150 ms a move, 2 threads), and unbounded
-# close calls (up to 265 ms) made it wait for the agent in the endgame (README: what each cost).
-DEFAULT_DEEPEN_MS = 80.0
 HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)
 assert MAX_FIXED_DEPTH <= kernel.MAX_TREE_DEPTH
 
