@@ -29,9 +29,13 @@ def test_bench_writes_the_figures_as_json_and_a_plot(tmp_path, capsys):
     assert summary["moves_per_s"] > 0
     # the agent's close-call setting is written out, not left as "the default" (which has changed)
     assert summary["settings"]["deepen_gap"] == 1.0 and summary["settings"]["deepen_ms"] == 80
+    # how deep each game's moves were searched: a fixed depth of 1, every move
+    for g in summary["per_game"]:
+        assert g["depths"] == {"1": g["moves"]}
+    assert summary["depths"] == {"1": summary["moves_total"]}
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     printed = capsys.readouterr().out
-    assert "reached: 256" in printed and "median" in printed
+    assert "reached: 256" in printed and "median" in printed and "search depth of the moves: 1: 100.0%" in printed
 
 
 def test_a_game_stops_at_the_tile_asked_for_and_replays_identically():
@@ -181,6 +185,7 @@ def test_kept_games_are_not_played_again_and_the_summary_covers_them_all(tmp_pat
     assert [(g["seed"], g["score"], g["moves"]) for g in again["per_game"]] == \
         [(g["seed"], g["score"], g["moves"]) for g in first["per_game"]]
     assert again["reached"] == first["reached"] and again["ms_per_move_median_of_games"] > 0
+    assert again["depths"] == {"1": again["moves_total"]}
 
 
 def test_kept_games_played_another_way_or_unreadable_stop_the_run_with_one_line(tmp_path, capsys):

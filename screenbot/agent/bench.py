@@ -7,6 +7,7 @@ import queue as queue_module
 import random
 import statistics
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
@@ -86,6 +87,7 @@ class GameResult:
     over: bool  # ended with no legal move (rather than at stop_at)
     final: Grid = field(default=EMPTY, repr=False)  # the last board
     move_ms: list[float] = field(default_factory=list, repr=False)  # the agent's time for each move
+    depths: dict[int, int] = field(default_factory=dict, repr=False)  # the depth of each move's search: depth -> moves
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,7 @@ def play_game(
     game = Game(seed=seed)
     game.reset()
     move_ms: list[float] = []
+    depths: Counter = Counter()
     started = time.perf_counter()
     over = False
     siblings_rng = random.Random(seed)
@@ -131,10 +134,12 @@ def play_game(
         after = apply_move(game.grid, decision.move)[0]
         game.step(decision.move)
         move_ms.append(decision.ms)
+        depths[decision.depth] += 1
         if report and game.moves % PROGRESS_EVERY == 0:
             report(Progress(index, game.moves, game.score, max_tile(game.grid)))
     result = GameResult(
-        seed, game.score, game.moves, max_tile(game.grid), time.perf_counter() - started, over, game.grid, move_ms
+        seed, game.score, game.moves, max_tile(game.grid), time.perf_counter() - started, over, game.grid, move_ms,
+        dict(sorted(depths.items())),
     )
     if report:
         report(Progress(index, result.moves, result.score, result.max_tile, done=True))
@@ -255,6 +260,14 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
+def _depths_over(per_game: list[dict]) -> dict:
+    """The games' depth counts (depth as text -> moves) added up, shallowest first."""
+    total: Counter = Counter()
+    for depths in per_game:
+        total.update({int(d): n for d, n in depths.items()})
+    return {str(d): total[d] for d in sorted(total)}
+
+
 def summary_settings(settings: BenchSettings, workers: int, threads: int) -> dict:
     """How the games were played, as a summary writes it: every default resolved (defaults change)."""
     return {**asdict(settings), "deepen_gap": settings.resolved_deepen_gap(), "deepen_ms": DEFAULT_DEEPEN_MS,
@@ -281,12 +294,14 @@ def summarize(results: list[GameResult], settings: BenchSettings, seed: int, wor
         "moves_total": total_moves,
         "ms_per_move_median": _percentile(move_ms, 0.5),
         "ms_per_move_p95": _percentile(move_ms, 0.95),
+        "depths": _depths_over([{str(d): n for d, n in r.depths.items()} for r in results]),
         "moves_per_s": total_moves / game_seconds if game_seconds > 0 else 0.0,  # one process
         "moves_per_s_all_workers": total_moves / elapsed_s if elapsed_s > 0 else 0.0,
         "elapsed_s": elapsed_s,
         "per_game": [
             {"seed": r.seed, "score": r.score, "moves": r.moves, "max_tile": r.max_tile, "over": r.over,
              "ms_per_move_median": _percentile(r.move_ms, 0.5), "ms_per_move_p95": _percentile(r.move_ms, 0.95),
+             "depths": {str(d): n for d, n in r.depths.items()},  # how deep its moves were searched
              "final": [list(row) for row in r.final]}  # the last board: where a lost game died
             for r in results
         ],
@@ -348,6 +363,7 @@ def merge_summaries(summaries: list[dict]) -> dict:
         "ms_per_move_median_range": [min(medians), max(medians)] if medians else None,
         "ms_per_move_p95_median_of_games": statistics.median(p95s) if p95s else None,
         "ms_per_move_p95_range": [min(p95s), max(p95s)] if p95s else None,
+        "depths": _depths_over([g["depths"] for g in games if "depths" in g]) if any("depths" in g for g in games) else None,
         "per_game": games,
     }
 

@@ -164,7 +164,16 @@ def format_summary(summary: dict) -> str:
     lines.append(f"time per move: median {summary['ms_per_move_median']:.1f} ms, p95 {summary['ms_per_move_p95']:.1f} ms; "
                  f"{summary['moves_per_s']:.1f} moves/s per process "
                  f"({summary['moves_per_s_all_workers']:.1f} with all workers, {summary['elapsed_s']:.0f} s)")
+    lines += _depth_line(summary.get("depths"))
     return "\n".join(lines)
+
+
+def _depth_line(depths: dict | None) -> list[str]:
+    """How deep the moves were searched, as one line (none for results that did not keep it)."""
+    if not depths:
+        return []
+    total = sum(depths.values())
+    return ["search depth of the moves: " + ", ".join(f"{d}: {100 * n / total:.1f}%" for d, n in depths.items())]
 
 
 def _how(settings: dict) -> str:
@@ -188,6 +197,7 @@ def format_merged(merged: dict) -> str:
         lines.append(f"time per move: median {merged['ms_per_move_median_of_games']:.1f} ms (games {lo:.1f}-{hi:.1f}), "
                      f"p95 {merged['ms_per_move_p95_median_of_games']:.1f} ms (games {plo:.1f}-{phi:.1f}), "
                      "the median of the games' own figures")
+    lines += _depth_line(merged.get("depths"))
     return "\n".join(lines)
 
 
