@@ -246,7 +246,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--keep-games {args.keep_games}: not a folder")
         # what each kept game's settings must be: as this run writes them
         kept = _kept(folder, seeds, summary_settings(settings, args.workers, threads))
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"--keep-games {args.keep_games}: cannot make the folder ({exc.strerror})") from None
     todo = [seed for seed in seeds if not kept or seed not in kept]
     if settings.endgame_tables and todo:
         ensure_tables()  # built here once, with a progress bar; the games load them
