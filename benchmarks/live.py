@@ -177,6 +177,7 @@ def main(argv=None) -> int:
         "play_s": round(elapsed_s, 1),
         "guesses_cancelled": getattr(thinker, "cancelled", 0),
         "decisions_ready_ahead": getattr(thinker, "ahead", 0),
+        "depths": summary.depths,  # the depth of each move's search: depth -> moves
     }
     print(f"page timing over {timing['keys']} keys: first change {timing['first_change_ms']} ms "
           f"(range {timing['first_change_ms_range']}), still {timing['still_ms']} ms (range {timing['still_ms_range']})")
@@ -189,6 +190,8 @@ def main(argv=None) -> int:
           f"wait {summary.wait_ms_median} ms   (the agent's own search: median {summary.agent_ms_median} ms, "
           f"longest {summary.agent_ms_max} ms, mostly while the tiles moved)")
     print(f"new tiles read while growing: {summary.early_reads} of {summary.moves}")
+    if summary.depths:
+        print("search depth of the moves played: " + ", ".join(f"{d}: {n}" for d, n in summary.depths.items()))
     print(f"waited for the agent after the board was read: {len(waited)} moves, {waited.sum() / 1000:.1f} s of "
           f"{elapsed_s:.1f} s of play; decisions ready (or under way) before asked: {figures['decisions_ready_ahead']}, "
           f"guesses cancelled half-way: {figures['guesses_cancelled']}")

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from screenbot.agent.bench import BenchSettings, play_game, reported_tiles, run_games
+from screenbot.agent.bench import BenchSettings, merge_summaries, play_game, reported_tiles, run_games
 from screenbot.cli import main
 from screenbot.game import is_over, max_tile
 
@@ -29,9 +29,13 @@ def test_bench_writes_the_figures_as_json_and_a_plot(tmp_path, capsys):
     assert summary["moves_per_s"] > 0
     # the agent's close-call setting is written out, not left as "the default" (which has changed)
     assert summary["settings"]["deepen_gap"] == 1.0 and summary["settings"]["deepen_ms"] == 80
+    # how deep each game's moves were searched: a fixed depth of 1, every move
+    for g in summary["per_game"]:
+        assert g["depths"] == {"1": g["moves"]}
+    assert summary["depths"] == {"1": summary["moves_total"]}
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     printed = capsys.readouterr().out
-    assert "reached: 256" in printed and "median" in printed
+    assert "reached: 256" in printed and "median" in printed and "search depth of the moves: 1: 100.0%" in printed
 
 
 def test_a_game_stops_at_the_tile_asked_for_and_replays_identically():
@@ -45,8 +49,8 @@ def test_a_game_stops_at_the_tile_asked_for_and_replays_identically():
 
 def test_workers_play_the_same_games_as_one_process():
     settings = BenchSettings(depth=1, stop_at=64)
-    alone = run_games(3, 20, settings, workers=1)
-    shared = run_games(3, 20, settings, workers=2)
+    alone = run_games([20, 21, 22], settings, workers=1)
+    shared = run_games([20, 21, 22], settings, workers=2)
     assert [(r.seed, r.score, r.moves) for r in alone] == [(r.seed, r.score, r.moves) for r in shared]
 
 
@@ -61,6 +65,7 @@ def test_tiles_reported():
     [
         (["--games", "0"], "--games"),
         (["--workers", "0"], "--workers"),
+        (["--threads", "0"], "--threads"),
         (["--budget-ms", "20", "--depth", "2"], "not allowed"),
         (["--budget-ms", "0"], "--budget-ms"),
         (["--depth", "many"], "--depth"),
@@ -143,3 +148,77 @@ def test_the_rules_deepest_depth_is_what_a_full_board_of_different_tiles_asks_fo
     ranks = [[2 ** (1 + 4 * r + c) for c in range(4)] for r in range(4)]
     ranks[3][3] = 0  # a cell holds 2 .. 32768: at most 15 different tiles
     assert adaptive_depth(ranks) == RULE_MAX_DEPTH
+
+
+def test_the_search_threads_are_part_of_the_results(tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--games", "1", "--depth", "1", "--stop-at", "32", "--threads", "1", "--json", str(out)]) == 0
+    summary = json.loads(out.read_text())
+    assert summary["settings"]["threads"] == 1  # a search bounded by time plays another game on more threads
+    assert "1 worker(s), 1 search thread(s) each" in capsys.readouterr().out
+
+
+def _keep(folder, *extra):
+    return main(["bench", "--games", "3", "--seed", "7", "--depth", "1", "--stop-at", "64", "--threads", "1",
+                 "--keep-games", str(folder), *extra])
+
+
+def test_kept_games_are_not_played_again_and_the_summary_covers_them_all(tmp_path, capsys):
+    folder, whole, resumed = tmp_path / "games", tmp_path / "whole.json", tmp_path / "resumed.json"
+    assert _keep(folder, "--json", str(whole)) == 0
+    files = sorted(p.name for p in folder.iterdir())
+    assert files == ["seed_7.json", "seed_8.json", "seed_9.json"]
+    first = json.loads(whole.read_text())
+    assert first["games"] == 3 and first["seeds"] == [7, 8, 9]
+    # each kept file is a one-game summary of its own, as `bench --games 1 --json` writes it
+    one = json.loads((folder / "seed_8.json").read_text())
+    assert one["games"] == 1 and [g["seed"] for g in one["per_game"]] == [8] and one["settings"]["threads"] == 1
+    (folder / "seed_8.json").unlink()  # as if the run had stopped before game 8 ended
+    before = (folder / "seed_9.json").stat().st_mtime_ns
+    capsys.readouterr()
+    assert _keep(folder, "--json", str(resumed)) == 0
+    err = capsys.readouterr().err
+    assert "2 of the 3 games are kept" in err and "playing the other 1" in err
+    assert (folder / "seed_9.json").stat().st_mtime_ns == before
+    again = json.loads(resumed.read_text())
+    # a fixed depth plays a seed's game the same way every time: the resumed run's games are the first run's
+    assert [(g["seed"], g["score"], g["moves"]) for g in again["per_game"]] == \
+        [(g["seed"], g["score"], g["moves"]) for g in first["per_game"]]
+    assert again["reached"] == first["reached"] and again["ms_per_move_median_of_games"] > 0
+    assert again["depths"] == {"1": again["moves_total"]}
+
+
+def test_kept_games_played_another_way_or_unreadable_stop_the_run_with_one_line(tmp_path, capsys):
+    folder = tmp_path / "games"
+    assert _keep(folder) == 0
+    capsys.readouterr()
+    # another depth would mix two ways of playing into one summary
+    assert main(["bench", "--games", "3", "--seed", "7", "--depth", "2", "--stop-at", "64", "--threads", "1",
+                 "--keep-games", str(folder)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("screenbot: error: --keep-games") and "\n" not in err and "another way" in err
+    (folder / "seed_8.json").write_text("{not json")
+    assert _keep(folder) == 2
+    err = capsys.readouterr().err.strip()
+    assert "seed_8.json is not a kept bench game" in err and "\n" not in err
+    (folder / "seed_8.json").write_text((folder / "seed_7.json").read_text())  # the wrong seed's game
+    assert _keep(folder) == 2
+    assert "not seed 8 alone" in capsys.readouterr().err
+    (tmp_path / "file").write_text("")
+    assert main(["bench", "--games", "1", "--depth", "0", "--keep-games", str(tmp_path / "file")]) == 2
+    assert "not a folder" in capsys.readouterr().err
+
+
+def test_merging_needs_one_way_of_playing_and_each_seed_once():
+    settings = BenchSettings(depth=1, stop_at=32)
+    from screenbot.agent.bench import summarize
+
+    a = summarize([play_game(1, settings)], settings, 1, 1, 1.0, 1)
+    b = summarize([play_game(2, settings)], settings, 2, 2, 1.0, 1)  # another number of workers is the same play
+    merged = merge_summaries([b, a])
+    assert merged["seeds"] == [1, 2] and merged["games"] == 2 and merged["reached_games"]["32"] == 2
+    with pytest.raises(ValueError, match="twice"):
+        merge_summaries([a, a])
+    c = summarize([play_game(3, settings)], settings, 3, 1, 1.0, 2)  # two search threads: another way
+    with pytest.raises(ValueError, match="different settings"):
+        merge_summaries([a, c])

@@ -7,6 +7,7 @@ import queue as queue_module
 import random
 import statistics
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
@@ -86,6 +87,7 @@ class GameResult:
     over: bool  # ended with no legal move (rather than at stop_at)
     final: Grid = field(default=EMPTY, repr=False)  # the last board
     move_ms: list[float] = field(default_factory=list, repr=False)  # the agent's time for each move
+    depths: dict[int, int] = field(default_factory=dict, repr=False)  # the depth of each move's search: depth -> moves
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,7 @@ def play_game(
     game = Game(seed=seed)
     game.reset()
     move_ms: list[float] = []
+    depths: Counter = Counter()
     started = time.perf_counter()
     over = False
     siblings_rng = random.Random(seed)
@@ -131,10 +134,12 @@ def play_game(
         after = apply_move(game.grid, decision.move)[0]
         game.step(decision.move)
         move_ms.append(decision.ms)
+        depths[decision.depth] += 1
         if report and game.moves % PROGRESS_EVERY == 0:
             report(Progress(index, game.moves, game.score, max_tile(game.grid)))
     result = GameResult(
-        seed, game.score, game.moves, max_tile(game.grid), time.perf_counter() - started, over, game.grid, move_ms
+        seed, game.score, game.moves, max_tile(game.grid), time.perf_counter() - started, over, game.grid, move_ms,
+        dict(sorted(depths.items())),
     )
     if report:
         report(Progress(index, result.moves, result.score, result.max_tile, done=True))
@@ -177,29 +182,39 @@ def _worker_game(seed: int, index: int, settings: BenchSettings) -> GameResult:
 
 
 def run_games(
-    games: int,
-    seed: int,
+    seeds: Sequence[int],
     settings: BenchSettings,
     workers: int = 1,
     report: Callable[[Progress], None] | None = None,
+    on_result: Callable[[GameResult], None] | None = None,
+    threads: int | None = None,
 ) -> list[GameResult]:
-    """Play `games` games (game i with seed `seed + i`), in this process or in `workers` processes.
+    """Play one game per seed, in this process or in `workers` processes, each searching on `threads`
+    threads (default `bench_threads(workers, len(seeds))`).
 
-    Results come back in game order; `report` sees progress as it happens (in this process).
+    Results come back in seed order; `report` sees progress as it happens and `on_result` each game
+    as soon as it ends (both in this process), so that a run stopped half-way keeps its finished games.
     """
-    if workers <= 1 or games == 1:
-        agent = make_agent(None, settings.endgame_tables)
+    seeds = list(seeds)
+    threads = bench_threads(workers, len(seeds)) if threads is None else threads
+    if workers <= 1 or len(seeds) == 1:
+        agent = make_agent(threads, settings.endgame_tables)
         agent.warm_up()
+        results = []
         try:
-            return [play_game(seed + i, settings, i, report, agent) for i in range(games)]
+            for i, seed in enumerate(seeds):
+                results.append(play_game(seed, settings, i, report, agent))
+                if on_result:
+                    on_result(results[-1])
+            return results
         finally:
             agent.close()
     context = multiprocessing.get_context("spawn")  # fresh interpreters: each loads the JIT cache itself
     progress_queue = context.Queue()
-    threads = max(1, default_threads() // min(workers, games))
-    results: list[GameResult | None] = [None] * games
-    with context.Pool(min(workers, games), initializer=_worker_start, initargs=(progress_queue, threads, settings.endgame_tables)) as pool:
-        pending = {i: pool.apply_async(_worker_game, (seed + i, i, settings)) for i in range(games)}
+    results: list[GameResult | None] = [None] * len(seeds)
+    with context.Pool(min(workers, len(seeds)), initializer=_worker_start,
+                      initargs=(progress_queue, threads, settings.endgame_tables)) as pool:
+        pending = {i: pool.apply_async(_worker_game, (seed, i, settings)) for i, seed in enumerate(seeds)}
         while pending:
             try:
                 event = progress_queue.get(timeout=0.2)
@@ -209,6 +224,8 @@ def run_games(
                 pass
             for i in [i for i, job in pending.items() if job.ready()]:
                 results[i] = pending.pop(i).get()
+                if on_result:
+                    on_result(results[i])
         while True:  # the last reports
             try:
                 event = progress_queue.get_nowait()
@@ -217,6 +234,12 @@ def run_games(
             if report:
                 report(event)
     return [r for r in results if r is not None]
+
+
+def bench_threads(workers: int, games: int) -> int:
+    """Search threads per game when not told: the machine's search threads (`default_threads()`)
+    shared out among the games played at once."""
+    return max(1, default_threads() // max(1, min(workers, games)))
 
 
 def reported_tiles(stop_at: int | None) -> list[int]:
@@ -237,8 +260,23 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
-def summarize(results: list[GameResult], settings: BenchSettings, seed: int, workers: int, elapsed_s: float) -> dict:
-    """The bench's figures as one JSON-ready object."""
+def _depths_over(per_game: list[dict]) -> dict:
+    """The games' depth counts (depth as text -> moves) added up, shallowest first."""
+    total: Counter = Counter()
+    for depths in per_game:
+        total.update({int(d): n for d, n in depths.items()})
+    return {str(d): total[d] for d in sorted(total)}
+
+
+def summary_settings(settings: BenchSettings, workers: int, threads: int) -> dict:
+    """How the games were played, as a summary writes it: every default resolved (defaults change)."""
+    return {**asdict(settings), "deepen_gap": settings.resolved_deepen_gap(), "deepen_ms": DEFAULT_DEEPEN_MS,
+            "threads": threads, "workers": workers, "described": settings.describe()}
+
+
+def summarize(results: list[GameResult], settings: BenchSettings, seed: int, workers: int, elapsed_s: float,
+              threads: int) -> dict:
+    """The bench's figures as one JSON-ready object (`threads`: search threads per game)."""
     n = len(results)
     tiles = reported_tiles(settings.stop_at)
     move_ms = [ms for r in results for ms in r.move_ms]
@@ -247,8 +285,7 @@ def summarize(results: list[GameResult], settings: BenchSettings, seed: int, wor
     return {
         "games": n,
         "seed": seed,
-        "settings": {**asdict(settings), "deepen_gap": settings.resolved_deepen_gap(), "deepen_ms": DEFAULT_DEEPEN_MS,
-                     "workers": workers, "described": settings.describe()},
+        "settings": summary_settings(settings, workers, threads),
         "reached": {str(t): sum(r.max_tile >= t for r in results) / n for t in tiles},
         "mean_score": statistics.fmean(r.score for r in results),
         "median_score": statistics.median(r.score for r in results),
@@ -257,15 +294,77 @@ def summarize(results: list[GameResult], settings: BenchSettings, seed: int, wor
         "moves_total": total_moves,
         "ms_per_move_median": _percentile(move_ms, 0.5),
         "ms_per_move_p95": _percentile(move_ms, 0.95),
+        "depths": _depths_over([{str(d): n for d, n in r.depths.items()} for r in results]),
         "moves_per_s": total_moves / game_seconds if game_seconds > 0 else 0.0,  # one process
         "moves_per_s_all_workers": total_moves / elapsed_s if elapsed_s > 0 else 0.0,
         "elapsed_s": elapsed_s,
         "per_game": [
             {"seed": r.seed, "score": r.score, "moves": r.moves, "max_tile": r.max_tile, "over": r.over,
              "ms_per_move_median": _percentile(r.move_ms, 0.5), "ms_per_move_p95": _percentile(r.move_ms, 0.95),
+             "depths": {str(d): n for d, n in r.depths.items()},  # how deep its moves were searched
              "final": [list(row) for row in r.final]}  # the last board: where a lost game died
             for r in results
         ],
+    }
+
+
+def same_settings(a: dict, b: dict) -> bool:
+    """Whether two summaries' settings played the same games: everything but how many processes ran
+    them (and the description, which follows from the rest)."""
+    def played(s: dict) -> dict:
+        return {k: v for k, v in s.items() if k not in ("workers", "described")}
+    return played(a) == played(b)
+
+
+def game_figures(games: list[dict], tiles: list[int]) -> dict:
+    """The figures over games given as the summaries' per_game entries: seeds, tile shares, scores, moves."""
+    n = len(games)
+    return {
+        "games": n,
+        "seed": games[0]["seed"],  # the first (plot_reach names it)
+        "seeds": [g["seed"] for g in games],
+        "reached": {str(t): sum(g["max_tile"] >= t for g in games) / n for t in tiles},
+        "reached_games": {str(t): sum(g["max_tile"] >= t for g in games) for t in tiles},
+        "mean_score": statistics.fmean(g["score"] for g in games),
+        "median_score": statistics.median(g["score"] for g in games),
+        "moves_mean": statistics.fmean(g["moves"] for g in games),
+        "moves_total": sum(g["moves"] for g in games),
+    }
+
+
+def merge_summaries(summaries: list[dict]) -> dict:
+    """One summary over the games of several (e.g. one game per process, or a run resumed from the
+    games it kept). They must share their settings (see `same_settings`) and no seed may come twice.
+    The moves' own times are not kept in a summary, so time per move is the median of the games'
+    medians and of their p95s, with the range across games. ValueError when they cannot be merged."""
+    if not summaries:
+        raise ValueError("no results to merge")
+    if any(not same_settings(s["settings"], summaries[0]["settings"]) for s in summaries):
+        raise ValueError("the results were made with different settings")
+    games = []
+    for s in summaries:
+        for g in s["per_game"]:
+            game = dict(g)
+            if len(s["per_game"]) == 1:  # a one-game file: its figures are the game's
+                game.setdefault("ms_per_move_median", s["ms_per_move_median"])
+                game.setdefault("ms_per_move_p95", s["ms_per_move_p95"])
+            games.append(game)
+    games.sort(key=lambda g: g["seed"])
+    seeds = [g["seed"] for g in games]
+    if len(set(seeds)) != len(seeds):
+        raise ValueError("a seed appears twice")
+    tiles = [int(t) for t in summaries[0]["reached"]]
+    medians = [g["ms_per_move_median"] for g in games if "ms_per_move_median" in g]
+    p95s = [g["ms_per_move_p95"] for g in games if "ms_per_move_p95" in g]
+    return {
+        **game_figures(games, tiles),
+        "settings": summaries[0]["settings"],
+        "ms_per_move_median_of_games": statistics.median(medians) if medians else None,
+        "ms_per_move_median_range": [min(medians), max(medians)] if medians else None,
+        "ms_per_move_p95_median_of_games": statistics.median(p95s) if p95s else None,
+        "ms_per_move_p95_range": [min(p95s), max(p95s)] if p95s else None,
+        "depths": _depths_over([g["depths"] for g in games if "depths" in g]) if any("depths" in g for g in games) else None,
+        "per_game": games,
     }
 
 

@@ -42,6 +42,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="play the endgame tables' best moves where they know the board (" + TABLES_HELP +
                         "; measured weaker than the search alone, see README)")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")
+    p.add_argument("--threads", type=int, metavar="T",
+                   help="search threads per game (default: the machine's search threads shared out among the "
+                        "workers; play searches on all of them, and a search bounded by time goes deeper on more)")
+    p.add_argument("--keep-games", metavar="DIR",
+                   help="keep each game's result in DIR (seed_S.json) as soon as it ends, and play only the seeds "
+                        "not kept there yet: a run stopped half-way goes on where it stopped; the summary is over "
+                        "all the run's seeds")
     p.add_argument("--stop-at", type=int, metavar="TILE", help="end a game once this tile appears (a power of two)")
     p.add_argument("--json", metavar="FILE", help="also write the results as one JSON object")
     p.add_argument("--plot", metavar="FILE.png", help="draw the tile-reach bars into this picture")
@@ -74,6 +81,8 @@ def settings_from_args(args: argparse.Namespace) -> BenchSettings:
         raise UsageError(f"--games must be at least 1, got {args.games}")
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.threads is not None and args.threads < 1:
+        raise UsageError(f"--threads must be at least 1, got {args.threads}")
     if args.budget_ms is not None and args.depth is not None:
         raise UsageError("give --budget-ms or --depth, not both")
     if args.stop_at is not None:
@@ -147,8 +156,7 @@ def format_summary(summary: dict) -> str:
     from screenbot.agent.bench import BenchSettings
 
     s = summary["settings"]
-    lines = [f"{summary['games']} games from seed {summary['seed']}, "
-             f"{BenchSettings.from_summary(s).describe()}, {s['workers']} worker(s)"]
+    lines = [f"{summary['games']} games from seed {summary['seed']}, {_how(s)}"]
     lines.append("reached: " + "  ".join(f"{tile} {100 * share:.0f}%" for tile, share in summary["reached"].items()))
     lines.append(f"score: mean {summary['mean_score']:,.0f}, median {summary['median_score']:,.0f}")
     lines.append(f"moves: mean {summary['moves_mean']:,.0f}, median {summary['moves_median']:,.0f}, "
@@ -156,20 +164,114 @@ def format_summary(summary: dict) -> str:
     lines.append(f"time per move: median {summary['ms_per_move_median']:.1f} ms, p95 {summary['ms_per_move_p95']:.1f} ms; "
                  f"{summary['moves_per_s']:.1f} moves/s per process "
                  f"({summary['moves_per_s_all_workers']:.1f} with all workers, {summary['elapsed_s']:.0f} s)")
+    lines += _depth_line(summary.get("depths"))
     return "\n".join(lines)
 
 
+def _depth_line(depths: dict | None) -> list[str]:
+    """How deep the moves were searched, as one line (none for results that did not keep it)."""
+    if not depths:
+        return []
+    total = sum(depths.values())
+    return ["search depth of the moves: " + ", ".join(f"{d}: {100 * n / total:.1f}%" for d, n in depths.items())]
+
+
+def _how(settings: dict) -> str:
+    """How the games were played, as the summaries' first line says it."""
+    from screenbot.agent.bench import BenchSettings
+
+    threads = settings.get("threads")
+    each = f", {threads} search thread(s) each" if threads is not None else ""
+    return f"{BenchSettings.from_summary(settings).describe()}, {settings['workers']} worker(s){each}"
+
+
+def format_merged(merged: dict) -> str:
+    """A merged summary (`merge_summaries`): games per tile, scores, and the games' time per move."""
+    counts = "  ".join(f"{t} {merged['reached_games'][t]}/{merged['games']}" for t in merged["reached"])
+    lines = [f"{merged['games']} games ({_how(merged['settings'])})", f"reached: {counts}",
+             f"score: mean {merged['mean_score']:,.0f}, median {merged['median_score']:,.0f}; "
+             f"moves: mean {merged['moves_mean']:,.0f}, total {merged['moves_total']:,}"]
+    if merged["ms_per_move_median_of_games"] is not None:
+        lo, hi = merged["ms_per_move_median_range"]
+        plo, phi = merged["ms_per_move_p95_range"]
+        lines.append(f"time per move: median {merged['ms_per_move_median_of_games']:.1f} ms (games {lo:.1f}-{hi:.1f}), "
+                     f"p95 {merged['ms_per_move_p95_median_of_games']:.1f} ms (games {plo:.1f}-{phi:.1f}), "
+                     "the median of the games' own figures")
+    lines += _depth_line(merged.get("depths"))
+    return "\n".join(lines)
+
+
+def _kept(folder: Path, seeds: list[int], settings: dict) -> dict[int, dict]:
+    """The games already kept in `folder` for these seeds (seed -> its one-game summary); a file that is
+    not one, or that was played another way, is an error rather than a game played twice or mixed in."""
+    from screenbot.agent.bench import same_settings
+
+    kept = {}
+    for seed in seeds:
+        path = folder / f"seed_{seed}.json"
+        if not path.exists():
+            continue
+        try:
+            summary = json.loads(path.read_text())
+            games = [g["seed"] for g in summary["per_game"]]
+            theirs = summary["settings"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise UsageError(f"--keep-games: {path} is not a kept bench game ({exc}); move it away to play that seed again") from None
+        if games != [seed]:
+            raise UsageError(f"--keep-games: {path} holds the games of seeds {games}, not seed {seed} alone")
+        if not same_settings(theirs, settings):
+            raise UsageError(f"--keep-games: {path} was played another way ({_how(theirs)}); "
+                             "keep this run's games in another folder")
+        kept[seed] = summary
+    return kept
+
+
+def _write_json(path: Path, data: dict) -> None:
+    """Write whole or not at all (a run stopped while writing leaves no half file to trip over)."""
+    part = path.with_name(path.name + ".part")
+    part.write_text(json.dumps(data, indent=1) + "\n")
+    part.replace(path)
+
+
 def run(args: argparse.Namespace) -> int:
-    from screenbot.agent.bench import plot_reach, run_games, summarize
+    from screenbot.agent.bench import bench_threads, merge_summaries, plot_reach, run_games, summarize, summary_settings
 
     settings = settings_from_args(args)
-    if settings.endgame_tables:
+    seeds = list(range(args.seed, args.seed + args.games))
+    threads = args.threads or bench_threads(args.workers, args.games)
+    folder = kept = None
+    if args.keep_games:
+        folder = Path(args.keep_games).expanduser()
+        if folder.exists() and not folder.is_dir():
+            raise UsageError(f"--keep-games {args.keep_games}: not a folder")
+        # what each kept game's settings must be: as this run writes them
+        kept = _kept(folder, seeds, summary_settings(settings, args.workers, threads))
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"--keep-games {args.keep_games}: cannot make the folder ({exc.strerror})") from None
+    todo = [seed for seed in seeds if not kept or seed not in kept]
+    if settings.endgame_tables and todo:
         ensure_tables()  # built here once, with a progress bar; the games load them
+    if kept:
+        print(f"bench: {len(kept)} of the {len(seeds)} games are kept in {folder} already; "
+              f"playing the other {len(todo)}", file=sys.stderr, flush=True)
+
+    def keep(result) -> None:
+        _write_json(folder / f"seed_{result.seed}.json",
+                    summarize([result], settings, result.seed, args.workers, result.seconds, threads))
+
     started = time.perf_counter()
-    with _ProgressView(args.games, settings.describe()) as view:
-        results = run_games(args.games, args.seed, settings, args.workers, view)
-    summary = summarize(results, settings, args.seed, args.workers, time.perf_counter() - started)
-    print(format_summary(summary))
+    results = []
+    if todo:
+        with _ProgressView(len(todo), settings.describe()) as view:
+            results = run_games(todo, settings, args.workers, view, on_result=keep if folder else None, threads=threads)
+    if folder is None:
+        summary = summarize(results, settings, args.seed, args.workers, time.perf_counter() - started, threads)
+        print(format_summary(summary))
+    else:
+        summary = merge_summaries([json.loads((folder / f"seed_{seed}.json").read_text()) for seed in seeds])
+        print(format_merged(summary))
     if args.json:
         Path(args.json).expanduser().write_text(json.dumps(summary, indent=1) + "\n")
     if args.plot:

@@ -201,6 +201,9 @@ class Player:
             agent_ms = (ctx.clock() - start) * 1000
         think_ms = (ctx.clock() - start) * 1000
         self.last_decision = decision
+        depth = getattr(decision, "depth", None)
+        if isinstance(depth, int):
+            ctx.stats.depths[depth] += 1
         if decision.move is None:
             raise StopPlaying("the agent found no legal move")
         return Move(decision.move), think_ms, agent_ms

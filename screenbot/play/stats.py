@@ -41,6 +41,7 @@ class Summary:
     relocations: int = 0  # times the board was found again at another place (a moved window)
     no_spawn_moves: int = 0  # moves after which the game added no new tile (a rule of that game)
     rules: list | None = None  # this game's rules as seen on screen, in the order seen ("win message at 4096")
+    depths: dict | None = None  # the depths of the searches whose moves were played: depth -> moves
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -58,6 +59,8 @@ class Summary:
                 f"(search {self.agent_ms_median:.1f} ms, mostly while the tiles moved; longest {self.agent_ms_max:.0f} ms), "
                 f"wait {self.wait_ms_median:.1f} ms, key to key {self.move_ms_median:.1f} ms"
             )
+        if self.depths:
+            lines.append("search depth of the moves played: " + ", ".join(f"{d}: {n}" for d, n in self.depths.items()))
         if self.no_spawn_moves:
             lines.append(f"the game added no new tile after {self.no_spawn_moves} move{'s' if self.no_spawn_moves > 1 else ''} (its rule)")
         if self.rules:
@@ -88,6 +91,7 @@ class Stats:
         self.relocations = 0
         self.last_read_ms = 0.0  # the grab and read of the last board believed
         self.rules: list[str] = []  # what this game's rules were seen to be, once each
+        self.depths: Counter = Counter()  # the depth of each decision played (an agent that says it)
 
     def note_rule(self, rule: str) -> bool:
         """Keep a rule seen on screen (once); True when it is new."""
@@ -130,4 +134,5 @@ class Stats:
             relocations=self.relocations,
             no_spawn_moves=no_spawn_moves,
             rules=list(self.rules) or None,
+            depths=dict(sorted(self.depths.items())) or None,
         )

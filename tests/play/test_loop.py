@@ -28,6 +28,8 @@ def test_plays_the_game_it_sees_and_believes_every_board():
     assert player.tracker.board == screen.game.grid
     assert player.tracker.score == screen.game.score == summary.score
     assert summary.misreads == 0
+    assert summary.depths == {1: 40}  # how deep the moves played were searched (the fake agent says 1)
+    assert "search depth of the moves played: 1: 40" in summary.text()
     # the first event is the focusing click, inside the board, then only arrow keys
     assert isinstance(screen.keyboard.events[0], Click)
     assert all(isinstance(e, Press) for e in screen.keyboard.events[1:])
