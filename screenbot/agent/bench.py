@@ -38,6 +38,7 @@ class BenchSettings:
     shared_table: bool = False
     endgame_tables: bool = False  # the endgame tables' move where they know the board
     deepen_gap: float | None = None  # decisions deepen past the cap (None: the agent's default, every decision; 0: off)
+    corner: str | None = None  # "table": the corner evaluation and the block table (agent/corner.py); "eval": the evaluation alone
 
     def describe(self) -> str:
         cap = {None: str(DEFAULT_DEPTH_CAP), ENDGAME_CAP: f"{DEFAULT_DEPTH_CAP}, uncapped from {ENDGAME_TILE}"}.get(
@@ -51,6 +52,8 @@ class BenchSettings:
             how = f"budget {self.budget_ms:g} ms"
         shared = f", a table shared with up to {SHARED_SIBLINGS} sibling boards searched first" if self.shared_table else ""
         tables = ", endgame tables" if self.endgame_tables else ""
+        tables += {None: "", "eval": ", the corner evaluation", "table": ", the corner evaluation and block table"}[
+            self.corner]
         # only the adaptive depth within a budget (the defaults are one) can deepen past its cap, and
         # only a cap below the rule's deepest can bind
         deepen, gap = "", self.resolved_deepen_gap()
@@ -74,7 +77,7 @@ class BenchSettings:
         `deepen_gap` were played before close calls were deepened, so they read as 0 (off)."""
         return cls(settings["budget_ms"], settings["depth"], settings["stop_at"], settings.get("depth_cap"),
                    settings.get("shared_table", False), settings.get("endgame_tables", False),
-                   settings.get("deepen_gap", 0.0))
+                   settings.get("deepen_gap", 0.0), settings.get("corner"))
 
 
 @dataclass(frozen=True)
@@ -164,15 +167,19 @@ def _some_siblings(after: Grid | None, board: Grid, rng: random.Random) -> list[
 _worker: dict = {}  # in each worker process: its progress queue and its agent
 
 
-def make_agent(threads: int | None = None, endgame_tables: bool = False) -> ExpectimaxAgent:
+def make_agent(threads: int | None = None, endgame_tables: bool = False, corner: str | None = None) -> ExpectimaxAgent:
     """The agent a bench game plays with (the tables loaded from the user cache dir, built there first if need be)."""
+    if corner:
+        from screenbot.agent.corner import CornerAgent
+
+        return CornerAgent(threads=threads, table=corner == "table")
     if endgame_tables:
         return TablesAgent(EndgameTables.load_or_build()[0], threads=threads)
     return ExpectimaxAgent(threads=threads)
 
 
-def _worker_start(progress_queue, threads: int, endgame_tables: bool) -> None:
-    agent = make_agent(threads, endgame_tables)  # the workers share the cores
+def _worker_start(progress_queue, threads: int, endgame_tables: bool, corner: str | None = None) -> None:
+    agent = make_agent(threads, endgame_tables, corner)  # the workers share the cores
     agent.warm_up()  # loads the compiled kernels from numba's disk cache
     _worker.update(queue=progress_queue, agent=agent)
 
@@ -198,7 +205,7 @@ def run_games(
     seeds = list(seeds)
     threads = bench_threads(workers, len(seeds)) if threads is None else threads
     if workers <= 1 or len(seeds) == 1:
-        agent = make_agent(threads, settings.endgame_tables)
+        agent = make_agent(threads, settings.endgame_tables, settings.corner)
         agent.warm_up()
         results = []
         try:
@@ -213,7 +220,7 @@ def run_games(
     progress_queue = context.Queue()
     results: list[GameResult | None] = [None] * len(seeds)
     with context.Pool(min(workers, len(seeds)), initializer=_worker_start,
-                      initargs=(progress_queue, threads, settings.endgame_tables)) as pool:
+                      initargs=(progress_queue, threads, settings.endgame_tables, settings.corner)) as pool:
         pending = {i: pool.apply_async(_worker_game, (seed, i, settings)) for i, seed in enumerate(seeds)}
         while pending:
             try:

@@ -41,6 +41,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--endgame-tables", action="store_true",
                    help="play the endgame tables' best moves where they know the board (" + TABLES_HELP +
                         "; measured weaker than the search alone, see README)")
+    p.add_argument("--corner", choices=("eval", "table"),
+                   help="macroxue's way (an experiment): 'eval' searches with a corner evaluation instead of "
+                        "nneonneo's; 'table' also plays a block table's move wherever it gives the board a chance "
+                        "(solved as boards ask, in memory: up to a few GB)")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")
     p.add_argument("--threads", type=int, metavar="T",
                    help="search threads per game (default: the machine's search threads shared out among the "
@@ -97,7 +101,7 @@ def settings_from_args(args: argparse.Namespace) -> BenchSettings:
     return BenchSettings(check_budget(args.budget_ms, "--budget-ms"), check_depth(args.depth, "--depth"), args.stop_at,
                          check_depth_cap(args.depth_cap, "--depth-cap"), shared_table=args.shared_table,
                          endgame_tables=args.endgame_tables,
-                         deepen_gap=check_deepen_gap(args.deepen_gap, "--deepen-gap"))
+                         deepen_gap=check_deepen_gap(args.deepen_gap, "--deepen-gap"), corner=args.corner)
 
 
 class _ProgressView:

@@ -1,0 +1,299 @@
+"""Corner play, after macroxue/2048-ai: a corner evaluation and a block table solved on demand.
+
+Ideas read in macroxue/2048-ai (node.h: the evaluation; tuple.h: the "Tuple10" table; 2048.cc: the
+table's move wherever it knows the board), written anew here (not copied). An experiment for issue 12.
+
+**The evaluation.** For a line of ranks r0..r3 read from the corner side, with s(r) = r * 2**r:
+s(r0) plus, for each neighbouring pair (a, b) = (s(r_i), s(r_i+1)), a + b when a >= b and 12 * (a - b)
+(a penalty) when a < b, plus a again when a == b. A board's value is its four rows read from the left
+and its four columns read from the top, so big tiles are driven to the top-left corner, in falling
+order along the top row and the left column. In the kernel's row table the nibble 0 of a row word is
+its left cell, and the transposed board's rows are the columns read from the top, so one table
+serves both. The kernel counts a board below 0 as lost (0); macroxue's lost board is worth
+-max(2**17, ...): each line gets LINE_OFFSET so that a value of 0 lands there.
+
+**The block table.** Six big tiles in the top-left 3 x 2 block (rows 0-1, columns 0-2), the other ten
+cells free, each capped (`CAPS`). The block is "regular" when neighbours in it differ, the top row's
+third tile beats the one below it, and the free cells stay below the anchor (the smallest tile of the
+block's second row, at most 1024) by a cell's margin (`_LIMITS`). The goal: a chain of anchor/2,
+anchor/4 and two anchor/8 lined up in the free cells, one merge sequence from a new anchor-sized tile
+(`_is_goal`). The table holds, for every arrangement of the free cells, the best chance of reaching
+the goal with the block never moving, and the move that gets it. As macroxue does, one table serves
+every block: it is solved with the block prefilled to ranks 15 14 13 / 12 11 10 (an anchor of 1024),
+so a board with a smaller anchor is scored by its chance of building up to the 1024-anchor goal
+without moving the block. States are solved on demand, depth first from the board asked about, and
+kept (2 bytes each; the key space is 2.1 G states, only those reached are touched).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from screenbot.agent.base import Decision
+from screenbot.agent.search import ExpectimaxAgent
+from screenbot.game.bitboard import ROW_COUNT, execute_move, to_bitboard
+from screenbot.game.rules import Grid, Move, to_grid
+
+LOST_VALUE = 2**17  # macroxue's lost board, below a board's value of 0
+LINE_OFFSET = LOST_VALUE / 8  # per line: a board at macroxue's -2**17 scores 0 here (lost)
+PENALTY = 12  # a rising pair costs 12 times its difference
+
+
+def tile_score(rank: int) -> int:
+    return rank << rank
+
+
+@njit(cache=True)
+def _fill_corner(out, offset):
+    for word in range(out.shape[0]):
+        r0 = word & 0xF
+        score = float(r0 << r0)
+        for i in range(3):
+            ra = (word >> (4 * i)) & 0xF
+            rb = (word >> (4 * i + 4)) & 0xF
+            a = float(ra << ra)
+            b = float(rb << rb)
+            if a >= b:
+                score += a + b
+            else:
+                score += (a - b) * PENALTY
+            if a == b:
+                score += a
+        out[word] = score + offset
+
+
+def corner_row_table(offset: float = LINE_OFFSET) -> np.ndarray:
+    """The corner evaluation of every 16-bit row word, nibble 0 the corner side (float64, read-only)."""
+    out = np.zeros(ROW_COUNT, np.float64)
+    _fill_corner(out, float(offset))
+    out.setflags(write=False)
+    return out
+
+
+# ---- the block tables ------------------------------------------------------------------------
+# Cells are numbered 4 * row + column. Two tables (macroxue's "Tuple11" and "Tuple10"):
+#  - BIG (kind 0): the 3 x 2 block of rows 0-1, columns 0-2; ten free cells; anchors up to 1024.
+#  - SMALL (kind 1): row 0's first three cells and row 1's first two; eleven free cells, (1, 2) among
+#    them, the cell being built; anchors up to 128. Played only where it is at least SMALL_SURE.
+
+BIG, SMALL = 0, 1
+BLOCKS = ((0, 1, 2, 4, 5, 6), (0, 1, 2, 4, 5))
+FREES = ((3, 7, 8, 9, 10, 11, 12, 13, 14, 15), (3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))  # key digits, most significant first
+CAPS = ((10, 9, 10, 9, 8, 8, 8, 8, 8, 8), (7, 8, 7, 7, 7, 7, 7, 6, 6, 6, 6))  # ranks a free cell holds: 0 .. cap - 1
+LIMITS = ((1, 2, 1, 2, 3, 3, 3, 3, 3, 3), (1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2))  # at most anchor - limit
+MAX_ANCHORS = (10, 7)  # 1024, 128
+PREFILLS = ((15, 14, 13, 12, 11, 10), (15, 14, 13, 12, 11))  # the block each table is solved with
+SMALL_SURE = 0.9
+STATES = tuple(int(np.prod(c, dtype=np.int64)) for c in CAPS)
+
+_FREE = np.full((2, 11), -1, np.int64)
+_CAPS = np.ones((2, 11), np.int64)
+_LIMITS = np.zeros((2, 11), np.int64)
+for _k in (BIG, SMALL):
+    _n = len(FREES[_k])
+    _FREE[_k, :_n], _CAPS[_k, :_n], _LIMITS[_k, :_n] = FREES[_k], CAPS[_k], LIMITS[_k]
+_NFREE = np.array([len(f) for f in FREES], np.int64)
+_BLOCK_MASK = np.array([sum(0xF << (4 * c) for c in b) for b in BLOCKS], np.uint64)
+_PREFILL_BITS = np.array([sum(r << (4 * c) for r, c in zip(p, b)) for p, b in zip(PREFILLS, BLOCKS)], np.uint64)
+_M4 = np.uint64(0xF)
+Q = 16382  # chances are kept in 1/Q steps
+
+
+@njit(cache=True, inline="always")
+def _at(b, cell):
+    return np.int64((b >> np.uint64(4 * cell)) & _M4)
+
+
+@njit(cache=True)
+def _anchor(b, kind):
+    """The anchor rank when the board's block is regular for this table, else -1."""
+    t00 = _at(b, 0)
+    t01 = _at(b, 1)
+    t02 = _at(b, 2)
+    t10 = _at(b, 4)
+    t11 = _at(b, 5)
+    t12 = _at(b, 6)
+    if t00 == t01 or t01 == t02 or t00 == t10 or t01 == t11:
+        return -1
+    if kind == BIG:
+        if t10 == t11 or t11 == t12 or t02 <= t12:
+            return -1
+        a = min(t10, t11, t12)
+        if a > MAX_ANCHORS[BIG]:
+            return -1
+    else:
+        # row 1 falls from the left into the cell being built, which stays below the tile above it
+        if t10 <= t11 or t11 <= t12 or t02 <= t12 or t11 == t02 or t12 > MAX_ANCHORS[SMALL]:
+            return -1
+        a = min(MAX_ANCHORS[SMALL], t11, t02)
+    for i in range(_NFREE[kind]):
+        if _LIMITS[kind, i] and _at(b, _FREE[kind, i]) > a - _LIMITS[kind, i]:
+            return -1
+    return a
+
+
+@njit(cache=True)
+def _is_goal(b, a, kind):
+    """BIG: a chain a-1, a-2, a-3, a-3 lined up in the free cells, one merge sequence from a new
+    anchor-sized tile: along row 2 from the left (the last a-3 beside the first), or down column 3.
+    SMALL: the cell (1, 2) holds g = min(MAX, smaller of its two big neighbours - 1) with a g-1 beside
+    it and another beside that, or a g-1, g-2, g-2 down column 3."""
+    if kind == BIG:
+        if _at(b, 8) == a - 1 and _at(b, 9) == a - 2:
+            if _at(b, 10) == a - 3 and (_at(b, 14) == a - 3 or _at(b, 11) == a - 3):
+                return True
+            if _at(b, 13) == a - 3 and (_at(b, 12) == a - 3 or _at(b, 14) == a - 3):
+                return True
+        return (_at(b, 3) == a - 1 and _at(b, 7) == a - 2 and _at(b, 11) == a - 3
+                and (_at(b, 10) == a - 3 or _at(b, 15) == a - 3))
+    g = min(MAX_ANCHORS[SMALL], min(_at(b, 5), _at(b, 2)) - 1)
+    if _at(b, 6) != g:
+        return False
+    if _at(b, 7) == g - 1 and (_at(b, 3) == g - 1 or _at(b, 11) == g - 1):
+        return True
+    if _at(b, 3) == g - 1 and _at(b, 7) == g - 2 and _at(b, 11) == g - 2:
+        return True
+    return _at(b, 10) == g - 1 and (_at(b, 9) == g - 1 or _at(b, 14) == g - 1 or _at(b, 11) == g - 1)
+
+
+@njit(cache=True)
+def _key(b, kind):
+    k = np.int64(0)
+    for i in range(_NFREE[kind]):
+        k = k * _CAPS[kind, i] + _at(b, _FREE[kind, i])
+    return k
+
+
+@njit(cache=True)
+def _solve(b, table, kind):
+    """The best chance from board b (after its new tile; block prefilled and regular) and store it."""
+    k = _key(b, kind)
+    e = table[k]
+    if e != 0:
+        return ((np.int64(e) - 1) >> 2) / Q
+    best = 0.0
+    best_move = 0
+    mask = _BLOCK_MASK[kind]
+    block = b & mask
+    for m in range(4):
+        nb, _ = execute_move(b, m)
+        if nb == b or (nb & mask) != block:
+            continue
+        a = _anchor(nb, kind)
+        if a < 0:
+            continue
+        if _is_goal(nb, a, kind):
+            p = 1.0
+        else:
+            twos = 0.0
+            fours = 0.0
+            empty = 0
+            for i in range(_NFREE[kind]):
+                cell = _FREE[kind, i]
+                if _at(nb, cell) == 0:
+                    empty += 1
+                    shift = np.uint64(4 * cell)
+                    twos += _solve(nb | (np.uint64(1) << shift), table, kind)
+                    fours += _solve(nb | (np.uint64(2) << shift), table, kind)
+            p = (0.9 * twos + 0.1 * fours) / empty
+        if p > best:
+            best = p
+            best_move = m
+    q = np.int64(best * Q + 0.5)
+    table[k] = np.uint16(1 + best_move + 4 * q)
+    return q / Q
+
+
+@njit(cache=True)
+def _lookup(b, table, kind):
+    """(chance, move) for an oriented board whose block is regular and not at its goal; solves first."""
+    k = _key(b, kind)
+    if table[k] == 0:
+        _solve((b & ~_BLOCK_MASK[kind]) | _PREFILL_BITS[kind], table, kind)
+    e = np.int64(table[k]) - 1
+    return (e >> 2) / Q, e & 3
+
+
+def _symmetries() -> list[tuple[np.ndarray, dict[Move, Move]]]:
+    """The 8 symmetries: for each, where each oriented cell comes from, and each oriented move's
+    original move."""
+    maps = [
+        lambda r, c: (r, c), lambda r, c: (c, r), lambda r, c: (r, 3 - c), lambda r, c: (3 - r, c),
+        lambda r, c: (3 - r, 3 - c), lambda r, c: (c, 3 - r), lambda r, c: (3 - c, r), lambda r, c: (3 - c, 3 - r),
+    ]
+    vectors = {Move.UP: (-1, 0), Move.DOWN: (1, 0), Move.LEFT: (0, -1), Move.RIGHT: (0, 1)}
+    out = []
+    for f in maps:
+        source = np.zeros(16, np.int64)  # oriented cell i holds the original cell source[i]
+        for r in range(4):
+            for c in range(4):
+                orow, ocol = f(r, c)
+                source[4 * orow + ocol] = 4 * r + c
+        moves = {}
+        for move, (dr, dc) in vectors.items():
+            a, b = f(1, 1), f(1 + dr, 1 + dc)
+            oriented = (b[0] - a[0], b[1] - a[1])
+            moves[next(m for m, v in vectors.items() if v == oriented)] = move
+        out.append((source, moves))
+    return out
+
+
+SYMMETRIES = _symmetries()
+
+
+class BlockTables:
+    """The two block tables in memory, solved as boards ask for them."""
+
+    def __init__(self, kinds: tuple[int, ...] = (SMALL, BIG)) -> None:
+        # 2.4 GB and 4.2 GB of address space; only the pages of solved states are touched
+        self.tables = {kind: np.zeros(STATES[kind], np.uint16) for kind in kinds}
+
+    def suggest(self, grid: Grid) -> tuple[float, Move | None, int]:
+        """macroxue's order: the small table's move where it is at least SMALL_SURE, else the big
+        table's where it is above 0: (chance, move, kind); (0.0, None, -1) when neither applies. Each
+        table takes the best chance over the board's 8 orientations whose block is regular and not at
+        its goal."""
+        board = to_bitboard(grid)
+        cells = [(board >> (4 * i)) & 0xF for i in range(16)]
+        oriented = []
+        for source, moves in SYMMETRIES:
+            word = 0
+            for i in range(16):
+                word |= cells[source[i]] << (4 * i)
+            oriented.append((np.uint64(word), moves))
+        for kind in (SMALL, BIG):
+            if kind not in self.tables:
+                continue
+            best, best_move = 0.0, None
+            for b, moves in oriented:
+                a = _anchor(b, kind)
+                if a < 0 or _is_goal(b, a, kind):
+                    continue
+                p, m = _lookup(b, self.tables[kind], kind)
+                if p > best:
+                    best, best_move = p, moves[Move(int(m))]
+            if best_move is not None and best >= (SMALL_SURE if kind == SMALL else 0.0) and best > 0:
+                return best, best_move, kind
+        return 0.0, None, -1
+
+
+class CornerAgent(ExpectimaxAgent):
+    """The expectimax agent on the corner evaluation, with the block table's move wherever the table
+    gives the board a chance above 0 (macroxue's rule); `table=False`: the corner evaluation alone."""
+
+    def __init__(self, depth_cap: int | str | None = None, threads: int | None = None, table: bool = True,
+                 deepen_gap: float | None = None) -> None:
+        super().__init__(depth_cap, threads, weights=corner_row_table(), deepen_gap=deepen_gap)
+        self.block = BlockTables() if table else None
+
+    def choose(self, board: Grid, budget_ms: float | None = None, depth: int | str | None = None,
+               **kwargs) -> Decision:
+        if self.block is not None:
+            start = time.perf_counter()
+            chance, move, _ = self.block.suggest(to_grid(board))
+            if move is not None:
+                return Decision(move, {}, 0, (time.perf_counter() - start) * 1000.0, 0, table=chance)
+        return super().choose(board, budget_ms, depth, **kwargs)
