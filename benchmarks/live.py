@@ -93,6 +93,7 @@ def main(argv=None) -> int:
     parser.add_argument("--deepen-ms", type=float, default=None, help="... within this long from the decision's start (default: the budget)")
     parser.add_argument("--share-table", choices=("on", "off"), default=None,
                         help="the boards one key can make share one search table (default: play's default)")
+    parser.add_argument("--corner", action="store_true", help="the corner evaluation and block tables (screenbot play --corner)")
     parser.add_argument("--theme", default="classic", help="practice page theme (classic or dark)")
     parser.add_argument("--zoom", type=float, default=1.0, help="browser zoom factor")
     parser.add_argument("--board", default=None, help='start from this board ("2 0 0 4 / ..."), e.g. a crowded late-game one')
@@ -127,13 +128,19 @@ def main(argv=None) -> int:
             rig.load(seed=args.seed, board=start, score=args.score, keep=keep)
             rig.wait_still()
             profile = calibrate_live(screen)
+        agent = None
+        if args.corner:
+            from screenbot.agent.corner import play_agent
+            from screenbot.commands.corner_tables import ensure_corner_tables
+
+            agent = play_agent(ensure_corner_tables(), args.depth_cap, args.deepen_gap, args.deepen_ms)
         parts = open_live(profile=profile)
         try:
             player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms,
                                                                   depth_cap=args.depth_cap, deepen_gap=args.deepen_gap,
                                                                   deepen_ms=args.deepen_ms,
                                                                   **share),
-                            focus_watch=parts.focus_watch, status=Progress(args.progress))
+                            agent, focus_watch=parts.focus_watch, status=Progress(args.progress))
             summary = player.play()
         finally:
             parts.close()

@@ -170,9 +170,9 @@ _worker: dict = {}  # in each worker process: its progress queue and its agent
 def make_agent(threads: int | None = None, endgame_tables: bool = False, corner: str | None = None) -> ExpectimaxAgent:
     """The agent a bench game plays with (the tables loaded from the user cache dir, built there first if need be)."""
     if corner:
-        from screenbot.agent.corner import CornerAgent
+        from screenbot.agent.corner import BlockTables, CornerAgent
 
-        return CornerAgent(threads=threads, table=corner == "table")
+        return CornerAgent(BlockTables() if corner == "table" else None, threads=threads)
     if endgame_tables:
         return TablesAgent(EndgameTables.load_or_build()[0], threads=threads)
     return ExpectimaxAgent(threads=threads)

@@ -27,7 +27,11 @@ kept (2 bytes each; the key space is 2.1 G states, only those reached are touche
 
 from __future__ import annotations
 
+import hashlib
+import os
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -35,7 +39,7 @@ from numba import njit
 from screenbot.agent.base import Decision
 from screenbot.agent.search import ExpectimaxAgent
 from screenbot.game.bitboard import ROW_COUNT, execute_move, to_bitboard
-from screenbot.game.rules import Grid, Move, to_grid
+from screenbot.game.rules import Game, Grid, Move, legal_moves, to_grid
 
 LOST_VALUE = 2**17  # macroxue's lost board, below a board's value of 0
 LINE_OFFSET = LOST_VALUE / 8  # per line: a board at macroxue's -2**17 scores 0 here (lost)
@@ -167,13 +171,21 @@ def _key(b, kind):
     return k
 
 
+W_SOLVED = 0  # work[]: states solved so far ...
+W_LIMIT = 1  # ... and how many a call may solve before it gives up (the states it finished are kept)
+
+
 @njit(cache=True)
-def _solve(b, table, kind):
-    """The best chance from board b (after its new tile; block prefilled and regular) and store it."""
+def _solve(b, table, kind, work):
+    """The best chance from board b (after its new tile; block prefilled and regular), stored with its
+    move; -1.0 when work[W_LIMIT] states were solved first (only finished states are ever stored, so
+    a later call goes on from there)."""
     k = _key(b, kind)
     e = table[k]
     if e != 0:
         return ((np.int64(e) - 1) >> 2) / Q
+    if work[W_SOLVED] >= work[W_LIMIT]:
+        return -1.0
     best = 0.0
     best_move = 0
     mask = _BLOCK_MASK[kind]
@@ -196,23 +208,32 @@ def _solve(b, table, kind):
                 if _at(nb, cell) == 0:
                     empty += 1
                     shift = np.uint64(4 * cell)
-                    twos += _solve(nb | (np.uint64(1) << shift), table, kind)
-                    fours += _solve(nb | (np.uint64(2) << shift), table, kind)
+                    p2 = _solve(nb | (np.uint64(1) << shift), table, kind, work)
+                    if p2 < 0.0:
+                        return -1.0
+                    p4 = _solve(nb | (np.uint64(2) << shift), table, kind, work)
+                    if p4 < 0.0:
+                        return -1.0
+                    twos += p2
+                    fours += p4
             p = (0.9 * twos + 0.1 * fours) / empty
         if p > best:
             best = p
             best_move = m
     q = np.int64(best * Q + 0.5)
     table[k] = np.uint16(1 + best_move + 4 * q)
+    work[W_SOLVED] += 1.0
     return q / Q
 
 
 @njit(cache=True)
-def _lookup(b, table, kind):
-    """(chance, move) for an oriented board whose block is regular and not at its goal; solves first."""
+def _lookup(b, table, kind, work):
+    """(chance, move) for an oriented board whose block is regular and not at its goal, solved first
+    if need be; (-1.0, 0) when the solve ran out of work[W_LIMIT]."""
     k = _key(b, kind)
     if table[k] == 0:
-        _solve((b & ~_BLOCK_MASK[kind]) | _PREFILL_BITS[kind], table, kind)
+        if _solve((b & ~_BLOCK_MASK[kind]) | _PREFILL_BITS[kind], table, kind, work) < 0.0:
+            return -1.0, np.int64(0)
     e = np.int64(table[k]) - 1
     return (e >> 2) / Q, e & 3
 
@@ -244,18 +265,51 @@ def _symmetries() -> list[tuple[np.ndarray, dict[Move, Move]]]:
 SYMMETRIES = _symmetries()
 
 
+class TableError(Exception):
+    """A block table file that cannot be used (corrupt, another version)."""
+
+
+TABLE_VERSION = 1
+CHUNK = 1 << 16  # a table's length is rounded up to a multiple of this
+BLOCK_STATES = 1 << 20  # files keep the solved states bitmap only of blocks of this many states that hold any
+
+
+def _header() -> bytes:
+    parts = [f"{b}:{f}:{c}:{lim}:{m}:{p}" for b, f, c, lim, m, p in zip(BLOCKS, FREES, CAPS, LIMITS, MAX_ANCHORS, PREFILLS)]
+    return f"screenbot corner block tables v{TABLE_VERSION} q{Q} ".encode() + ";".join(parts).encode()
+
+
+def _digest(arrays: dict[str, np.ndarray]) -> str:
+    h = hashlib.sha256(_header())
+    for name in sorted(arrays):
+        h.update(name.encode())
+        h.update(np.ascontiguousarray(arrays[name]).tobytes())
+    return h.hexdigest()
+
+
+def default_table_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("screenbot")) / f"corner_tables_v{TABLE_VERSION}.npz"
+
+
 class BlockTables:
-    """The two block tables in memory, solved as boards ask for them."""
+    """The two block tables in memory, solved as boards ask for them (and kept in a file between runs)."""
 
     def __init__(self, kinds: tuple[int, ...] = (SMALL, BIG)) -> None:
         # 2.4 GB and 4.2 GB of address space; only the pages of solved states are touched
-        self.tables = {kind: np.zeros(STATES[kind], np.uint16) for kind in kinds}
+        self.tables = {kind: np.zeros(-(-STATES[kind] // CHUNK) * CHUNK, np.uint16) for kind in kinds}
+        self.work = np.zeros(2, np.float64)
+        self.solved = 0  # states solved since made or loaded
+        self.unfinished = 0  # lookups that ran out of their budget
 
-    def suggest(self, grid: Grid) -> tuple[float, Move | None, int]:
+    def suggest(self, grid: Grid, budget: float = np.inf) -> tuple[float, Move | None, int]:
         """macroxue's order: the small table's move where it is at least SMALL_SURE, else the big
         table's where it is above 0: (chance, move, kind); (0.0, None, -1) when neither applies. Each
         table takes the best chance over the board's 8 orientations whose block is regular and not at
-        its goal."""
+        its goal. States not solved yet are solved first, at most `budget` of them per call: a board
+        whose solve does not finish in it counts as unknown this time (the solve goes on from where it
+        stopped next time)."""
         board = to_bitboard(grid)
         cells = [(board >> (4 * i)) & 0xF for i in range(16)]
         oriented = []
@@ -264,36 +318,174 @@ class BlockTables:
             for i in range(16):
                 word |= cells[source[i]] << (4 * i)
             oriented.append((np.uint64(word), moves))
-        for kind in (SMALL, BIG):
-            if kind not in self.tables:
-                continue
-            best, best_move = 0.0, None
-            for b, moves in oriented:
-                a = _anchor(b, kind)
-                if a < 0 or _is_goal(b, a, kind):
+        self.work[W_SOLVED] = 0.0
+        self.work[W_LIMIT] = budget
+        try:
+            for kind in (SMALL, BIG):
+                if kind not in self.tables:
                     continue
-                p, m = _lookup(b, self.tables[kind], kind)
-                if p > best:
-                    best, best_move = p, moves[Move(int(m))]
-            if best_move is not None and best >= (SMALL_SURE if kind == SMALL else 0.0) and best > 0:
-                return best, best_move, kind
-        return 0.0, None, -1
+                best, best_move = 0.0, None
+                for b, moves in oriented:
+                    a = _anchor(b, kind)
+                    if a < 0 or _is_goal(b, a, kind):
+                        continue
+                    p, m = _lookup(b, self.tables[kind], kind, self.work)
+                    if p < 0.0:
+                        self.unfinished += 1
+                        if kind == BIG:  # the big table's word counts only when every orientation is known
+                            return 0.0, None, -1
+                    elif p > best:
+                        best, best_move = p, moves[Move(int(m))]
+                if best_move is not None and best >= (SMALL_SURE if kind == SMALL else 0.0) and best > 0:
+                    return best, best_move, kind
+            return 0.0, None, -1
+        finally:
+            self.solved += int(self.work[W_SOLVED])
+
+    def _stored(self) -> dict[str, np.ndarray]:
+        """The arrays a file keeps: per table, the numbers of the blocks (BLOCK_STATES states) holding
+        any solved state, a bitmap of those blocks' solved states and the solved entries in order."""
+        arrays = {}
+        for kind, table in sorted(self.tables.items()):
+            blocks, bits, values = [], [], []
+            for lo in range(0, len(table), BLOCK_STATES):  # block by block: no whole-table temporaries
+                part = table[lo:lo + BLOCK_STATES]
+                solved = part != 0
+                if solved.any():
+                    blocks.append(lo // BLOCK_STATES)
+                    bits.append(np.packbits(solved))
+                    values.append(part[solved])
+            arrays[f"blocks_{kind}"] = np.array(blocks, np.int64)
+            arrays[f"solved_{kind}"] = np.concatenate(bits) if bits else np.zeros(0, np.uint8)
+            arrays[f"entries_{kind}"] = np.concatenate(values) if values else np.zeros(0, np.uint16)
+        return arrays
+
+    def save(self, path: Path) -> int:
+        """Write the solved states to `path` (whole or not at all); returns the file's size in bytes."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        arrays = self._stored()
+        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+        try:
+            with open(tmp, "wb") as f:
+                np.savez(f, header=np.frombuffer(_header(), np.uint8),
+                         checksum=np.frombuffer(_digest(arrays).encode(), np.uint8), **arrays)
+            os.replace(tmp, path)  # also with two processes saving at once
+        finally:
+            tmp.unlink(missing_ok=True)
+        return path.stat().st_size
+
+    @classmethod
+    def load(cls, path: Path) -> BlockTables:
+        tables = cls()
+        arrays = {}
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                if bytes(data["header"]) != _header():
+                    raise TableError(f"{path} holds other block tables (another version)")
+                for kind, table in sorted(tables.tables.items()):
+                    blocks, bits, entries = (data[f"{name}_{kind}"] for name in ("blocks", "solved", "entries"))
+                    arrays[f"blocks_{kind}"], arrays[f"solved_{kind}"], arrays[f"entries_{kind}"] = blocks, bits, entries
+                    sizes = [min(BLOCK_STATES, len(table) - int(b) * BLOCK_STATES) for b in blocks]
+                    if (blocks.dtype != np.int64 or bits.dtype != np.uint8 or entries.dtype != np.uint16
+                            or any(n <= 0 for n in sizes) or len(bits) != sum(n // 8 for n in sizes)):
+                        raise TableError(f"{path} has a table of the wrong shape")
+                    at = bit_at = 0
+                    for b, n in zip(blocks, sizes):
+                        solved = np.unpackbits(bits[bit_at:bit_at + n // 8]).view(np.bool_)
+                        bit_at += n // 8
+                        count = int(np.count_nonzero(solved))
+                        if at + count > len(entries):
+                            raise TableError(f"{path} has a table of the wrong shape")
+                        lo = int(b) * BLOCK_STATES
+                        table[lo:lo + n][solved] = entries[at:at + count]
+                        at += count
+                    if at != len(entries) or not np.all(entries):
+                        raise TableError(f"{path} has a table of the wrong shape")
+                stored = bytes(data["checksum"]).decode()
+        except TableError:
+            raise
+        except Exception as exc:  # a truncated or foreign file: zipfile, KeyError, ValueError ...
+            raise TableError(f"{path} is not a readable block table file ({type(exc).__name__})") from None
+        if _digest(arrays) != stored:
+            raise TableError(f"{path} is corrupt (checksum mismatch)")
+        return tables
+
+    def states_solved(self) -> int:
+        return sum(int(np.count_nonzero(t)) for t in self.tables.values())
 
 
 class CornerAgent(ExpectimaxAgent):
-    """The expectimax agent on the corner evaluation, with the block table's move wherever the table
-    gives the board a chance above 0 (macroxue's rule); `table=False`: the corner evaluation alone."""
+    """The expectimax agent on the corner evaluation, with the block tables' move wherever they know the
+    board (macroxue's rule, see BlockTables.suggest); `tables=None`: the corner evaluation alone.
+    `solve_budget`: at most this many table states solved per decision (unbounded by default; play
+    bounds it so that a board the tables have not met yet costs one move's time, not minutes)."""
 
-    def __init__(self, depth_cap: int | str | None = None, threads: int | None = None, table: bool = True,
-                 deepen_gap: float | None = None) -> None:
-        super().__init__(depth_cap, threads, weights=corner_row_table(), deepen_gap=deepen_gap)
-        self.block = BlockTables() if table else None
+    def __init__(self, tables: BlockTables | None = None, depth_cap: int | str | None = None,
+                 threads: int | None = None, deepen_gap: float | None = None, deepen_ms: float | None = None,
+                 solve_budget: float = np.inf) -> None:
+        super().__init__(depth_cap, threads, weights=corner_row_table(), deepen_gap=deepen_gap, deepen_ms=deepen_ms)
+        self.block = tables
+        self.solve_budget = solve_budget
 
     def choose(self, board: Grid, budget_ms: float | None = None, depth: int | str | None = None,
                **kwargs) -> Decision:
         if self.block is not None:
             start = time.perf_counter()
-            chance, move, _ = self.block.suggest(to_grid(board))
+            chance, move, _ = self.block.suggest(to_grid(board), self.solve_budget)
             if move is not None:
                 return Decision(move, {}, 0, (time.perf_counter() - start) * 1000.0, 0, table=chance)
         return super().choose(board, budget_ms, depth, **kwargs)
+
+
+BUILD_SEED = 2001  # the game the build plays
+BUILD_DEPTH = 3
+BUILD_STEP = 2_000_000  # states solved between two progress reports
+BUILD_STATES = 655_000_000  # about what one whole game makes the tables solve (session 15: 654 M)
+PLAY_SOLVE_BUDGET = 50_000  # states a live decision may solve (~20 ms); a board it does not finish is searched
+
+
+def build_tables(progress: Callable[[int], None] | None = None, seed: int = BUILD_SEED) -> BlockTables:
+    """Solve what the tables need by playing one whole game on them (depth BUILD_DEPTH), solving every
+    board the game asks about completely first; progress(states solved so far) between steps. Nearly
+    all the states later games ask about are solved by then (session 15: a second and a third game
+    added 0.1 % more)."""
+    tables = BlockTables()
+    agent = CornerAgent(tables, threads=1)
+    game = Game(seed=seed)
+    game.reset()
+    try:
+        while legal_moves(game.grid):
+            while True:  # solve this board's states a step at a time, reporting in between
+                before = tables.unfinished
+                tables.suggest(game.grid, BUILD_STEP)
+                if progress is not None:
+                    progress(tables.solved)
+                if tables.unfinished == before:
+                    break
+            game.step(agent.choose(game.grid, depth=BUILD_DEPTH).move)
+    finally:
+        agent.close()
+    return tables
+
+
+def load_or_build(path: Path | None = None, progress: Callable[[int], None] | None = None
+                  ) -> tuple[BlockTables, float | None]:
+    """The tables from `path` (default: the user cache dir), built and saved there when missing or
+    unusable; (tables, seconds the build took, or None when loaded)."""
+    path = default_table_path() if path is None else path
+    if path.exists():
+        try:
+            return BlockTables.load(path), None
+        except TableError:
+            pass  # rebuilt below and saved over it
+    start = time.perf_counter()
+    tables = build_tables(progress)
+    seconds = time.perf_counter() - start
+    tables.save(path)
+    return tables, seconds
+
+
+def play_agent(tables: BlockTables, depth_cap: int | str | None = None, deepen_gap: float | None = None,
+               deepen_ms: float | None = None) -> CornerAgent:
+    """The corner agent as play uses it: a board the tables have not met costs at most PLAY_SOLVE_BUDGET."""
+    return CornerAgent(tables, depth_cap, deepen_gap=deepen_gap, deepen_ms=deepen_ms, solve_budget=PLAY_SOLVE_BUDGET)

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from screenbot.agent.limits import DEEPEN_GAP_HELP, check_budget, check_deepen_gap, check_depth_cap
+from screenbot.commands.corner_tables import CORNER_HELP
 from screenbot.errors import UsageError
 
 
@@ -23,6 +24,7 @@ def register(subparsers) -> None:
                    help="search at most D layers deep (the agent's default if unset; lower is faster and weaker; 'endgame': "
                         "the default until a 16384 is on the board, no cap after: stronger, ~5.5 moves/s in the endgame)")
     p.add_argument("--deepen-gap", metavar="G", help=DEEPEN_GAP_HELP)
+    p.add_argument("--corner", action="store_true", help="play " + CORNER_HELP)
     p.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per move, then a summary line")
     p.add_argument("--record", metavar="DIR", help="keep the board frames, the log and the profile in DIR (for replay)")
     p.add_argument("--dry-run", action="store_true", help="read the board and say the move, press nothing")
@@ -60,6 +62,12 @@ def run(args) -> int:
     from screenbot.play.record import LOG_NAME, PROFILE_NAME, FrameRecorder, MoveLog, Recording
     from screenbot.play.session import StatusLine, open_live
 
+    agent = None
+    if args.corner:  # before the screen: the tables may take minutes to build the first time
+        from screenbot.agent.corner import play_agent
+        from screenbot.commands.corner_tables import ensure_corner_tables
+
+        agent = play_agent(ensure_corner_tables(), args.depth_cap, args.deepen_gap)
     parts = open_live(args.profile, dry_run=args.dry_run, keys=args.keys)
     log = recorder = None
     try:
@@ -76,7 +84,7 @@ def run(args) -> int:
         settings = PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms, depth_cap=args.depth_cap,
                                 deepen_gap=args.deepen_gap, dry_run=args.dry_run)
         record = Recording(log, recorder, (record_dir / "stop") if record_dir is not None else None)
-        player = Player(parts.eyes, parts.keyboard, settings, focus_watch=parts.focus_watch, record=record,
+        player = Player(parts.eyes, parts.keyboard, settings, agent, focus_watch=parts.focus_watch, record=record,
                         status=status)
         summary = player.play()
         status.end()

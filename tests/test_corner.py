@@ -1,0 +1,256 @@
+"""The corner evaluation and the block tables (screenbot.agent.corner) against plain-grid brute force."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import numpy as np
+import pytest
+
+from screenbot.agent import corner as C
+from screenbot.agent.corner import BIG, SMALL, SYMMETRIES, BlockTables, corner_row_table
+from screenbot.game.bitboard import to_bitboard
+from screenbot.game.rules import Move, apply_move, legal_moves
+
+
+def _line_score(ranks):
+    s = [r * 2**r for r in ranks]
+    total = s[0]
+    for a, b in zip(s, s[1:]):
+        total += a + b if a >= b else 12 * (a - b)
+        total += a if a == b else 0
+    return total
+
+
+def test_corner_row_table_scores_a_line_from_its_corner_side():
+    table = corner_row_table(offset=0)
+    for ranks in [(0, 0, 0, 0), (3, 2, 1, 1), (1, 2, 0, 0), (11, 11, 9, 0), (0, 0, 0, 15), (15, 14, 13, 12)]:
+        word = sum(r << (4 * i) for i, r in enumerate(ranks))
+        assert table[word] == _line_score(ranks)
+    assert table[0x3210] < 0 < table[0x0123]  # nibble 0 is the corner: rising away from it is penalised
+    assert corner_row_table()[0] == C.LINE_OFFSET
+
+
+def _rank(v):
+    return v.bit_length() - 1 if v else 0
+
+
+def _orient(grid, source):
+    cells = [grid[i // 4][i % 4] for i in range(16)]
+    return tuple(tuple(cells[source[4 * r + c]] for c in range(4)) for r in range(4))
+
+
+def test_each_symmetry_maps_moves_back_to_the_original_board():
+    rng = random.Random(3)
+    for _ in range(30):
+        grid = tuple(tuple(rng.choice([0, 0, 2, 4, 8, 16]) for _ in range(4)) for _ in range(4))
+        for source, moves in SYMMETRIES:
+            oriented = _orient(grid, source)
+            for oriented_move, move in moves.items():
+                assert _orient(apply_move(grid, move)[0], source) == apply_move(oriented, oriented_move)[0]
+
+
+# --- an independent statement of the tables' rules, on plain grids of tile values -----------------
+
+def _regular_anchor(g, kind):
+    r = [[_rank(v) for v in row] for row in g]
+    if r[0][0] == r[0][1] or r[0][1] == r[0][2] or r[0][0] == r[1][0] or r[0][1] == r[1][1]:
+        return None
+    if kind == BIG:
+        if r[1][0] == r[1][1] or r[1][1] == r[1][2] or r[0][2] <= r[1][2]:
+            return None
+        a = min(r[1][:3])
+        if a > 10:
+            return None
+        bounds = {(0, 3): a - 1, (1, 3): a - 2, (2, 0): a - 1, (2, 1): a - 2}
+        free = [(0, 3), (1, 3)] + [(i, j) for i in (2, 3) for j in range(4)]
+        return a if all(r[i][j] <= bounds.get((i, j), a - 3) for i, j in free) else None
+    if not r[1][0] > r[1][1] > r[1][2] or r[0][2] <= r[1][2] or r[1][1] == r[0][2] or r[1][2] > 7:
+        return None
+    a = min(7, r[1][1], r[0][2])
+    free = [(0, 3), (1, 3)] + [(2, j) for j in range(4)]
+    if any(r[i][j] > a - 1 for i, j in free) or any(r[3][j] > a - 2 for j in range(4)):
+        return None
+    return a
+
+
+def _goal(g, a, kind):
+    r = [[_rank(v) for v in row] for row in g]
+    if kind == BIG:
+        row2 = r[2][0] == a - 1 and r[2][1] == a - 2 and (
+            (r[2][2] == a - 3 and a - 3 in (r[3][2], r[2][3])) or (r[3][1] == a - 3 and a - 3 in (r[3][0], r[3][2])))
+        col3 = r[0][3] == a - 1 and r[1][3] == a - 2 and r[2][3] == a - 3 and a - 3 in (r[2][2], r[3][3])
+        return row2 or col3
+    t = min(7, min(r[1][1], r[0][2]) - 1)
+    return r[1][2] == t and (
+        (r[1][3] == t - 1 and t - 1 in (r[0][3], r[2][3]))
+        or (r[0][3] == t - 1 and r[1][3] == t - 2 and r[2][3] == t - 2)
+        or (r[2][2] == t - 1 and t - 1 in (r[2][1], r[3][2], r[2][3])))
+
+
+def _block(g, kind):
+    cells = C.BLOCKS[kind]
+    return tuple(g[c // 4][c % 4] for c in cells)
+
+
+@functools.lru_cache(maxsize=None)
+def _brute(g, kind):
+    """The best chance of the goal from g (after its new tile) with the block never moving."""
+    best = 0.0
+    for move in legal_moves(g):
+        after = apply_move(g, move)[0]
+        if _block(after, kind) != _block(g, kind):
+            continue
+        a = _regular_anchor(after, kind)
+        if a is None:
+            continue
+        if _goal(after, a, kind):
+            p = 1.0
+        else:
+            empty = [(i, j) for i in range(4) for j in range(4) if after[i][j] == 0]
+            total = 0.0
+            for i, j in empty:
+                for value, w in ((2, 0.9), (4, 0.1)):
+                    spawned = tuple(tuple(value if (x, y) == (i, j) else after[x][y] for y in range(4)) for x in range(4))
+                    total += w * _brute(spawned, kind)
+            p = total / len(empty)
+        best = max(best, p)
+    return best
+
+
+def _prefilled(kind, rest):
+    """A board with the table's prefilled block and these values elsewhere (row by row, block cells skipped)."""
+    values = iter(rest)
+    prefill = dict(zip(C.BLOCKS[kind], C.PREFILLS[kind]))
+    return tuple(tuple(2 ** prefill[4 * i + j] if 4 * i + j in prefill else next(values) for j in range(4))
+                 for i in range(4))
+
+
+# crowded boards (the free cells in key order, row by row), found by sampling boards whose solve is small
+CROWDED = [
+    (BIG, [0, 64, 512, 256, 64, 2, 8, 8, 128, 4]),
+    (BIG, [256, 8, 512, 128, 128, 0, 128, 128, 64, 4]),
+    (BIG, [512, 256, 128, 64, 128, 0, 4, 4, 32, 64]),
+    (BIG, [32, 256, 512, 128, 128, 32, 128, 2, 32, 64]),
+    (SMALL, [4, 128, 64, 16, 32, 16, 2, 32, 4, 16, 32]),
+    (SMALL, [64, 128, 16, 0, 64, 8, 4, 2, 32, 2, 32]),
+    (SMALL, [64, 128, 4, 2, 8, 8, 64, 32, 0, 16, 16]),
+    (SMALL, [2, 128, 4, 64, 4, 32, 32, 16, 32, 2, 32]),
+]
+
+
+@pytest.mark.parametrize("kind,rest", CROWDED)
+def test_table_chance_equals_a_brute_force_solve_on_crowded_boards(kind, rest):
+    grid = _prefilled(kind, rest)
+    assert _regular_anchor(grid, kind) is not None and not _goal(grid, _regular_anchor(grid, kind), kind)
+    b = np.uint64(to_bitboard(grid))
+    assert C._anchor(b, kind) == _regular_anchor(grid, kind)
+    table = np.zeros(C.STATES[kind], np.uint16)
+    chance, move = C._lookup(b, table, kind, np.array([0.0, np.inf]))
+    expected = _brute(grid, kind)
+    assert chance == pytest.approx(expected, abs=2e-3)
+    if expected > 0:  # the table's move gets the brute force's best chance
+        after = apply_move(grid, Move(int(move)))[0]
+        assert _block(after, kind) == _block(grid, kind)
+
+
+def test_brute_force_cases_are_not_trivial():
+    chances = [_brute(_prefilled(kind, rest), kind) for kind, rest in CROWDED]
+    assert sum(0.02 < p < 0.98 for p in chances) >= 6  # neither sure nor hopeless: the moves matter
+
+
+def test_suggest_finds_a_block_in_any_orientation_and_maps_its_move_back():
+    grid = _prefilled(BIG, CROWDED[3][1])
+    tables = BlockTables(kinds=(BIG,))
+    chance, move, kind = tables.suggest(grid)
+    for source, moves in SYMMETRIES:  # the same board turned and mirrored: the same chance, the matching move
+        oriented = _orient(grid, source)
+        back = {v: k for k, v in moves.items()}
+        c2, m2, k2 = tables.suggest(oriented)
+        assert (c2, k2) == (chance, kind) and m2 == back[move]
+
+
+def test_suggest_says_nothing_without_a_regular_block():
+    tables = BlockTables()
+    assert tables.suggest(((2, 4, 8, 16), (2, 4, 8, 16), (0, 0, 0, 0), (0, 0, 0, 0))) == (0.0, None, -1)
+
+
+def _solved_some() -> BlockTables:
+    tables = BlockTables()
+    for kind, rest in CROWDED:
+        tables.suggest(_prefilled(kind, rest))
+    return tables
+
+
+def test_tables_saved_and_loaded_are_the_same(tmp_path):
+    tables = _solved_some()
+    assert tables.states_solved() > 100
+    path = tmp_path / "corner.npz"
+    size = tables.save(path)
+    assert size == path.stat().st_size and size < 20_000_000  # not the 6.6 GB of both tables: the solved states only
+    loaded = BlockTables.load(path)
+    for kind in (BIG, SMALL):
+        assert np.array_equal(loaded.tables[kind], tables.tables[kind])
+    for kind, rest in CROWDED:
+        assert loaded.suggest(_prefilled(kind, rest), budget=0) == tables.suggest(_prefilled(kind, rest))
+    assert loaded.solved == 0  # nothing had to be solved again
+
+
+def test_a_damaged_or_foreign_table_file_is_refused(tmp_path):
+    path = tmp_path / "corner.npz"
+    _solved_some().save(path)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    damaged = tmp_path / "damaged.npz"
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(C.TableError):
+        BlockTables.load(damaged)
+    foreign = tmp_path / "foreign.npz"
+    np.savez(foreign, header=np.frombuffer(b"something else", np.uint8))
+    with pytest.raises(C.TableError, match="other block tables"):
+        BlockTables.load(foreign)
+    truncated = tmp_path / "truncated.npz"
+    truncated.write_bytes(path.read_bytes()[:1000])
+    with pytest.raises(C.TableError, match="not a readable"):
+        BlockTables.load(truncated)
+
+
+def test_load_or_build_replaces_an_unusable_file(tmp_path, monkeypatch):
+    path = tmp_path / "corner.npz"
+    path.write_bytes(b"not a table")
+    built = _solved_some()
+    monkeypatch.setattr(C, "build_tables", lambda progress=None: built)
+    tables, seconds = C.load_or_build(path)
+    assert tables is built and seconds is not None
+    again, seconds = C.load_or_build(path)
+    assert seconds is None and again.states_solved() == built.states_solved()
+
+
+def test_a_solve_over_its_budget_is_unknown_now_and_goes_on_later():
+    grid = _prefilled(BIG, CROWDED[0][1])
+    tables = BlockTables(kinds=(BIG,))
+    assert tables.suggest(grid, budget=5) == (0.0, None, -1) and tables.unfinished >= 1
+    first = tables.solved
+    assert 0 < first <= 5 * 8  # at most the budget per orientation looked up
+    calls = 1
+    while True:
+        chance, move, kind = tables.suggest(grid, budget=100)
+        calls += 1
+        if move is not None or calls > 1000:
+            break
+    fresh = BlockTables(kinds=(BIG,))
+    assert (chance, move, kind) == fresh.suggest(grid)
+    assert calls > 3 and tables.solved == fresh.solved  # in steps, and no state solved twice
+
+
+def test_corner_agent_plays_the_table_move_where_the_table_knows_the_board():
+    from screenbot.agent.corner import CornerAgent
+
+    grid = _prefilled(BIG, CROWDED[2][1])
+    agent = CornerAgent(BlockTables(), threads=1)
+    decision = agent.choose(grid, depth=2)
+    chance, move, _ = BlockTables().suggest(grid)
+    assert decision.move == move and decision.table == chance and decision.depth == 0
+    plain = CornerAgent(None, threads=1).choose(grid, depth=2)
+    assert plain.table is None and plain.depth == 2 and plain.move in legal_moves(grid)
