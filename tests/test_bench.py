@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from screenbot.agent.bench import BenchSettings, merge_summaries, play_game, reported_tiles, run_games
+from screenbot.agent.bench import BenchSettings, make_agent, merge_summaries, play_game, reported_tiles, run_games
 from screenbot.cli import main
 from screenbot.game import is_over, max_tile
 
@@ -110,6 +110,9 @@ def test_settings_describe_the_depth_cap_they_play_with():
     assert BenchSettings(deepen_gap=0).describe() == \
         "the defaults (adaptive depth up to 6, at most 500 ms), close calls not deepened"
     assert BenchSettings.from_summary({"budget_ms": None, "depth": None, "stop_at": None, "deepen_gap": 0.01}).deepen_gap == 0.01
+    assert BenchSettings(corner="table").describe().endswith(", the corner evaluation and block table")
+    assert BenchSettings(depth=3, corner="eval").describe() == "depth 3, the corner evaluation"
+    assert BenchSettings.from_summary({"budget_ms": None, "depth": None, "stop_at": None, "corner": "table"}).corner == "table"
     # results written before close calls were deepened have no deepen_gap: they read as off
     assert BenchSettings.from_summary({"budget_ms": None, "depth": None, "stop_at": None}).describe() == \
         "the defaults (adaptive depth up to 6, at most 500 ms), close calls not deepened"
@@ -222,3 +225,14 @@ def test_merging_needs_one_way_of_playing_and_each_seed_once():
     c = summarize([play_game(3, settings)], settings, 3, 1, 1.0, 2)  # two search threads: another way
     with pytest.raises(ValueError, match="different settings"):
         merge_summaries([a, c])
+
+
+def test_bench_plays_with_the_corner_agent_when_asked():
+    from screenbot.agent.corner import CornerAgent
+
+    agent = make_agent(1, corner="table")
+    assert isinstance(agent, CornerAgent) and agent.block is not None
+    plain = make_agent(1, corner="eval")
+    assert isinstance(plain, CornerAgent) and plain.block is None
+    result = play_game(5, BenchSettings(depth=2, stop_at=256, corner="eval"), agent=plain)
+    assert result.max_tile >= 256 and not result.over

@@ -254,3 +254,18 @@ def test_corner_agent_plays_the_table_move_where_the_table_knows_the_board():
     assert decision.move == move and decision.table == chance and decision.depth == 0
     plain = CornerAgent(None, threads=1).choose(grid, depth=2)
     assert plain.table is None and plain.depth == 2 and plain.move in legal_moves(grid)
+
+
+@pytest.mark.parametrize("error,message", [(OSError(28, "No space left on device"), "No space left on device"),
+                                           (MemoryError(), "not enough memory")])
+def test_tables_that_cannot_be_built_or_kept_give_a_one_line_error(monkeypatch, tmp_path, error, message):
+    from screenbot.commands import corner_tables
+    from screenbot.errors import UsageError
+
+    def fail(path=None, progress=None):
+        raise error
+
+    monkeypatch.setattr(C, "default_table_path", lambda: tmp_path / "corner.npz")
+    monkeypatch.setattr(C, "load_or_build", fail)
+    with pytest.raises(UsageError, match=message):
+        corner_tables.ensure_corner_tables()
