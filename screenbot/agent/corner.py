@@ -1,7 +1,8 @@
-"""Corner play, after macroxue/2048-ai: a corner evaluation and a block table solved on demand.
+"""Corner play, after macroxue/2048-ai: a corner evaluation and two block tables solved on demand.
 
-Ideas read in macroxue/2048-ai (node.h: the evaluation; tuple.h: the "Tuple10" table; 2048.cc: the
-table's move wherever it knows the board), written anew here (not copied). An experiment for issue 12.
+Ideas read in macroxue/2048-ai at commit fee3359 (node.h: the evaluation; tuple.h: the "Tuple10" and
+"Tuple11" tables; 2048.cc: the tables' move wherever they know the board), written anew here (not
+copied). `play --corner`, `bench --corner table`.
 
 **The evaluation.** For a line of ranks r0..r3 read from the corner side, with s(r) = r * 2**r:
 s(r0) plus, for each neighbouring pair (a, b) = (s(r_i), s(r_i+1)), a + b when a >= b and 12 * (a - b)
@@ -12,17 +13,16 @@ its left cell, and the transposed board's rows are the columns read from the top
 serves both. The kernel counts a board below 0 as lost (0); macroxue's lost board is worth
 -max(2**17, ...): each line gets LINE_OFFSET so that a value of 0 lands there.
 
-**The block table.** Six big tiles in the top-left 3 x 2 block (rows 0-1, columns 0-2), the other ten
-cells free, each capped (`CAPS`). The block is "regular" when neighbours in it differ, the top row's
-third tile beats the one below it, and the free cells stay below the anchor (the smallest tile of the
-block's second row, at most 1024) by a cell's margin (`_LIMITS`). The goal: a chain of anchor/2,
-anchor/4 and two anchor/8 lined up in the free cells, one merge sequence from a new anchor-sized tile
-(`_is_goal`). The table holds, for every arrangement of the free cells, the best chance of reaching
+**The block tables.** A block of big tiles in the top-left corner (BLOCKS), the other cells free, each
+capped (CAPS). A board is "regular" for a table when the block's neighbours differ and fall as
+`_anchor` says, and the free cells stay below the anchor (a tile of the block) by each cell's margin
+(LIMITS). The goal (`_is_goal`) is a chain lined up in the free cells, one merge sequence from a new
+anchor-sized tile. A table holds, for every arrangement of the free cells, the best chance of reaching
 the goal with the block never moving, and the move that gets it. As macroxue does, one table serves
-every block: it is solved with the block prefilled to ranks 15 14 13 / 12 11 10 (an anchor of 1024),
-so a board with a smaller anchor is scored by its chance of building up to the 1024-anchor goal
-without moving the block. States are solved on demand, depth first from the board asked about, and
-kept (2 bytes each; the key space is 2.1 G states, only those reached are touched).
+every block: it is solved with the block prefilled (PREFILLS: the largest anchor), so a board with a
+smaller anchor is scored by its chance of building up to that goal without moving the block. States
+are solved on demand, depth first from the board asked about, and kept (2 bytes each: the key spaces
+are 2.1 G and 1.2 G states; one whole game asks for 654 M of them).
 """
 
 from __future__ import annotations
@@ -44,10 +44,6 @@ from screenbot.game.rules import Game, Grid, Move, legal_moves, to_grid
 LOST_VALUE = 2**17  # macroxue's lost board, below a board's value of 0
 LINE_OFFSET = LOST_VALUE / 8  # per line: a board at macroxue's -2**17 scores 0 here (lost)
 PENALTY = 12  # a rising pair costs 12 times its difference
-
-
-def tile_score(rank: int) -> int:
-    return rank << rank
 
 
 @njit(cache=True)
@@ -87,7 +83,8 @@ BIG, SMALL = 0, 1
 BLOCKS = ((0, 1, 2, 4, 5, 6), (0, 1, 2, 4, 5))
 FREES = ((3, 7, 8, 9, 10, 11, 12, 13, 14, 15), (3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))  # key digits, most significant first
 CAPS = ((10, 9, 10, 9, 8, 8, 8, 8, 8, 8), (7, 8, 7, 7, 7, 7, 7, 6, 6, 6, 6))  # ranks a free cell holds: 0 .. cap - 1
-LIMITS = ((1, 2, 1, 2, 3, 3, 3, 3, 3, 3), (1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2))  # at most anchor - limit
+# a free cell holds at most anchor - limit (0: no such bound; the small table's built cell is bounded in `_anchor`)
+LIMITS = ((1, 2, 1, 2, 3, 3, 3, 3, 3, 3), (1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2))
 MAX_ANCHORS = (10, 7)  # 1024, 128
 PREFILLS = ((15, 14, 13, 12, 11, 10), (15, 14, 13, 12, 11))  # the block each table is solved with
 SMALL_SURE = 0.9
@@ -99,6 +96,7 @@ _LIMITS = np.zeros((2, 11), np.int64)
 for _k in (BIG, SMALL):
     _n = len(FREES[_k])
     _FREE[_k, :_n], _CAPS[_k, :_n], _LIMITS[_k, :_n] = FREES[_k], CAPS[_k], LIMITS[_k]
+del _k, _n
 _NFREE = np.array([len(f) for f in FREES], np.int64)
 _BLOCK_MASK = np.array([sum(0xF << (4 * c) for c in b) for b in BLOCKS], np.uint64)
 _PREFILL_BITS = np.array([sum(r << (4 * c) for r, c in zip(p, b)) for p, b in zip(PREFILLS, BLOCKS)], np.uint64)
@@ -297,7 +295,8 @@ class BlockTables:
     """The two block tables in memory, solved as boards ask for them (and kept in a file between runs)."""
 
     def __init__(self, kinds: tuple[int, ...] = (SMALL, BIG)) -> None:
-        # 2.4 GB and 4.2 GB of address space; only the pages of solved states are touched
+        # 2.4 GB and 4.2 GB of address space, touched page by page as states are solved (one whole
+        # game touches nearly all of it)
         self.tables = {kind: np.zeros(-(-STATES[kind] // CHUNK) * CHUNK, np.uint16) for kind in kinds}
         self.work = np.zeros(2, np.float64)
         self.solved = 0  # states solved since made or loaded
