@@ -269,3 +269,17 @@ def test_tables_that_cannot_be_built_or_kept_give_a_one_line_error(monkeypatch, 
     monkeypatch.setattr(C, "load_or_build", fail)
     with pytest.raises(UsageError, match=message):
         corner_tables.ensure_corner_tables()
+
+
+def test_a_board_with_its_big_tiles_in_another_corner_is_searched_turned():
+    from screenbot.agent.corner import CornerAgent, corner_turn
+
+    bottom_right = ((4, 0, 2, 2), (2, 4, 16, 16), (4, 16, 1024, 2048), (8, 64, 4096, 8192))
+    turn = corner_turn(bottom_right)
+    source, moves = SYMMETRIES[turn]
+    assert _orient(bottom_right, source)[0][0] == 8192
+    assert corner_turn(((8192, 4096, 0, 0), (2, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 2))) is None  # already there
+    assert corner_turn(((2, 0, 0, 256), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))) is None  # too small to matter
+    decision = CornerAgent(None, threads=1).choose(bottom_right, depth=2)
+    turned = CornerAgent(None, threads=1).choose(_orient(bottom_right, source), depth=2)
+    assert decision.move == moves[turned.move] and set(decision.values) == set(legal_moves(bottom_right))

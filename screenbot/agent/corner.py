@@ -31,6 +31,7 @@ import hashlib
 import os
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -428,12 +429,43 @@ class CornerAgent(ExpectimaxAgent):
 
     def choose(self, board: Grid, budget_ms: float | None = None, depth: int | str | None = None,
                **kwargs) -> Decision:
+        grid = to_grid(board)
         if self.block is not None:
             start = time.perf_counter()
-            chance, move, _ = self.block.suggest(to_grid(board), self.solve_budget)
+            chance, move, _ = self.block.suggest(grid, self.solve_budget)
             if move is not None:
                 return Decision(move, {}, 0, (time.perf_counter() - start) * 1000.0, 0, table=chance)
-        return super().choose(board, budget_ms, depth, **kwargs)
+        turn = corner_turn(grid)
+        if turn is None:
+            return super().choose(grid, budget_ms, depth, **kwargs)
+        source, moves = SYMMETRIES[turn]
+        decision = super().choose(_turned(grid, source), budget_ms, depth, **kwargs)
+        if decision.move is None:
+            return decision
+        return replace(decision, move=moves[decision.move], values={moves[m]: v for m, v in decision.values.items()})
+
+
+REORIENT_TILE = 512  # a board whose largest tile, at least this, sits in another corner is searched turned
+_CORNER_TURNS = (2, 3, 4)  # SYMMETRIES that bring the top-right, bottom-left, bottom-right corner to the top left
+
+
+def corner_turn(grid: Grid) -> int | None:
+    """The evaluation wants the big tiles in the top-left corner. A game joined half-way (or a corner
+    lost) may hold them elsewhere: when the largest tile (at least REORIENT_TILE) is not in the top-left
+    corner but in another, the index in SYMMETRIES of the turn that brings it there; else None."""
+    top = max(max(row) for row in grid)
+    if top < REORIENT_TILE or grid[0][0] == top:
+        return None
+    for turn in _CORNER_TURNS:
+        source, _ = SYMMETRIES[turn]
+        if grid[source[0] // 4][source[0] % 4] == top:
+            return turn
+    return None
+
+
+def _turned(grid: Grid, source: np.ndarray) -> Grid:
+    cells = [grid[i // 4][i % 4] for i in range(16)]
+    return tuple(tuple(cells[source[4 * r + c]] for c in range(4)) for r in range(4))
 
 
 BUILD_SEED = 2001  # the game the build plays
