@@ -38,13 +38,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--deepen-gap", metavar="G", help=DEEPEN_GAP_HELP)
     p.add_argument("--shared-table", action="store_true",
                    help="search each board in a table that up to 2 of its sibling boards filled first, as `play` thinks ahead")
-    p.add_argument("--endgame-tables", action="store_true",
-                   help="play the endgame tables' best moves where they know the board (" + TABLES_HELP +
-                        "; measured weaker than the search alone, see README)")
-    p.add_argument("--corner", choices=("eval", "table"),
-                   help="macroxue's way (an experiment): 'eval' searches with a corner evaluation instead of "
-                        "nneonneo's; 'table' also plays a block table's move wherever it gives the board a chance "
-                        "(solved as boards ask, in memory: up to a few GB)")
+    tables = p.add_mutually_exclusive_group()
+    tables.add_argument("--endgame-tables", action="store_true",
+                        help="play the endgame tables' best moves where they know the board (" + TABLES_HELP +
+                             "; measured weaker than the search alone, see README)")
+    tables.add_argument("--corner", choices=("eval", "table"),
+                        help="macroxue's way: 'table' (what `play --corner` plays, the strongest measured) searches "
+                             "with a corner evaluation and plays two block tables' move wherever they know the board; "
+                             "each worker solves the tables in memory as its games ask (about 6.6 GB per worker); "
+                             "'eval': the corner evaluation alone")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")
     p.add_argument("--threads", type=int, metavar="T",
                    help="search threads per game (default: the machine's search threads shared out among the "

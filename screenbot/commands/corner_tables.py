@@ -6,8 +6,8 @@ import sys
 
 from screenbot.errors import UsageError
 
-CORNER_HELP = ("a corner evaluation and two block tables, after macroxue/2048-ai: the tables are built once, "
-               "about 5 minutes and 1.7 GB, into the user cache dir, and take about 6.6 GB of memory")
+CORNER_HELP = ("a corner evaluation and two block tables, after macroxue/2048-ai, the strongest player here: the "
+               "tables are built once into the user cache dir (a few minutes, 1.7 GB) and take about 6.6 GB of memory")
 
 
 def ensure_corner_tables():
