@@ -93,7 +93,7 @@ def main(argv=None) -> int:
     parser.add_argument("--deepen-ms", type=float, default=None, help="... within this long from the decision's start (default: the budget)")
     parser.add_argument("--share-table", choices=("on", "off"), default=None,
                         help="the boards one key can make share one search table (default: play's default)")
-    parser.add_argument("--corner", action="store_true", help="the corner evaluation and block tables (screenbot play --corner)")
+    parser.add_argument("--plain", action="store_true", help="without the corner tables (screenbot play --plain)")
     parser.add_argument("--theme", default="classic", help="practice page theme (classic or dark)")
     parser.add_argument("--zoom", type=float, default=1.0, help="browser zoom factor")
     parser.add_argument("--board", default=None, help='start from this board ("2 0 0 4 / ..."), e.g. a crowded late-game one')
@@ -129,7 +129,7 @@ def main(argv=None) -> int:
             rig.wait_still()
             profile = calibrate_live(screen)
         agent = None
-        if args.corner:
+        if not args.plain:  # play's default
             from screenbot.agent.corner import play_agent
             from screenbot.commands.corner_tables import ensure_corner_tables
 

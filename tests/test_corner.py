@@ -8,8 +8,10 @@ import random
 import numpy as np
 import pytest
 
+from screenbot.agent import block_tables as T
 from screenbot.agent import corner as C
-from screenbot.agent.corner import BIG, SMALL, SYMMETRIES, BlockTables, corner_row_table
+from screenbot.agent.block_tables import BIG, SMALL, SYMMETRIES, BlockTables
+from screenbot.agent.corner import corner_row_table
 from screenbot.game.bitboard import to_bitboard
 from screenbot.game.rules import Move, apply_move, legal_moves
 
@@ -90,7 +92,7 @@ def _goal(g, a, kind):
 
 
 def _block(g, kind):
-    cells = C.BLOCKS[kind]
+    cells = T.BLOCKS[kind]
     return tuple(g[c // 4][c % 4] for c in cells)
 
 
@@ -122,7 +124,7 @@ def _brute(g, kind):
 def _prefilled(kind, rest):
     """A board with the table's prefilled block and these values elsewhere (row by row, block cells skipped)."""
     values = iter(rest)
-    prefill = dict(zip(C.BLOCKS[kind], C.PREFILLS[kind]))
+    prefill = dict(zip(T.BLOCKS[kind], T.PREFILLS[kind]))
     return tuple(tuple(2 ** prefill[4 * i + j] if 4 * i + j in prefill else next(values) for j in range(4))
                  for i in range(4))
 
@@ -145,9 +147,10 @@ def test_table_chance_equals_a_brute_force_solve_on_crowded_boards(kind, rest):
     grid = _prefilled(kind, rest)
     assert _regular_anchor(grid, kind) is not None and not _goal(grid, _regular_anchor(grid, kind), kind)
     b = np.uint64(to_bitboard(grid))
-    assert C._anchor(b, kind) == _regular_anchor(grid, kind)
-    table = np.zeros(C.STATES[kind], np.uint16)
-    chance, move = C._lookup(b, table, kind, np.array([0.0, np.inf]))
+    assert T._anchor(b, kind) == _regular_anchor(grid, kind)
+    table = np.zeros(T.TABLE_KEYS[kind], np.uint16)
+    no = np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.uint16), np.zeros(0, np.int64), np.zeros(0, np.uint16)
+    chance, move = T._lookup(b, kind, table, *no, np.array([0.0, np.inf]))
     expected = _brute(grid, kind)
     assert chance == pytest.approx(expected, abs=2e-3)
     if expected > 0:  # the table's move gets the brute force's best chance
@@ -191,10 +194,67 @@ def test_tables_saved_and_loaded_are_the_same(tmp_path):
     assert size == path.stat().st_size and size < 20_000_000  # not the 6.6 GB of both tables: the solved states only
     loaded = BlockTables.load(path)
     for kind in (BIG, SMALL):
-        assert np.array_equal(loaded.tables[kind], tables.tables[kind])
+        compact = tables.tables[kind].compacted()
+        assert not loaded.tables[kind].is_dense and loaded.tables[kind].overlaid == 0
+        assert np.array_equal(loaded.tables[kind].bits, compact.bits)
+        assert np.array_equal(loaded.tables[kind].entries, compact.entries)
+    assert loaded.states_solved() == tables.states_solved()
     for kind, rest in CROWDED:
         assert loaded.suggest(_prefilled(kind, rest), budget=0) == tables.suggest(_prefilled(kind, rest))
     assert loaded.solved == 0  # nothing had to be solved again
+
+
+def _answers(tables, budget=np.inf):
+    return [tables.suggest(_prefilled(kind, rest), budget) for kind, rest in CROWDED]
+
+
+def test_the_compact_layout_answers_as_the_dense_one_without_solving_again():
+    dense = _solved_some()
+    expected = _answers(dense, budget=0)
+    compact = _solved_some().compact()
+    assert all(not t.is_dense for t in compact.tables.values())
+    assert compact.states_solved() == dense.states_solved()
+    solved_before = compact.solved
+    assert _answers(compact, budget=0) == expected
+    assert compact.solved == solved_before and compact.unfinished == 0  # nothing solved again
+
+
+def test_states_solved_into_the_compact_layout_go_to_a_growing_overlay_and_merge(monkeypatch, tmp_path):
+    monkeypatch.setattr(T._Table, "MIN_OVERLAY", 16)
+    monkeypatch.setattr(T, "OVERLAY_STEP", 64)  # many small growths, solves cut short by a full overlay
+    dense = _solved_some()
+    compact = BlockTables.empty_compact()
+    assert _answers(compact) == _answers(dense, budget=0)
+    assert compact.solved == dense.solved and compact.states_solved() == dense.states_solved()
+    big = compact.tables[BIG]
+    assert big.overlaid == dense.tables[BIG].solved() and big.okeys.size >= 2 * big.overlaid
+    merged = BlockTables.empty_compact()
+    merged.tables = {kind: t.compacted() for kind, t in compact.tables.items()}
+    for kind, table in merged.tables.items():
+        reference = dense.tables[kind].compacted()
+        assert table.overlaid == 0 and np.array_equal(table.bits, reference.bits)
+        assert np.array_equal(table.entries, reference.entries)
+    assert _answers(merged, budget=0) == _answers(dense, budget=0)
+    path = tmp_path / "corner.npz"
+    compact.save(path)  # merges the overlay in
+    assert compact.tables[BIG].overlaid == 0
+    assert _answers(BlockTables.load(path), budget=0) == _answers(dense, budget=0)
+
+
+def test_a_budgeted_solve_in_the_compact_layout_goes_on_later():
+    grid = _prefilled(SMALL, CROWDED[7][1])
+    tables = BlockTables.empty_compact()
+    assert tables.suggest(grid, budget=3) == (0.0, None, -1) and tables.unfinished == 1
+    calls = 1
+    while True:
+        before = tables.unfinished
+        answer = tables.suggest(grid, budget=50)
+        calls += 1
+        if tables.unfinished == before or calls > 1000:
+            break
+    fresh = BlockTables()
+    assert answer == fresh.suggest(grid) and answer[1] is not None
+    assert calls > 3 and tables.solved == fresh.solved
 
 
 def test_a_damaged_or_foreign_table_file_is_refused(tmp_path):
@@ -204,15 +264,15 @@ def test_a_damaged_or_foreign_table_file_is_refused(tmp_path):
     data[len(data) // 2] ^= 0xFF
     damaged = tmp_path / "damaged.npz"
     damaged.write_bytes(bytes(data))
-    with pytest.raises(C.TableError):
+    with pytest.raises(T.TableError):
         BlockTables.load(damaged)
     foreign = tmp_path / "foreign.npz"
     np.savez(foreign, header=np.frombuffer(b"something else", np.uint8))
-    with pytest.raises(C.TableError, match="other block tables"):
+    with pytest.raises(T.TableError, match="other block tables"):
         BlockTables.load(foreign)
     truncated = tmp_path / "truncated.npz"
     truncated.write_bytes(path.read_bytes()[:1000])
-    with pytest.raises(C.TableError, match="not a readable"):
+    with pytest.raises(T.TableError, match="not a readable"):
         BlockTables.load(truncated)
 
 
@@ -267,8 +327,39 @@ def test_tables_that_cannot_be_built_or_kept_give_a_one_line_error(monkeypatch, 
 
     monkeypatch.setattr(C, "default_table_path", lambda: tmp_path / "corner.npz")
     monkeypatch.setattr(C, "load_or_build", fail)
+    monkeypatch.setattr(corner_tables, "available_memory", lambda: None)
     with pytest.raises(UsageError, match=message):
         corner_tables.ensure_corner_tables()
+
+
+def test_too_little_memory_for_the_tables_is_one_line_and_play_goes_on_without_them(monkeypatch, tmp_path, capsys):
+    from screenbot.commands import corner_tables
+    from screenbot.errors import UsageError
+
+    path = tmp_path / "corner.npz"
+    monkeypatch.setattr(C, "default_table_path", lambda: path)
+    monkeypatch.setattr(C, "load_or_build", lambda *a, **k: pytest.fail("no build or load without the memory"))
+    monkeypatch.setattr(corner_tables, "available_memory", lambda: 3 * corner_tables.GIB)
+    with pytest.raises(UsageError, match=r"^building the corner tables needs about 8\.0 GB of free memory and 3\.0 GB"):
+        corner_tables.ensure_corner_tables()
+    assert corner_tables.corner_tables_or_none() is None
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "playing without them" in err
+    path.write_bytes(b"tables")  # loading needs less than a build
+    assert corner_tables.memory_shortfall(path) is None
+    monkeypatch.setattr(corner_tables, "available_memory", lambda: 2 * corner_tables.GIB)
+    assert corner_tables.memory_shortfall(path).startswith("loading the corner tables needs about 2.5 GB")
+
+
+def test_available_memory_is_read_from_the_system():
+    from screenbot.commands.corner_tables import available_memory
+
+    import sys
+
+    free = available_memory()
+    if sys.platform.startswith("linux"):  # MemAvailable
+        assert free is not None
+    assert free is None or 0 < free < 1 << 50
 
 
 def test_a_board_with_its_big_tiles_in_another_corner_is_searched_turned():

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from screenbot.agent.limits import DEEPEN_GAP_HELP, check_budget, check_deepen_gap, check_depth_cap
-from screenbot.commands.corner_tables import CORNER_HELP
+from screenbot.commands.corner_tables import CORNER_HELP, PLAIN_HELP
 from screenbot.errors import UsageError
 
 
@@ -24,7 +24,7 @@ def register(subparsers) -> None:
                    help="search at most D layers deep (the agent's default if unset; lower is faster and weaker; 'endgame': "
                         "the default until a 16384 is on the board, no cap after: stronger, ~5.5 moves/s in the endgame)")
     p.add_argument("--deepen-gap", metavar="G", help=DEEPEN_GAP_HELP)
-    p.add_argument("--corner", action="store_true", help="play " + CORNER_HELP)
+    p.add_argument("--plain", action="store_true", help=PLAIN_HELP + "; by default play uses " + CORNER_HELP)
     p.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per move, then a summary line")
     p.add_argument("--record", metavar="DIR", help="keep the board frames, the log and the profile in DIR (for replay)")
     p.add_argument("--dry-run", action="store_true", help="read the board and say the move, press nothing")
@@ -63,11 +63,16 @@ def run(args) -> int:
     from screenbot.play.session import StatusLine, open_live
 
     agent = None
-    if args.corner:  # before the screen: the tables may take minutes to build the first time
+    if not args.plain:  # before the screen: the tables may take minutes to build the first time
         from screenbot.agent.corner import play_agent
-        from screenbot.commands.corner_tables import ensure_corner_tables
+        from screenbot.commands.corner_tables import corner_tables_or_none
+        from screenbot.control.desktop import check_desktop
 
-        agent = play_agent(ensure_corner_tables(), args.depth_cap, args.deepen_gap)
+        check_desktop()  # a desktop that cannot be played says so at once, not after the tables
+
+        tables = corner_tables_or_none()
+        if tables is not None:
+            agent = play_agent(tables, args.depth_cap, args.deepen_gap)
     parts = open_live(args.profile, dry_run=args.dry_run, keys=args.keys)
     log = recorder = None
     try:

@@ -173,7 +173,8 @@ def test_a_recorded_game_replays_without_disagreement_and_a_tampered_log_is_caug
     make_rig(seed=12, anim=0.5, export_env=True)
     record = tmp_path / "rec"
     assert cli.main(["calibrate", "--profile", str(tmp_path / "p.json")]) == 0
-    assert cli.main(["play", "--profile", str(tmp_path / "p.json"), "--max-moves", "25", "--record", str(record)]) == 0
+    assert cli.main(["play", "--plain", "--profile", str(tmp_path / "p.json"), "--max-moves", "25", "--record",
+                     str(record)]) == 0
     assert cli.main(["replay", str(record)]) == 0
     log = record / "log.jsonl"
     lines = log.read_text().splitlines()
@@ -182,3 +183,33 @@ def test_a_recorded_game_replays_without_disagreement_and_a_tampered_log_is_caug
     lines[10] = json.dumps(entry)
     log.write_text("\n".join(lines) + "\n")
     assert cli.main(["replay", str(record)]) == 1
+
+
+def test_play_by_default_plays_the_corner_tables_move_on_a_board_they_know(make_rig, tmp_path, monkeypatch):
+    """Play's default loads the corner tables from the user cache dir. Here that holds an empty table
+    file, so each board the tables know is solved on the spot (within play's budget per decision): on a
+    crowded endgame board whose big tiles form the block, the moves played are the tables' (depth 0)."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    from screenbot.agent.block_tables import BlockTables, default_table_path
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    BlockTables.empty_compact().save(default_table_path())
+    assert str(default_table_path()).startswith(str(tmp_path))
+    board = [[32768, 16384, 8192, 512], [4096, 2048, 1024, 256], [128, 64, 128, 0], [4, 4, 32, 64]]
+    rig = make_rig(seed=31, anim=0.5, export_env=True)
+    rig.load(board=board, score=700_000, keep=1)
+    rig.wait_still()
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    played = subprocess.run([sys.executable, "-m", "screenbot", "play", "--max-moves", "6"], env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert played.returncode == 0, played.stderr
+    assert f"loading the corner tables from {default_table_path()}" in played.stderr
+    assert rig.state(history=False)["moves"] == 6
+    depths = re.search(r"search depth of the moves played: (.*)", played.stdout)
+    assert depths is not None, played.stdout
+    counts = dict(part.split(": ") for part in depths.group(1).split(", "))
+    assert int(counts.get("0", 0)) >= 3, played.stdout  # the tables' moves (depth 0), not searches

@@ -122,7 +122,7 @@ def test_review_of_a_play_recording_matches_the_page(make_rig, tmp_path):
     rig = make_rig(seed=SEED + 1, anim=0.5, export_env=True)
     record = tmp_path / "rec"
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    played = subprocess.run([sys.executable, "-m", "screenbot", "play", "--record", str(record), "--max-moves",
+    played = subprocess.run([sys.executable, "-m", "screenbot", "play", "--plain", "--record", str(record), "--max-moves",
                              str(MOVES)], env=env, capture_output=True, text=True, timeout=300)
     assert played.returncode == 0, played.stderr
     state = rig.state()

@@ -1,0 +1,593 @@
+"""The corner block tables, after macroxue/2048-ai (tuple.h: its "Tuple10" and "Tuple11"), written anew.
+
+A block of big tiles in the top-left corner (BLOCKS), the other cells free, each capped (CAPS). A
+board is "regular" for a table when the block's neighbours differ and fall as `_anchor` says, and the
+free cells stay below the anchor (a tile of the block) by each cell's margin (LIMITS). The goal
+(`_is_goal`) is a chain lined up in the free cells, one merge sequence from a new anchor-sized tile. A
+table holds, for every arrangement of the free cells, the best chance of reaching the goal with the
+block never moving, and the move that gets it. As macroxue does, one table serves every block: it is
+solved with the block prefilled (PREFILLS: the largest anchor), so a board with a smaller anchor is
+scored by its chance of building up to that goal without moving the block. States are solved on
+demand, depth first from the board asked about, and kept: densely while many are being solved (the
+build), compactly after (see "where the solved states live"); 2 bytes per solved state, and one
+whole game asks for 654 M of them (the key spaces are 2.1 G and 1.2 G states).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from screenbot.game.bitboard import execute_move, to_bitboard
+from screenbot.game.rules import Grid, Move
+
+# Cells are numbered 4 * row + column. Two tables (macroxue's "Tuple11" and "Tuple10"):
+#  - BIG (kind 0): the 3 x 2 block of rows 0-1, columns 0-2; ten free cells; anchors up to 1024.
+#  - SMALL (kind 1): row 0's first three cells and row 1's first two; eleven free cells, (1, 2) among
+#    them, the cell being built; anchors up to 128. Played only where it is at least SMALL_SURE.
+
+BIG, SMALL = 0, 1
+BLOCKS = ((0, 1, 2, 4, 5, 6), (0, 1, 2, 4, 5))
+FREES = ((3, 7, 8, 9, 10, 11, 12, 13, 14, 15), (3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))  # key digits, most significant first
+CAPS = ((10, 9, 10, 9, 8, 8, 8, 8, 8, 8), (7, 8, 7, 7, 7, 7, 7, 6, 6, 6, 6))  # ranks a free cell holds: 0 .. cap - 1
+# a free cell holds at most anchor - limit (0: no such bound; the small table's built cell is bounded in `_anchor`)
+LIMITS = ((1, 2, 1, 2, 3, 3, 3, 3, 3, 3), (1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2))
+MAX_ANCHORS = (10, 7)  # 1024, 128
+PREFILLS = ((15, 14, 13, 12, 11, 10), (15, 14, 13, 12, 11))  # the block each table is solved with
+SMALL_SURE = 0.9
+STATES = tuple(int(np.prod(c, dtype=np.int64)) for c in CAPS)
+
+_FREE = np.full((2, 11), -1, np.int64)
+_CAPS = np.ones((2, 11), np.int64)
+_LIMITS = np.zeros((2, 11), np.int64)
+for _k in (BIG, SMALL):
+    _n = len(FREES[_k])
+    _FREE[_k, :_n], _CAPS[_k, :_n], _LIMITS[_k, :_n] = FREES[_k], CAPS[_k], LIMITS[_k]
+del _k, _n
+_NFREE = np.array([len(f) for f in FREES], np.int64)
+_BLOCK_MASK = np.array([sum(0xF << (4 * c) for c in b) for b in BLOCKS], np.uint64)
+_PREFILL_BITS = np.array([sum(r << (4 * c) for r, c in zip(p, b)) for p, b in zip(PREFILLS, BLOCKS)], np.uint64)
+_M4 = np.uint64(0xF)
+Q = 16382  # chances are kept in 1/Q steps
+
+
+@njit(cache=True, inline="always")
+def _at(b, cell):
+    return np.int64((b >> np.uint64(4 * cell)) & _M4)
+
+
+@njit(cache=True)
+def _anchor(b, kind):
+    """The anchor rank when the board's block is regular for this table, else -1."""
+    t00 = _at(b, 0)
+    t01 = _at(b, 1)
+    t02 = _at(b, 2)
+    t10 = _at(b, 4)
+    t11 = _at(b, 5)
+    t12 = _at(b, 6)
+    if t00 == t01 or t01 == t02 or t00 == t10 or t01 == t11:
+        return -1
+    if kind == BIG:
+        if t10 == t11 or t11 == t12 or t02 <= t12:
+            return -1
+        a = min(t10, t11, t12)
+        if a > MAX_ANCHORS[BIG]:
+            return -1
+    else:
+        # row 1 falls from the left into the cell being built, which stays below the tile above it
+        if t10 <= t11 or t11 <= t12 or t02 <= t12 or t11 == t02 or t12 > MAX_ANCHORS[SMALL]:
+            return -1
+        a = min(MAX_ANCHORS[SMALL], t11, t02)
+    for i in range(_NFREE[kind]):
+        if _LIMITS[kind, i] and _at(b, _FREE[kind, i]) > a - _LIMITS[kind, i]:
+            return -1
+    return a
+
+
+@njit(cache=True)
+def _is_goal(b, a, kind):
+    """BIG: a chain a-1, a-2, a-3, a-3 lined up in the free cells, one merge sequence from a new
+    anchor-sized tile: along row 2 from the left (the last a-3 beside the first), or down column 3.
+    SMALL: the cell (1, 2) holds g = min(MAX, smaller of its two big neighbours - 1) with a g-1 beside
+    it and another beside that, or a g-1, g-2, g-2 down column 3."""
+    if kind == BIG:
+        if _at(b, 8) == a - 1 and _at(b, 9) == a - 2:
+            if _at(b, 10) == a - 3 and (_at(b, 14) == a - 3 or _at(b, 11) == a - 3):
+                return True
+            if _at(b, 13) == a - 3 and (_at(b, 12) == a - 3 or _at(b, 14) == a - 3):
+                return True
+        return (_at(b, 3) == a - 1 and _at(b, 7) == a - 2 and _at(b, 11) == a - 3
+                and (_at(b, 10) == a - 3 or _at(b, 15) == a - 3))
+    g = min(MAX_ANCHORS[SMALL], min(_at(b, 5), _at(b, 2)) - 1)
+    if _at(b, 6) != g:
+        return False
+    if _at(b, 7) == g - 1 and (_at(b, 3) == g - 1 or _at(b, 11) == g - 1):
+        return True
+    if _at(b, 3) == g - 1 and _at(b, 7) == g - 2 and _at(b, 11) == g - 2:
+        return True
+    return _at(b, 10) == g - 1 and (_at(b, 9) == g - 1 or _at(b, 14) == g - 1 or _at(b, 11) == g - 1)
+
+
+@njit(cache=True)
+def _key(b, kind):
+    k = np.int64(0)
+    for i in range(_NFREE[kind]):
+        k = k * _CAPS[kind, i] + _at(b, _FREE[kind, i])
+    return k
+
+
+class TableError(Exception):
+    """A block table file that cannot be used (corrupt, another version)."""
+
+
+# ---- where the solved states live -------------------------------------------------------------
+# A table's entry for key k: 0 while unsolved, else 1 + move + 4 * q (the chance is q / Q).
+# Two layouts, one solve:
+#  - dense (solving many states: the build, bench): one uint16 per key, 2.4 GB and 4.2 GB of address
+#    space, touched page by page as states are solved (one whole game touches nearly all of it);
+#  - compact (after a build or a load: what play keeps): a bitmap of the solved keys, the count of
+#    solved keys before every RANK_WORDS words of it, and the solved entries in key order (2 bytes per
+#    solved state, 654 M of them: 1.8 GB with the bitmap instead of 6.6 GB), plus a small open-addressing
+#    hash of the states solved since (the overlay), grown between solves.
+# A layout is the tuple (dense, bits, ranks, entries, okeys, ovals); the unused arrays are empty.
+
+RANK_WORDS = 8  # bitmap words (64 keys each) per rank count
+OVERLAY_STEP = 1 << 20  # the overlay grows to hold at least this many more states (or the call's budget)
+_EMPTY_KEY = -1
+_HASH = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def _slot(k, size):
+    return np.int64((np.uint64(k) * _HASH) >> np.uint64(40)) & (size - 1)
+
+
+@njit(cache=True)
+def _rank_before(k, bits, ranks):
+    """How many keys below k the bitmap holds."""
+    w = k >> 6
+    r = ranks[w // RANK_WORDS]
+    for j in range(w - w % RANK_WORDS, w):
+        r += _popcount(bits[j])
+    return r + _popcount(bits[w] & ((np.uint64(1) << np.uint64(k & 63)) - np.uint64(1)))
+
+
+@njit(cache=True)
+def _get(k, dense, bits, ranks, entries, okeys, ovals):
+    if dense.size:
+        return dense[k]
+    if (bits[k >> 6] >> np.uint64(k & 63)) & np.uint64(1):
+        return entries[_rank_before(k, bits, ranks)]
+    size = okeys.size
+    if size == 0:
+        return np.uint16(0)
+    s = _slot(k, size)
+    while okeys[s] != _EMPTY_KEY:
+        if okeys[s] == k:
+            return ovals[s]
+        s = (s + 1) & (size - 1)
+    return np.uint16(0)
+
+
+@njit(cache=True)
+def _put(k, e, dense, okeys, ovals):
+    if dense.size:
+        dense[k] = e
+        return
+    size = okeys.size
+    s = _slot(k, size)
+    while okeys[s] != _EMPTY_KEY and okeys[s] != k:
+        s = (s + 1) & (size - 1)
+    okeys[s] = k
+    ovals[s] = e
+
+
+W_SOLVED = 0  # work[]: states solved so far ...
+W_LIMIT = 1  # ... and how many a call may solve before it gives up (the states it finished are kept)
+
+
+@njit(cache=True)
+def _solve(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
+    """The best chance from board b (after its new tile; block prefilled and regular), stored with its
+    move; -1.0 when work[W_LIMIT] states were solved first (only finished states are ever stored, so
+    a later call goes on from there)."""
+    k = _key(b, kind)
+    e = _get(k, dense, bits, ranks, entries, okeys, ovals)
+    if e != 0:
+        return ((np.int64(e) - 1) >> 2) / Q
+    if work[W_SOLVED] >= work[W_LIMIT]:
+        return -1.0
+    best = 0.0
+    best_move = 0
+    mask = _BLOCK_MASK[kind]
+    block = b & mask
+    for m in range(4):
+        nb, _ = execute_move(b, m)
+        if nb == b or (nb & mask) != block:
+            continue
+        a = _anchor(nb, kind)
+        if a < 0:
+            continue
+        if _is_goal(nb, a, kind):
+            p = 1.0
+        else:
+            twos = 0.0
+            fours = 0.0
+            empty = 0
+            for i in range(_NFREE[kind]):
+                cell = _FREE[kind, i]
+                if _at(nb, cell) == 0:
+                    empty += 1
+                    shift = np.uint64(4 * cell)
+                    p2 = _solve(nb | (np.uint64(1) << shift), kind, dense, bits, ranks, entries, okeys, ovals, work)
+                    if p2 < 0.0:
+                        return -1.0
+                    p4 = _solve(nb | (np.uint64(2) << shift), kind, dense, bits, ranks, entries, okeys, ovals, work)
+                    if p4 < 0.0:
+                        return -1.0
+                    twos += p2
+                    fours += p4
+            p = (0.9 * twos + 0.1 * fours) / empty
+        if p > best:
+            best = p
+            best_move = m
+    q = np.int64(best * Q + 0.5)
+    _put(k, np.uint16(1 + best_move + 4 * q), dense, okeys, ovals)
+    work[W_SOLVED] += 1.0
+    return q / Q
+
+
+@njit(cache=True)
+def _lookup(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
+    """(chance, move) for an oriented board whose block is regular and not at its goal, solved first
+    if need be; (-1.0, 0) when the solve ran out of work[W_LIMIT]."""
+    k = _key(b, kind)
+    e = _get(k, dense, bits, ranks, entries, okeys, ovals)
+    if e == 0:
+        if _solve((b & ~_BLOCK_MASK[kind]) | _PREFILL_BITS[kind], kind, dense, bits, ranks, entries, okeys, ovals,
+                  work) < 0.0:
+            return -1.0, np.int64(0)
+        e = _get(k, dense, bits, ranks, entries, okeys, ovals)
+    e = np.int64(e) - 1
+    return (e >> 2) / Q, e & 3
+
+
+@njit(cache=True)
+def _count_solved(dense):
+    n = 0
+    for v in dense:
+        if v != 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _compact(dense, bits, entries):
+    """Fill the bitmap and the entries (in key order) from a dense table."""
+    c = 0
+    for w in range(bits.size):
+        word = np.uint64(0)
+        base = w * 64
+        for j in range(64):
+            v = dense[base + j]
+            if v != 0:
+                word |= np.uint64(1) << np.uint64(j)
+                entries[c] = v
+                c += 1
+        bits[w] = word
+
+
+@njit(cache=True)
+def _rank_counts(bits):
+    ranks = np.empty(-(-bits.size // RANK_WORDS), np.int64)
+    c = 0
+    for w in range(bits.size):
+        if w % RANK_WORDS == 0:
+            ranks[w // RANK_WORDS] = c
+        c += _popcount(bits[w])
+    return ranks, c
+
+
+@njit(cache=True)
+def _rehash(okeys, ovals, new_keys, new_vals):
+    no_dense = np.zeros(0, np.uint16)
+    for s in range(okeys.size):
+        if okeys[s] != _EMPTY_KEY:
+            _put(okeys[s], ovals[s], no_dense, new_keys, new_vals)
+
+
+@njit(cache=True)
+def _merge_positions(keys, bits, ranks):
+    """For sorted keys not in the bitmap: where each goes among the entries; the bitmap gets them."""
+    at = np.empty(keys.size, np.int64)
+    for i in range(keys.size):
+        at[i] = _rank_before(keys[i], bits, ranks)
+    for k in keys:
+        bits[k >> 6] |= np.uint64(1) << np.uint64(k & 63)
+    return at
+
+
+class _Table:
+    """One kind's solved states, dense or compact (see above)."""
+
+    MIN_OVERLAY = 1 << 16
+
+    def __init__(self, kind: int) -> None:
+        self.kind = kind
+        self.words = TABLE_KEYS[kind] // 64
+        self.dense = np.zeros(TABLE_KEYS[kind], np.uint16)
+        self.bits = np.zeros(0, np.uint64)
+        self.ranks = np.zeros(0, np.int64)
+        self.entries = np.zeros(0, np.uint16)
+        self._empty_overlay()
+
+    def _empty_overlay(self) -> None:
+        self.okeys = np.zeros(0, np.int64)
+        self.ovals = np.zeros(0, np.uint16)
+        self.overlaid = 0
+
+    @classmethod
+    def compact_from(cls, kind: int, bits: np.ndarray, entries: np.ndarray) -> _Table:
+        table = cls.__new__(cls)
+        table.kind, table.words = kind, TABLE_KEYS[kind] // 64
+        table.dense = np.zeros(0, np.uint16)
+        table.bits, table.entries = bits, entries
+        table.ranks, count = _rank_counts(bits)
+        if count != len(entries):
+            raise TableError("the solved states bitmap and the entries disagree")
+        table._empty_overlay()
+        return table
+
+    @property
+    def is_dense(self) -> bool:
+        return self.dense.size > 0
+
+    def layout(self) -> tuple[np.ndarray, ...]:
+        return self.dense, self.bits, self.ranks, self.entries, self.okeys, self.ovals
+
+    def room(self) -> float:
+        """How many states a solve may store before the overlay must grow (unbounded when dense)."""
+        return np.inf if self.is_dense else self.okeys.size // 2 - self.overlaid
+
+    def grow(self, at_least: float) -> None:
+        size = max(self.MIN_OVERLAY, self.okeys.size)
+        while size // 2 - self.overlaid < at_least:
+            size *= 2
+        if size == self.okeys.size:
+            return
+        keys, vals = np.full(size, _EMPTY_KEY, np.int64), np.zeros(size, np.uint16)
+        _rehash(self.okeys, self.ovals, keys, vals)
+        self.okeys, self.ovals = keys, vals
+
+    def solved(self) -> int:
+        return _count_solved(self.dense) if self.is_dense else len(self.entries) + self.overlaid
+
+    def compacted(self) -> _Table:
+        """The compact layout of a dense table, or of a compact one with its overlay merged in."""
+        if self.is_dense:
+            bits = np.zeros(self.words, np.uint64)
+            entries = np.zeros(_count_solved(self.dense), np.uint16)
+            _compact(self.dense, bits, entries)
+            return _Table.compact_from(self.kind, bits, entries)
+        if not self.overlaid:
+            return self
+        used = self.okeys != _EMPTY_KEY
+        order = np.argsort(self.okeys[used])
+        keys, vals = self.okeys[used][order], self.ovals[used][order]
+        bits = self.bits.copy()
+        at = _merge_positions(keys, bits, self.ranks)
+        return _Table.compact_from(self.kind, bits, np.insert(self.entries, at, vals))
+
+
+TABLE_VERSION = 2
+CHUNK = 1 << 16  # a table's length is rounded up to a multiple of this
+TABLE_KEYS = tuple(-(-n // CHUNK) * CHUNK for n in STATES)
+FILE_BLOCK_WORDS = CHUNK // 64  # a file keeps the bitmap's blocks of this many words that hold any solved key
+
+
+def _header() -> bytes:
+    parts = [f"{b}:{f}:{c}:{lim}:{m}:{p}" for b, f, c, lim, m, p in zip(BLOCKS, FREES, CAPS, LIMITS, MAX_ANCHORS, PREFILLS)]
+    return f"screenbot corner block tables v{TABLE_VERSION} q{Q} ".encode() + ";".join(parts).encode()
+
+
+def _digest(arrays: dict[str, np.ndarray]) -> str:
+    h = hashlib.sha256(_header())
+    for name in sorted(arrays):
+        h.update(name.encode())
+        h.update(memoryview(np.ascontiguousarray(arrays[name])).cast("B"))
+    return h.hexdigest()
+
+
+def default_table_path() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("screenbot")) / f"corner_tables_v{TABLE_VERSION}.npz"
+
+
+def _symmetries() -> list[tuple[np.ndarray, dict[Move, Move]]]:
+    """The 8 symmetries: for each, where each oriented cell comes from, and each oriented move's
+    original move."""
+    maps = [
+        lambda r, c: (r, c), lambda r, c: (c, r), lambda r, c: (r, 3 - c), lambda r, c: (3 - r, c),
+        lambda r, c: (3 - r, 3 - c), lambda r, c: (c, 3 - r), lambda r, c: (3 - c, r), lambda r, c: (3 - c, 3 - r),
+    ]
+    vectors = {Move.UP: (-1, 0), Move.DOWN: (1, 0), Move.LEFT: (0, -1), Move.RIGHT: (0, 1)}
+    out = []
+    for f in maps:
+        source = np.zeros(16, np.int64)  # oriented cell i holds the original cell source[i]
+        for r in range(4):
+            for c in range(4):
+                orow, ocol = f(r, c)
+                source[4 * orow + ocol] = 4 * r + c
+        moves = {}
+        for move, (dr, dc) in vectors.items():
+            a, b = f(1, 1), f(1 + dr, 1 + dc)
+            oriented = (b[0] - a[0], b[1] - a[1])
+            moves[next(m for m, v in vectors.items() if v == oriented)] = move
+        out.append((source, moves))
+    return out
+
+
+SYMMETRIES = _symmetries()
+
+
+class BlockTables:
+    """The two block tables in memory, solved as boards ask for them (and kept in a file between runs).
+    Made empty and dense (for solving many states); `compact()` and `load()` give the compact layout."""
+
+    def __init__(self, kinds: tuple[int, ...] = (SMALL, BIG)) -> None:
+        self.tables = {kind: _Table(kind) for kind in kinds}
+        self.work = np.zeros(2, np.float64)
+        self.solved = 0  # states solved since made or loaded
+        self.unfinished = 0  # lookups that ran out of their budget
+
+    @classmethod
+    def empty_compact(cls, kinds: tuple[int, ...] = (SMALL, BIG)) -> BlockTables:
+        """Tables with nothing solved, in the compact layout (what solves go to: the overlay)."""
+        tables = cls(kinds=())
+        tables.tables = {kind: _Table.compact_from(kind, np.zeros(TABLE_KEYS[kind] // 64, np.uint64),
+                                                   np.zeros(0, np.uint16)) for kind in kinds}
+        return tables
+
+    def compact(self) -> BlockTables:
+        """Switch every table to the compact layout (a table at a time: the dense one is freed before the next)."""
+        for kind in sorted(self.tables):
+            self.tables[kind] = self.tables[kind].compacted()
+        return self
+
+    def _lookup(self, b: np.uint64, kind: int, budget: list[float]) -> tuple[float, int]:
+        """_lookup on one table within what is left of the call's budget (budget[0], counted down)."""
+        table = self.tables[kind]
+        while True:
+            if table.room() < min(budget[0], OVERLAY_STEP):
+                table.grow(min(budget[0], OVERLAY_STEP))
+            limit = min(budget[0], table.room())
+            self.work[W_SOLVED] = 0.0
+            self.work[W_LIMIT] = limit
+            p, m = _lookup(b, kind, *table.layout(), self.work)
+            solved = int(self.work[W_SOLVED])
+            self.solved += solved
+            budget[0] -= solved
+            if not table.is_dense:
+                table.overlaid += solved
+            if p >= 0.0 or limit >= budget[0] + solved:  # answered, or out of the call's budget
+                return p, int(m)
+            # else out of room in the overlay: it grows, and the solve goes on from the states it finished
+
+
+    def suggest(self, grid: Grid, budget: float = np.inf) -> tuple[float, Move | None, int]:
+        """macroxue's order: the small table's move where it is at least SMALL_SURE, else the big
+        table's where it is above 0: (chance, move, kind); (0.0, None, -1) when neither applies. Each
+        table takes the best chance over the board's 8 orientations whose block is regular and not at
+        its goal. States not solved yet are solved first, at most `budget` of them per call: a board
+        whose solve does not finish in it counts as unknown this time (the solve goes on from where it
+        stopped next time)."""
+        board = to_bitboard(grid)
+        cells = [(board >> (4 * i)) & 0xF for i in range(16)]
+        oriented = []
+        for source, moves in SYMMETRIES:
+            word = 0
+            for i in range(16):
+                word |= cells[source[i]] << (4 * i)
+            oriented.append((np.uint64(word), moves))
+        left = [float(budget)]
+        for kind in (SMALL, BIG):
+            if kind not in self.tables:
+                continue
+            best, best_move = 0.0, None
+            for b, moves in oriented:
+                a = _anchor(b, kind)
+                if a < 0 or _is_goal(b, a, kind):
+                    continue
+                p, m = self._lookup(b, kind, left)
+                if p < 0.0:
+                    self.unfinished += 1
+                    if kind == BIG:  # the big table's word counts only when every orientation is known
+                        return 0.0, None, -1
+                elif p > best:
+                    best, best_move = p, moves[Move(m)]
+            if best_move is not None and best >= (SMALL_SURE if kind == SMALL else 0.0) and best > 0:
+                return best, best_move, kind
+        return 0.0, None, -1
+
+    def _stored(self) -> dict[str, np.ndarray]:
+        """Per table, the solved keys' bitmap (only its blocks of FILE_BLOCK_WORDS words that hold any:
+        the numbers of those blocks, then their words) and the solved entries in key order."""
+        arrays = {}
+        for kind in sorted(self.tables):
+            table = self.tables[kind].compacted()
+            if not self.tables[kind].is_dense:
+                self.tables[kind] = table  # the overlay is merged in for good
+            words = table.bits.reshape(-1, FILE_BLOCK_WORDS)
+            blocks = np.flatnonzero(words.any(axis=1))
+            arrays[f"blocks_{kind}"] = blocks.astype(np.int64)
+            arrays[f"solved_{kind}"] = words[blocks].reshape(-1)
+            arrays[f"entries_{kind}"] = table.entries
+        return arrays
+
+    def save(self, path: Path) -> int:
+        """Write the solved states to `path` (whole or not at all); returns the file's size in bytes."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        arrays = self._stored()
+        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+        try:
+            with open(tmp, "wb") as f:
+                np.savez(f, header=np.frombuffer(_header(), np.uint8),
+                         checksum=np.frombuffer(_digest(arrays).encode(), np.uint8), **arrays)
+            os.replace(tmp, path)  # also with two processes saving at once
+        finally:
+            tmp.unlink(missing_ok=True)
+        return path.stat().st_size
+
+    @classmethod
+    def load(cls, path: Path) -> BlockTables:
+        """The tables in `path`, compact."""
+        tables = cls.__new__(cls)
+        tables.work, tables.solved, tables.unfinished = np.zeros(2, np.float64), 0, 0
+        tables.tables = {}
+        arrays = {}
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                if bytes(data["header"]) != _header():
+                    raise TableError(f"{path} holds other block tables (another version)")
+                stored = bytes(data["checksum"]).decode()
+                for kind in (BIG, SMALL):
+                    blocks, words, entries = (data[f"{name}_{kind}"] for name in ("blocks", "solved", "entries"))
+                    count = TABLE_KEYS[kind] // 64 // FILE_BLOCK_WORDS
+                    if (blocks.dtype != np.int64 or words.dtype != np.uint64 or entries.dtype != np.uint16
+                            or blocks.ndim != 1 or words.shape != (len(blocks) * FILE_BLOCK_WORDS,) or entries.ndim != 1
+                            or np.any(blocks < 0) or np.any(blocks >= count) or np.any(np.diff(blocks) <= 0)):
+                        raise TableError(f"{path} has a table of the wrong shape")
+                    arrays[f"blocks_{kind}"], arrays[f"solved_{kind}"], arrays[f"entries_{kind}"] = blocks, words, entries
+        except TableError:
+            raise
+        except Exception as exc:  # a truncated or foreign file: zipfile, KeyError, ValueError ...
+            raise TableError(f"{path} is not a readable block table file ({type(exc).__name__})") from None
+        if _digest(arrays) != stored:
+            raise TableError(f"{path} is corrupt (checksum mismatch)")
+        for kind in (BIG, SMALL):
+            bits = np.zeros((TABLE_KEYS[kind] // 64 // FILE_BLOCK_WORDS, FILE_BLOCK_WORDS), np.uint64)
+            bits[arrays[f"blocks_{kind}"]] = arrays[f"solved_{kind}"].reshape(-1, FILE_BLOCK_WORDS)
+            entries = arrays[f"entries_{kind}"]
+            try:
+                tables.tables[kind] = _Table.compact_from(kind, bits.reshape(-1), entries)
+            except TableError as exc:
+                raise TableError(f"{path} has a table of the wrong shape ({exc})") from None
+            if len(entries) and not np.all(entries):
+                raise TableError(f"{path} has a table of the wrong shape (an empty entry)")
+        return tables
+
+    def states_solved(self) -> int:
+        return sum(t.solved() for t in self.tables.values())
