@@ -163,6 +163,7 @@ def main(argv=None) -> int:
         "deepen_gap": args.deepen_gap,
         "deepen_ms": args.deepen_ms,
         "search_threads": player.agent.threads,
+        "agent": "plain" if args.plain or agent is None else "corner",  # corner: play's default (the tables)
         "zoom": args.zoom,
         "moves": summary.moves,
         "reason": summary.reason,
