@@ -443,15 +443,38 @@ def _symmetries() -> list[tuple[np.ndarray, dict[Move, Move]]]:
 SYMMETRIES = _symmetries()
 
 
+def _orientations(grid: Grid) -> list[tuple[np.uint64, dict[Move, Move]]]:
+    """The board in each of the 8 orientations, with each oriented move's original move."""
+    board = to_bitboard(grid)
+    cells = [(board >> (4 * i)) & 0xF for i in range(16)]
+    oriented = []
+    for source, moves in SYMMETRIES:
+        word = 0
+        for i in range(16):
+            word |= cells[source[i]] << (4 * i)
+        oriented.append((np.uint64(word), moves))
+    return oriented
+
+
 class BlockTables:
     """The two block tables in memory, solved as boards ask for them (and kept in a file between runs).
     Made empty and dense (for solving many states); `compact()` and `load()` give the compact layout."""
 
     def __init__(self, kinds: tuple[int, ...] = (SMALL, BIG)) -> None:
         self.tables = {kind: _Table(kind) for kind in kinds}
-        self.work = np.zeros(2, np.float64)
-        self.solved = 0  # states solved since made or loaded
-        self.unfinished = 0  # lookups that ran out of their budget
+        self._work = {kind: np.zeros(2, np.float64) for kind in (SMALL, BIG)}
+        self._solved = {SMALL: 0, BIG: 0}  # states solved since made or loaded
+        self._unfinished = {SMALL: 0, BIG: 0}  # lookups that ran out of their budget
+
+    @property
+    def solved(self) -> int:
+        """States solved since the tables were made or loaded."""
+        return sum(self._solved.values())
+
+    @property
+    def unfinished(self) -> int:
+        """Lookups that ran out of their budget."""
+        return sum(self._unfinished.values())
 
     @classmethod
     def empty_compact(cls, kinds: tuple[int, ...] = (SMALL, BIG)) -> BlockTables:
@@ -469,16 +492,16 @@ class BlockTables:
 
     def _lookup(self, b: np.uint64, kind: int, budget: list[float]) -> tuple[float, int]:
         """_lookup on one table within what is left of the call's budget (budget[0], counted down)."""
-        table = self.tables[kind]
+        table, work = self.tables[kind], self._work[kind]
         while True:
             if table.room() < min(budget[0], OVERLAY_STEP):
                 table.grow(min(budget[0], OVERLAY_STEP))
             limit = min(budget[0], table.room())
-            self.work[W_SOLVED] = 0.0
-            self.work[W_LIMIT] = limit
-            p, m = _lookup(b, kind, *table.layout(), self.work)
-            solved = int(self.work[W_SOLVED])
-            self.solved += solved
+            work[W_SOLVED] = 0.0
+            work[W_LIMIT] = limit
+            p, m = _lookup(b, kind, *table.layout(), work)
+            solved = int(work[W_SOLVED])
+            self._solved[kind] += solved
             budget[0] -= solved
             if not table.is_dense:
                 table.overlaid += solved
@@ -486,6 +509,24 @@ class BlockTables:
                 return p, int(m)
             # else out of room in the overlay: it grows, and the solve goes on from the states it finished
 
+    def _answer(self, oriented: list, kind: int, left: list[float]) -> tuple[float, Move | None, bool]:
+        """One table's best chance and move over the orientations whose block is regular and not at
+        its goal, and whether every one of them was answered within the budget (the big table stops
+        at the first that was not)."""
+        best, best_move, complete = 0.0, None, True
+        for b, moves in oriented:
+            a = _anchor(b, kind)
+            if a < 0 or _is_goal(b, a, kind):
+                continue
+            p, m = self._lookup(b, kind, left)
+            if p < 0.0:
+                self._unfinished[kind] += 1
+                complete = False
+                if kind == BIG:
+                    break
+            elif p > best:
+                best, best_move = p, moves[Move(m)]
+        return best, best_move, complete
 
     def suggest(self, grid: Grid, budget: float = np.inf) -> tuple[float, Move | None, int]:
         """macroxue's order: the small table's move where it is at least SMALL_SURE, else the big
@@ -493,31 +534,15 @@ class BlockTables:
         table takes the best chance over the board's 8 orientations whose block is regular and not at
         its goal. States not solved yet are solved first, at most `budget` of them per call: a board
         whose solve does not finish in it counts as unknown this time (the solve goes on from where it
-        stopped next time)."""
-        board = to_bitboard(grid)
-        cells = [(board >> (4 * i)) & 0xF for i in range(16)]
-        oriented = []
-        for source, moves in SYMMETRIES:
-            word = 0
-            for i in range(16):
-                word |= cells[source[i]] << (4 * i)
-            oriented.append((np.uint64(word), moves))
+        stopped next time; the big table's word counts only when every orientation is known)."""
+        oriented = _orientations(grid)
         left = [float(budget)]
         for kind in (SMALL, BIG):
             if kind not in self.tables:
                 continue
-            best, best_move = 0.0, None
-            for b, moves in oriented:
-                a = _anchor(b, kind)
-                if a < 0 or _is_goal(b, a, kind):
-                    continue
-                p, m = self._lookup(b, kind, left)
-                if p < 0.0:
-                    self.unfinished += 1
-                    if kind == BIG:  # the big table's word counts only when every orientation is known
-                        return 0.0, None, -1
-                elif p > best:
-                    best, best_move = p, moves[Move(m)]
+            best, best_move, complete = self._answer(oriented, kind, left)
+            if kind == BIG and not complete:
+                return 0.0, None, -1
             if best_move is not None and best >= (SMALL_SURE if kind == SMALL else 0.0) and best > 0:
                 return best, best_move, kind
         return 0.0, None, -1
@@ -554,9 +579,7 @@ class BlockTables:
     @classmethod
     def load(cls, path: Path) -> BlockTables:
         """The tables in `path`, compact."""
-        tables = cls.__new__(cls)
-        tables.work, tables.solved, tables.unfinished = np.zeros(2, np.float64), 0, 0
-        tables.tables = {}
+        tables = cls(kinds=())
         arrays = {}
         try:
             with np.load(path, allow_pickle=False) as data:
