@@ -227,11 +227,20 @@ def test_merging_needs_one_way_of_playing_and_each_seed_once():
         merge_summaries([a, c])
 
 
-def test_bench_plays_with_the_corner_agent_when_asked():
+def test_bench_plays_with_the_corner_agent_when_asked(monkeypatch, tmp_path):
+    from screenbot.agent.block_tables import BlockTables, default_table_path
     from screenbot.agent.corner import CornerAgent
 
-    agent = make_agent(1, corner="table")
-    assert isinstance(agent, CornerAgent) and agent.block is not None
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    agent = make_agent(1, corner="table")  # no tables in the cache: empty ones, solved as games ask
+    assert isinstance(agent, CornerAgent) and agent.block is not None and agent.block.states_solved() == 0
+    assert all(t.is_dense for t in agent.block.tables.values())
+    saved = BlockTables()
+    saved.suggest(((32768, 16384, 8192, 512), (4096, 2048, 1024, 256), (128, 64, 128, 0), (4, 4, 32, 64)))
+    saved.save(default_table_path())
+    agent = make_agent(1, corner="table")  # play's tables in the cache: loaded
+    assert agent.block.states_solved() == saved.states_solved() > 0
+    assert not any(t.is_dense for t in agent.block.tables.values())
     plain = make_agent(1, corner="eval")
     assert isinstance(plain, CornerAgent) and plain.block is None
     result = play_game(5, BenchSettings(depth=2, stop_at=256, corner="eval"), agent=plain)

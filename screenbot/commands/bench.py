@@ -43,9 +43,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="play the endgame tables' best moves where they know the board (" + TABLES_HELP +
                              "; measured weaker than the search alone, see README)")
     tables.add_argument("--corner", choices=("eval", "table"),
-                        help="macroxue's way: 'table' (what `play --corner` plays, the strongest measured) searches "
+                        help="macroxue's way: 'table' (what `play` plays by default, the strongest measured) searches "
                              "with a corner evaluation and plays two block tables' move wherever they know the board; "
-                             "each worker solves the tables in memory as its games ask (about 6.6 GB per worker); "
+                             "each worker loads play's tables from the user cache dir (1.8 GB per worker), or when they "
+                             "are not built, solves them in memory as its games ask (about 6.6 GB per worker); "
                              "'eval': the corner evaluation alone")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")
     p.add_argument("--threads", type=int, metavar="T",
