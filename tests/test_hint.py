@@ -100,3 +100,22 @@ def test_hint_from_the_screen_without_a_display_says_what_to_do(capsys, monkeypa
     err = capsys.readouterr().err.strip()
     assert code != 0 and code != 2
     assert err.startswith("screenbot: error: ") and "\n" not in err and "display" in err
+
+
+def test_hint_corner_gives_the_tables_move_where_they_know_the_board(capsys, monkeypatch, tmp_path):
+    from screenbot.agent.block_tables import BlockTables, default_table_path
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    BlockTables.empty_compact().save(default_table_path())  # nothing solved: the hint solves what it needs
+    board = "32768 16384 8192 512 / 4096 2048 1024 256 / 128 64 128 0 / 4 4 32 64"
+    assert main(["hint", "--board", board, "--corner"]) == 0
+    captured = capsys.readouterr()
+    chance, move, _ = BlockTables().suggest(parse_board(board))
+    assert f"best move: {move.key}  (corner block tables," in captured.out
+    assert f"without moving it: {100 * chance:.1f} %" in captured.out
+    assert "loading the corner tables" in captured.err
+    early = "2 0 0 4 / 0 0 0 0 / 0 2 0 0 / 0 0 0 0"  # no block of big tiles: the corner evaluation's search
+    assert main(["hint", "--board", early, "--corner", "--depth", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "best move:" in out and "(depth 2," in out and "<- best" in out
+    assert main(["hint", "--board", early, "--corner", "--endgame-tables"]) == 2
