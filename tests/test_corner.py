@@ -281,8 +281,13 @@ def test_load_or_build_replaces_an_unusable_file(tmp_path, monkeypatch):
     path.write_bytes(b"not a table")
     built = _solved_some()
     monkeypatch.setattr(C, "build_tables", lambda progress=None: built)
+    older = tmp_path / "corner_tables_v1.npz"  # a file of an older version beside it: replaced by the build
+    older.write_bytes(b"old tables")
+    other = tmp_path / "corner_tables_v1.npz.notes"
+    other.write_bytes(b"not a table file")
     tables, seconds = C.load_or_build(path)
     assert tables is built and seconds is not None
+    assert not older.exists() and other.exists()
     again, seconds = C.load_or_build(path)
     assert seconds is None and again.states_solved() == built.states_solved()
 

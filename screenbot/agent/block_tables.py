@@ -151,7 +151,8 @@ def _popcount(x):
 
 @njit(cache=True, inline="always")
 def _slot(k, size):
-    return np.int64((np.uint64(k) * _HASH) >> np.uint64(40)) & (size - 1)
+    """Where key k's probe starts in an overlay of `size` slots (a power of two up to 2**32)."""
+    return np.int64((np.uint64(k) * _HASH) >> np.uint64(32)) & (size - 1)
 
 
 @njit(cache=True)

@@ -165,7 +165,18 @@ def load_or_build(path: Path | None = None, progress: Callable[[int], None] | No
     tables = build_tables(progress)
     seconds = time.perf_counter() - start
     tables.save(path)
+    _drop_older_versions(path)
     return tables, seconds
+
+
+def _drop_older_versions(path: Path) -> None:
+    """A new build replaces the files of older table versions beside it (1.7 GB each)."""
+    for old in path.parent.glob("corner_tables_v*.npz"):
+        if old.name != path.name and old.name[len("corner_tables_v"):-len(".npz")].isdigit():
+            try:
+                old.unlink()
+            except OSError:
+                pass  # not ours to remove after all: it stays
 
 
 def play_agent(tables: BlockTables, depth_cap: int | str | None = None, deepen_gap: float | None = None,
