@@ -1,6 +1,9 @@
 """`screenbot bench`: seeded simulated games end to end (tiny ones), the JSON and plot it writes, and bad arguments."""
 
 import json
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -245,3 +248,67 @@ def test_bench_plays_with_the_corner_agent_when_asked(monkeypatch, tmp_path):
     assert isinstance(plain, CornerAgent) and plain.block is None
     result = play_game(5, BenchSettings(depth=2, stop_at=256, corner="eval"), agent=plain)
     assert result.max_tile >= 256 and not result.over
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            kids.append(int(stat.parent.name))
+    return kids
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+    except OSError:
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("how", ["term", "kill"])
+def test_a_bench_stopped_or_killed_leaves_no_worker_playing(tmp_path, how):
+    import os
+    import signal
+    import subprocess
+
+    # games at the defaults: each lasts minutes, far longer than the test waits for a worker to end
+    bench = subprocess.Popen([sys.executable, "-m", "screenbot", "bench", "--games", "4", "--seed", "1",
+                              "--workers", "2", "--threads", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env={**os.environ, "SCREENBOT_THREADS": "1"})
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            workers = [pid for pid in _children(bench.pid) if "spawn_main" in _cmdline(pid)]
+            if len(workers) == 2:
+                break
+            time.sleep(0.2)
+        assert len(workers) == 2, "the bench never started its two workers"
+        time.sleep(3)  # the games under way
+        bench.send_signal(signal.SIGTERM if how == "term" else signal.SIGKILL)
+        code = bench.wait(timeout=60)
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(_alive(pid) for pid in workers), "a worker went on playing after the bench stopped"
+        if how == "term":
+            assert code == 130 and "interrupted" in bench.stderr.read()
+    finally:
+        if bench.poll() is None:
+            bench.kill()
+            bench.wait()
+        for pid in workers:  # a failing run leaves nothing behind either
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import multiprocessing
 import queue as queue_module
 import random
+import signal
 import statistics
+import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -193,7 +196,34 @@ def make_agent(threads: int | None = None, endgame_tables: bool = False, corner:
     return ExpectimaxAgent(threads=threads)
 
 
+def _die_with_parent() -> None:
+    """Linux: this process is killed when the process that started it dies, even by SIGKILL (else a
+    worker left behind would go on playing, with nobody to report to)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _stop_on_sigterm():
+    """In the main thread: SIGTERM stops the run as Ctrl-C does (the pool's workers are terminated on
+    the way out); returns the handler it replaced, or None when it could not be set."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, stop)
+
+
 def _worker_start(progress_queue, threads: int, endgame_tables: bool, corner: str | None = None) -> None:
+    _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent ends the workers
     agent = make_agent(threads, endgame_tables, corner)  # the workers share the cores
     agent.warm_up()  # loads the compiled kernels from numba's disk cache
     _worker.update(queue=progress_queue, agent=agent)
@@ -234,6 +264,15 @@ def run_games(
     context = multiprocessing.get_context("spawn")  # fresh interpreters: each loads the JIT cache itself
     progress_queue = context.Queue()
     results: list[GameResult | None] = [None] * len(seeds)
+    previous = _stop_on_sigterm()
+    try:
+        return _run_pool(context, progress_queue, results, seeds, settings, workers, threads, report, on_result)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run_pool(context, progress_queue, results, seeds, settings, workers, threads, report, on_result):
     with context.Pool(min(workers, len(seeds)), initializer=_worker_start,
                       initargs=(progress_queue, threads, settings.endgame_tables, settings.corner)) as pool:
         pending = {i: pool.apply_async(_worker_game, (seed, i, settings)) for i, seed in enumerate(seeds)}
