@@ -62,18 +62,19 @@ def run(args) -> int:
     from screenbot.play.record import LOG_NAME, PROFILE_NAME, FrameRecorder, MoveLog, Recording
     from screenbot.play.session import StatusLine, open_live
 
-    agent = None
-    if not args.plain:  # before the screen: the tables may take minutes to build the first time
-        from screenbot.agent.corner import play_agent
-        from screenbot.commands.corner_tables import corner_tables_or_none
-        from screenbot.control.desktop import check_desktop
-
-        check_desktop()  # a desktop that cannot be played says so at once, not after the tables
-
-        tables = corner_tables_or_none()
-        if tables is not None:
-            agent = play_agent(tables, args.depth_cap, args.deepen_gap)
     parts = open_live(args.profile, dry_run=args.dry_run, keys=args.keys)
+    agent = None
+    try:
+        if not args.plain:  # once the board is found: a first build takes minutes, and no board should fail at once
+            from screenbot.agent.corner import play_agent
+            from screenbot.commands.corner_tables import corner_tables_or_none
+
+            tables = corner_tables_or_none()
+            if tables is not None:
+                agent = play_agent(tables, args.depth_cap, args.deepen_gap)
+    except BaseException:
+        parts.close()
+        raise
     log = recorder = None
     try:
         record_dir = Path(args.record) if args.record else None
