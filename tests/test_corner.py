@@ -257,6 +257,20 @@ def test_a_budgeted_solve_in_the_compact_layout_goes_on_later():
     assert calls > 3 and tables.solved == fresh.solved
 
 
+def test_a_solve_shared_out_between_threads_solves_the_same_states():
+    sequential, shared = BlockTables(), BlockTables()
+    for kind, rest in CROWDED:
+        grid = _prefilled(kind, rest)
+        expected = sequential.suggest(grid)
+        shared.solve_shared(grid, kind, threads=3)
+        assert shared.suggest(grid, budget=16) == expected  # only the roots were left
+    for kind in (BIG, SMALL):
+        a, b = sequential.tables[kind].compacted(), shared.tables[kind].compacted()
+        assert np.array_equal(a.bits, b.bits) and np.array_equal(a.entries, b.entries)
+    with pytest.raises(ValueError, match="dense"):
+        BlockTables.empty_compact().solve_shared(_prefilled(BIG, CROWDED[0][1]), BIG)
+
+
 def test_a_damaged_or_foreign_table_file_is_refused(tmp_path):
     path = tmp_path / "corner.npz"
     _solved_some().save(path)

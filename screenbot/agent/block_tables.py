@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -199,7 +201,7 @@ W_SOLVED = 0  # work[]: states solved so far ...
 W_LIMIT = 1  # ... and how many a call may solve before it gives up (the states it finished are kept)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _solve(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
     """The best chance from board b (after its new tile; block prefilled and regular), stored with its
     move; -1.0 when work[W_LIMIT] states were solved first (only finished states are ever stored, so
@@ -263,6 +265,30 @@ def _lookup(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
         e = _get(k, dense, bits, ranks, entries, okeys, ovals)
     e = np.int64(e) - 1
     return (e >> 2) / Q, e & 3
+
+
+@njit(cache=True)
+def _root_children(root, kind):
+    """The boards one move and one new tile away from a prefilled root (its subproblems)."""
+    out = np.zeros(4 * 2 * 11, np.uint64)
+    n = 0
+    mask = _BLOCK_MASK[kind]
+    block = root & mask
+    for m in range(4):
+        nb, _ = execute_move(root, m)
+        if nb == root or (nb & mask) != block:
+            continue
+        a = _anchor(nb, kind)
+        if a < 0 or _is_goal(nb, a, kind):
+            continue
+        for i in range(_NFREE[kind]):
+            cell = _FREE[kind, i]
+            if _at(nb, cell) == 0:
+                shift = np.uint64(4 * cell)
+                out[n] = nb | (np.uint64(1) << shift)
+                out[n + 1] = nb | (np.uint64(2) << shift)
+                n += 2
+    return out[:n]
 
 
 @njit(cache=True)
@@ -477,6 +503,9 @@ class BlockTables:
         """Lookups that ran out of their budget."""
         return sum(self._unfinished.values())
 
+    def unfinished_by_kind(self) -> dict[int, int]:
+        return dict(self._unfinished)
+
     @classmethod
     def empty_compact(cls, kinds: tuple[int, ...] = (SMALL, BIG)) -> BlockTables:
         """Tables with nothing solved, in the compact layout (what solves go to: the overlay)."""
@@ -547,6 +576,50 @@ class BlockTables:
             if best_move is not None and best >= (SMALL_SURE if kind == SMALL else 0.0) and best > 0:
                 return best, best_move, kind
         return 0.0, None, -1
+
+    def solve_shared(self, grid: Grid, kind: int, threads: int = 2, report: Callable[[int], None] | None = None
+                     ) -> None:
+        """For a build (dense tables only, nothing else using them meanwhile): solve every state one
+        table's lookups of this board need, the subproblems one move and one tile below each unsolved
+        root shared out among `threads` threads (the numba solve runs without the GIL; two threads
+        writing one state write the same entry). `report(states solved so far)` about once a second."""
+        jobs = []
+        if kind in self.tables:
+            table = self.tables[kind]
+            if not table.is_dense:
+                raise ValueError("solve_shared needs the dense layout")
+            for b, _ in _orientations(grid):
+                a = _anchor(b, kind)
+                if a < 0 or _is_goal(b, a, kind):
+                    continue
+                root = (b & ~_BLOCK_MASK[kind]) | _PREFILL_BITS[kind]
+                if table.dense[_key(root, kind)] == 0:
+                    jobs += list(_root_children(root, kind))
+        if not jobs:
+            return
+        works = [np.array([0.0, np.inf]) for _ in range(threads)]
+        pending = iter(jobs)
+        lock = threading.Lock()
+        layout = self.tables[kind].layout()
+
+        def worker(work: np.ndarray) -> None:
+            while True:
+                with lock:
+                    child = next(pending, None)
+                if child is None:
+                    return
+                _solve(child, kind, *layout, work)
+
+        pool = [threading.Thread(target=worker, args=(w,), daemon=True) for w in works]
+        for t in pool:
+            t.start()
+        base = self.solved
+        for t in pool:
+            while t.is_alive():
+                t.join(1.0)
+                if report is not None:
+                    report(base + int(sum(w[W_SOLVED] for w in works)))
+        self._solved[kind] += int(sum(w[W_SOLVED] for w in works))
 
     def _stored(self) -> dict[str, np.ndarray]:
         """Per table, the solved keys' bitmap (only its blocks of FILE_BLOCK_WORDS words that hold any:

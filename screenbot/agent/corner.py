@@ -123,28 +123,41 @@ def _turned(grid: Grid, source: np.ndarray) -> Grid:
 BUILD_SEED = 2001  # the game the build plays
 BUILD_DEPTH = 3
 BUILD_STEP = 2_000_000  # states solved between two progress reports
+BUILD_QUICK = 20_000  # a board needing more new states than this has them solved on BUILD_THREADS threads
+BUILD_THREADS = 2
 BUILD_STATES = 655_000_000  # about what one whole game makes the tables solve (session 15: 654 M)
 PLAY_SOLVE_BUDGET = 50_000  # states a live decision may solve (~20 ms); a board it does not finish is searched
 
 
 def build_tables(progress: Callable[[int], None] | None = None, seed: int = BUILD_SEED) -> BlockTables:
     """Solve what the tables need by playing one whole game on them (depth BUILD_DEPTH), solving every
-    board the game asks about completely first; progress(states solved so far) between steps. Nearly
+    board the game asks about completely first (a big solve on two threads); progress(states solved so
+    far) now and then. Nearly
     all the states later games ask about are solved by then (session 15: a second and a third game
     added 0.1 % more)."""
     tables = BlockTables()
     agent = CornerAgent(tables, threads=1)
     game = Game(seed=seed)
     game.reset()
+    reported = 0
+
+    def report(solved: int) -> None:
+        nonlocal reported
+        if progress is not None and solved - reported >= BUILD_STEP:
+            reported = solved
+            progress(solved)
+
     try:
         while legal_moves(game.grid):
-            while True:  # solve this board's states a step at a time, reporting in between
-                before = tables.unfinished
-                tables.suggest(game.grid, BUILD_STEP)
-                if progress is not None:
-                    progress(tables.solved)
-                if tables.unfinished == before:
+            while True:  # most boards need few new states (or none); a big solve is shared out
+                before = tables.unfinished_by_kind()
+                tables.suggest(game.grid, BUILD_QUICK)
+                short = [k for k, n in tables.unfinished_by_kind().items() if n != before[k]]
+                if not short:
                     break
+                # the first table suggest did not finish, as a solve without a budget goes: the same states
+                tables.solve_shared(game.grid, min(short, key=(SMALL, BIG).index), BUILD_THREADS, report)
+            report(tables.solved)
             game.step(agent.choose(game.grid, depth=BUILD_DEPTH).move)
     finally:
         agent.close()
