@@ -76,7 +76,7 @@ def corner_tables_or_none():
 
     short = memory_shortfall(default_table_path())
     if short is not None:
-        print(f"screenbot: note: {short}: playing without them (--plain says so and skips this check)",
+        print(f"screenbot: note: {short}: playing without them (play --plain skips the tables and this note)",
               file=sys.stderr, flush=True)
         return None
     return ensure_corner_tables()
