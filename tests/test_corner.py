@@ -393,3 +393,21 @@ def test_a_board_with_its_big_tiles_in_another_corner_is_searched_turned():
     decision = CornerAgent(None, threads=1).choose(bottom_right, depth=2)
     turned = CornerAgent(None, threads=1).choose(_orient(bottom_right, source), depth=2)
     assert decision.move == moves[turned.move] and set(decision.values) == set(legal_moves(bottom_right))
+
+
+def test_the_build_plays_its_game_and_reports_its_progress():
+    """The first few million states of a real build (its big solves shared out between two threads)."""
+    seen = []
+
+    class Enough(Exception):
+        pass
+
+    def progress(solved):
+        seen.append(solved)
+        if solved >= 3 * C.BUILD_STEP:
+            raise Enough
+
+    with pytest.raises(Enough):
+        C.build_tables(progress)
+    assert seen == sorted(seen) and seen[0] >= C.BUILD_STEP
+    assert all(b - a >= C.BUILD_STEP for a, b in zip(seen, seen[1:]))  # a report per step, not per board

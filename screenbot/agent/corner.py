@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from screenbot.agent.base import Decision
-from screenbot.agent.block_tables import SYMMETRIES, BlockTables, TableError, default_table_path
+from screenbot.agent.block_tables import BIG, SMALL, SYMMETRIES, BlockTables, TableError, default_table_path
 from screenbot.agent.search import ExpectimaxAgent
 from screenbot.game.bitboard import ROW_COUNT
 from screenbot.game.rules import Game, Grid, Move, legal_moves, to_grid
