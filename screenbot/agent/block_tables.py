@@ -197,6 +197,16 @@ def _put(k, e, dense, okeys, ovals):
     ovals[s] = e
 
 
+@njit(cache=True, inline="always")
+def _block_move(b, m, kind):
+    """(board after move m, its anchor) when the move changes the board, leaves the block in place and
+    keeps it regular; else (b, -1)."""
+    nb, _ = execute_move(b, m)
+    if nb == b or (nb & _BLOCK_MASK[kind]) != (b & _BLOCK_MASK[kind]):
+        return b, np.int64(-1)
+    return nb, _anchor(nb, kind)
+
+
 W_SOLVED = 0  # work[]: states solved so far ...
 W_LIMIT = 1  # ... and how many a call may solve before it gives up (the states it finished are kept)
 
@@ -214,13 +224,8 @@ def _solve(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
         return -1.0
     best = 0.0
     best_move = 0
-    mask = _BLOCK_MASK[kind]
-    block = b & mask
     for m in range(4):
-        nb, _ = execute_move(b, m)
-        if nb == b or (nb & mask) != block:
-            continue
-        a = _anchor(nb, kind)
+        nb, a = _block_move(b, m, kind)
         if a < 0:
             continue
         if _is_goal(nb, a, kind):
@@ -272,13 +277,8 @@ def _root_children(root, kind):
     """The boards one move and one new tile away from a prefilled root (its subproblems)."""
     out = np.zeros(4 * 2 * 11, np.uint64)
     n = 0
-    mask = _BLOCK_MASK[kind]
-    block = root & mask
     for m in range(4):
-        nb, _ = execute_move(root, m)
-        if nb == root or (nb & mask) != block:
-            continue
-        a = _anchor(nb, kind)
+        nb, a = _block_move(root, m, kind)
         if a < 0 or _is_goal(nb, a, kind):
             continue
         for i in range(_NFREE[kind]):
@@ -489,7 +489,7 @@ class BlockTables:
 
     def __init__(self, kinds: tuple[int, ...] = (SMALL, BIG)) -> None:
         self.tables = {kind: _Table(kind) for kind in kinds}
-        self._work = {kind: np.zeros(2, np.float64) for kind in (SMALL, BIG)}
+        self.work = np.zeros(2, np.float64)
         self._solved = {SMALL: 0, BIG: 0}  # states solved since made or loaded
         self._unfinished = {SMALL: 0, BIG: 0}  # lookups that ran out of their budget
 
@@ -522,7 +522,7 @@ class BlockTables:
 
     def _lookup(self, b: np.uint64, kind: int, budget: list[float]) -> tuple[float, int]:
         """_lookup on one table within what is left of the call's budget (budget[0], counted down)."""
-        table, work = self.tables[kind], self._work[kind]
+        table, work = self.tables[kind], self.work
         while True:
             if table.room() < min(budget[0], OVERLAY_STEP):
                 table.grow(min(budget[0], OVERLAY_STEP))
