@@ -41,9 +41,17 @@ def test_a_deepen_gap_searches_a_close_call_past_the_cap(capsys):
     board = "2 4 8 16 / 32 64 128 . / . . . . / . . . ."  # the rule says 5; at 3 its best moves lie ~0.7 % apart
     depths = {}
     for gap in ("0", "0.002", "0.05"):  # play's defaults otherwise (adaptive depth within 500 ms)
-        assert main(["hint", "--board", board, "--depth-cap", "3", "--deepen-gap", gap]) == 0
+        assert main(["hint", "--board", board, "--depth-cap", "3", "--deepen-gap", gap, "--deepen-ms", "400"]) == 0
         depths[gap] = int(capsys.readouterr().out.split("(depth ")[1].split(",")[0])
-    assert depths["0"] == depths["0.002"] == 3 and depths["0.05"] > 3
+    assert depths == {"0": 3, "0.002": 3, "0.05": 5}
+
+
+def test_hint_deepens_only_within_its_deepen_ms(capsys):
+    board = "2 4 8 16 / 32 64 128 . / . . . . / . . . ."
+    assert main(["hint", "--board", board, "--depth-cap", "3", "--deepen-gap", "0.05", "--deepen-ms", "0.001"]) == 0
+    assert "(depth 3," in capsys.readouterr().out  # past the cap nothing finishes within 1 microsecond
+    assert main(["hint", "--board", board, "--deepen-ms", "-1"]) == 2
+    assert "--deepen-ms" in capsys.readouterr().err
 
 
 def test_hint_on_a_lost_board_says_so(capsys):

@@ -367,6 +367,10 @@ def close_call(values: np.ndarray, gap: float) -> bool:
     return bool(top > 0 and top - second < gap * top)
 
 
+GROWTH_FROM_MS = 1.0  # a depth faster than this says nothing of the next one's time (a pause of the process
+# between two sub-millisecond depths made one look 100 times slower, and a 500 ms budget stop at depth 2)
+
+
 def _deepen(search: _Search, moves: list[Move], afters: np.ndarray, depth: int | None, cutoff: float,
             budget_ms: float, start: float, deepen_to: int | None = None, gap: float | None = None,
             deepen_ms: float | None = None) -> Decision:
@@ -393,7 +397,7 @@ def _deepen(search: _Search, moves: list[Move], afters: np.ndarray, depth: int |
         if values is None:
             break
         took_ms = (time.perf_counter() - now) * 1000.0
-        if last_ms > 0.05:
+        if last_ms > GROWTH_FROM_MS:
             growth = max(1.5, took_ms / last_ms)
         best_values, best_depth, best_nodes, last_ms = values, d, nodes, took_ms
         if not deeper_sees_more:

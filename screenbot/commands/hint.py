@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from screenbot.agent.limits import DEEPEN_GAP_HELP, MAX_FIXED_DEPTH, check_budget, check_deepen_gap, check_depth, check_depth_cap
+from screenbot.agent.limits import DEEPEN_GAP_HELP, DEFAULT_DEEPEN_MS, MAX_FIXED_DEPTH, check_budget, check_deepen_gap, check_depth, check_depth_cap
 from screenbot.commands.corner_tables import CORNER_HELP
 from screenbot.commands.endgame_tables import TABLES_HELP, ensure_tables
 from screenbot.errors import BoardParseError, UsageError
@@ -37,6 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--depth-cap", metavar="D", help="cap the adaptive depth at D (default 6, what `play` uses; 40: nneonneo's rule uncapped; "
                    "'endgame': 6 until a 16384 is on the board, no cap after: stronger, slower)")
     p.add_argument("--deepen-gap", metavar="G", help=DEEPEN_GAP_HELP)
+    p.add_argument("--deepen-ms", type=float, metavar="MS",
+                   help=f"the deepening past the cap stops this long after the decision's start (default "
+                        f"{DEFAULT_DEEPEN_MS:g}, what `play` uses; more gives deeper advice, slower)")
     p.add_argument("--endgame-tables", action="store_true",
                    help="also print each move's chance of building the next big tile with the big tiles kept in place, "
                         "from exact endgame tables (" + TABLES_HELP + "; the best move stays the search's)")
@@ -100,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     depth_cap = check_depth_cap(args.depth_cap, "--depth-cap")
     deepen_gap = check_deepen_gap(args.deepen_gap, "--deepen-gap")
     budget_ms, depth = check_budget(args.budget_ms, "--budget-ms"), check_depth(args.depth, "--depth")
+    deepen_ms = check_budget(args.deepen_ms, "--deepen-ms")
     if args.corner and args.endgame_tables:
         raise UsageError("--corner and --endgame-tables are two different tables: pick one")
     grid = grid_from_args(args)
@@ -108,9 +112,10 @@ def run(args: argparse.Namespace) -> int:
         from screenbot.agent.corner import CornerAgent
         from screenbot.commands.corner_tables import ensure_corner_tables
 
-        agent = CornerAgent(ensure_corner_tables(), depth_cap, deepen_gap=deepen_gap, solve_budget=HINT_SOLVE_BUDGET)
+        agent = CornerAgent(ensure_corner_tables(), depth_cap, deepen_gap=deepen_gap, deepen_ms=deepen_ms,
+                            solve_budget=HINT_SOLVE_BUDGET)
     else:
-        agent = ExpectimaxAgent(depth_cap, deepen_gap=deepen_gap)
+        agent = ExpectimaxAgent(depth_cap, deepen_gap=deepen_gap, deepen_ms=deepen_ms)
     agent.warm_up()  # loading the compiled search must not eat the time budget
     decision = agent.choose(grid, budget_ms, depth)
     print(format_advice(grid, decision, tables.suggest(grid) if tables is not None else None))
