@@ -335,6 +335,22 @@ def test_corner_agent_plays_the_table_move_where_the_table_knows_the_board():
     assert plain.table is None and plain.depth == 2 and plain.move in legal_moves(grid)
 
 
+def test_big_min_leaves_a_big_table_move_below_it_to_the_search():
+    from screenbot.agent.corner import CornerAgent
+
+    # the big table knows this board (anchor 1024): a 64 to build beside the 64, with a 4.9 % chance
+    grid = ((32768, 16384, 8192, 0), (4096, 2048, 1024, 2), (512, 256, 128, 64), (0, 0, 16, 32))
+    tables = BlockTables.empty_compact()
+    chance, move, kind = tables.suggest(grid)
+    assert kind == BIG and 0.04 < chance < 0.05 and move is not None
+    assert tables.suggest(grid, big_min=0.04) == (chance, move, BIG)
+    assert tables.suggest(grid, big_min=0.05) == (0.0, None, -1)
+    searched = CornerAgent(tables, threads=1, big_min=0.05).choose(grid, depth=2)
+    assert searched.table is None and searched.depth == 2 and searched.move in legal_moves(grid)
+    played = CornerAgent(tables, threads=1, big_min=0.04).choose(grid, depth=2)
+    assert played.table == chance and played.move == move
+
+
 @pytest.mark.parametrize("error,message", [(OSError(28, "No space left on device"), "No space left on device"),
                                            (MemoryError(), "not enough memory")])
 def test_tables_that_cannot_be_built_or_kept_give_a_one_line_error(monkeypatch, tmp_path, error, message):

@@ -558,13 +558,14 @@ class BlockTables:
                 best, best_move = p, moves[Move(m)]
         return best, best_move, complete
 
-    def suggest(self, grid: Grid, budget: float = np.inf) -> tuple[float, Move | None, int]:
+    def suggest(self, grid: Grid, budget: float = np.inf, big_min: float = 0.0) -> tuple[float, Move | None, int]:
         """macroxue's order: the small table's move where it is at least SMALL_SURE, else the big
         table's where it is above 0: (chance, move, kind); (0.0, None, -1) when neither applies. Each
         table takes the best chance over the board's 8 orientations whose block is regular and not at
         its goal. States not solved yet are solved first, at most `budget` of them per call: a board
         whose solve does not finish in it counts as unknown this time (the solve goes on from where it
-        stopped next time; the big table's word counts only when every orientation is known)."""
+        stopped next time; the big table's word counts only when every orientation is known).
+        `big_min`: the big table's move is played only from this chance (macroxue: above 0)."""
         oriented = _orientations(grid)
         left = [float(budget)]
         for kind in (SMALL, BIG):
@@ -573,7 +574,7 @@ class BlockTables:
             best, best_move, complete = self._answer(oriented, kind, left)
             if kind == BIG and not complete:
                 return 0.0, None, -1
-            if best_move is not None and best >= (SMALL_SURE if kind == SMALL else 0.0) and best > 0:
+            if best_move is not None and best >= (SMALL_SURE if kind == SMALL else big_min) and best > 0:
                 return best, best_move, kind
         return 0.0, None, -1
 

@@ -70,21 +70,24 @@ class CornerAgent(ExpectimaxAgent):
     """The expectimax agent on the corner evaluation, with the block tables' move wherever they know the
     board (macroxue's rule, see BlockTables.suggest); `tables=None`: the corner evaluation alone.
     `solve_budget`: at most this many table states solved per decision (unbounded by default; play
-    bounds it so that a board the tables have not met yet costs one move's time, not minutes)."""
+    bounds it so that a board the tables have not met yet costs one move's time, not minutes).
+    `big_min`: the big table's move is played only from this chance (default 0: macroxue's rule, any
+    chance above 0; benchmarks/final_phase.py measures other values)."""
 
     def __init__(self, tables: BlockTables | None = None, depth_cap: int | str | None = None,
                  threads: int | None = None, deepen_gap: float | None = None, deepen_ms: float | None = None,
-                 solve_budget: float = np.inf) -> None:
+                 solve_budget: float = np.inf, big_min: float = 0.0) -> None:
         super().__init__(depth_cap, threads, weights=corner_row_table(), deepen_gap=deepen_gap, deepen_ms=deepen_ms)
         self.block = tables
         self.solve_budget = solve_budget
+        self.big_min = big_min
 
     def choose(self, board: Grid, budget_ms: float | None = None, depth: int | str | None = None,
                **kwargs) -> Decision:
         grid = to_grid(board)
         if self.block is not None:
             start = time.perf_counter()
-            chance, move, _ = self.block.suggest(grid, self.solve_budget)
+            chance, move, _ = self.block.suggest(grid, self.solve_budget, self.big_min)
             if move is not None:
                 return Decision(move, {}, 0, (time.perf_counter() - start) * 1000.0, 0, table=chance)
         turn = corner_turn(grid)

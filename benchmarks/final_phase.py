@@ -1,0 +1,291 @@
+"""The corner player's last phase on its own: from the first board holding 16384, 8192, 4096, 2048 and 1024
+to 32768 (or game over), many times over.
+
+Games at play's defaults that reach 16384 but not 32768 mostly die in the last ~500 moves (100 games,
+session 16: 22 of 26 such games ended at a score of 382.8k-387.4k, most of them one 64 short of
+merging the whole chain). A whole game costs ~9 minutes of a core; this phase ~30 s, so settings for
+it can be compared over hundreds of runs:
+
+    # 1. continue late_game.py's snapshots (seeded games at their first 16384) with the corner player
+    #    until the phase's first board (one line per game; the continuation uses the game's own stream)
+    python benchmarks/final_phase.py record --snaps benchmarks/results/late_game/snaps_60001-60020.jsonl \\
+        --out runs/final_snaps.jsonl [--part 1/2]
+    # 2. each phase board played on K random streams with some setting (one line per run)
+    python benchmarks/final_phase.py go --snaps runs/final_snaps.jsonl --streams 8 --out runs/A.jsonl \\
+        [--deepen-ms MS] [--big-min P] [--threads T] [--part 1/2]
+    # 3. the figures, and runs of two files compared pair by pair (same board, same stream)
+    python benchmarks/final_phase.py show runs/A.jsonl runs/B.jsonl
+
+Stream s of a phase board from seed S is the rules engine's generator seeded with S * 1000 + s. Every
+step appends one JSON line as a run ends and skips what --out already holds (a stopped run resumes);
+--part K/N plays every N-th job only (one process per core). Each process loads play's corner tables
+from the user cache dir (1.8 GB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from late_game import _mine, _rng_state, append_line, read_lines, resume  # noqa: E402
+
+from screenbot.agent.bench import _percentile  # noqa: E402
+from screenbot.agent.block_tables import BlockTables, default_table_path  # noqa: E402
+from screenbot.agent.base import Decision  # noqa: E402
+from screenbot.agent.corner import PLAY_SOLVE_BUDGET, CornerAgent  # noqa: E402
+import screenbot.agent.block_tables as bt  # noqa: E402
+import numpy as np  # noqa: E402
+from screenbot.game.rules import Game, max_tile  # noqa: E402
+
+PHASE_TILES = (16384, 8192, 4096, 2048, 1024)
+GOAL = 32768
+STREAM_SEED = 1000
+
+
+def in_phase(grid) -> bool:
+    tiles = {v for row in grid for v in row}
+    return all(t in tiles for t in PHASE_TILES)
+
+
+class _L7Agent(CornerAgent):
+    """A variant: the exact L7 endgame table's move (a 3x3 block of big tiles, its smallest T in the
+    inner corner: the chance of building a second T from the 7 cells around it) wherever it knows the
+    board with a target of at least `l7_min`, before the block tables."""
+
+    def __init__(self, tables, l7, l7_min: int, **kwargs) -> None:
+        super().__init__(tables, **kwargs)
+        self.l7, self.l7_min = l7, l7_min
+
+    def choose(self, board, budget_ms=None, depth=None, **kwargs):
+        start = time.perf_counter()
+        s = self.l7.suggest(board, min_block_tile=16384, min_target=self.l7_min)
+        if s is not None and s.probability > 0:
+            return Decision(s.move, {}, 0, (time.perf_counter() - start) * 1000.0, 0, table=s.probability)
+        return super().choose(board, budget_ms, depth, **kwargs)
+
+
+class _AheadAgent(CornerAgent):
+    """A variant: the big table's chance for a board of anchor a solved with the block prefilled at
+    anchor min(MAX, a + ahead) (play: always MAX, macroxue's way), in tables of its own per anchor."""
+
+    def __init__(self, tables, ahead: int, **kwargs) -> None:
+        super().__init__(tables, **kwargs)
+        self.ahead = ahead
+        self.dense = {}
+        self.work = np.zeros(2, np.float64)
+        self.empty = (np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.uint16),
+                      np.zeros(0, np.int64), np.zeros(0, np.uint16))
+
+    def _big(self, b, a):
+        p = min(bt.MAX_ANCHORS[bt.BIG], a + self.ahead)
+        if p == bt.MAX_ANCHORS[bt.BIG]:
+            return self.block._lookup(b, bt.BIG, [np.inf])
+        if p not in self.dense:
+            self.dense[p] = np.zeros(bt.TABLE_KEYS[bt.BIG], np.uint16)
+        dense = self.dense[p]
+        prefill = np.uint64(sum(r << (4 * c) for r, c in zip(bt.PREFILLS[bt.BIG][:5] + (p,), bt.BLOCKS[bt.BIG])))
+        k = bt._key(b, bt.BIG)
+        if dense[k] == 0:
+            self.work[:] = (0.0, np.inf)
+            bt._solve((b & ~bt._BLOCK_MASK[bt.BIG]) | prefill, bt.BIG, dense, *self.empty, self.work)
+        e = int(dense[k]) - 1
+        return (e >> 2) / bt.Q, e & 3
+
+    def choose(self, board, budget_ms=None, depth=None, **kwargs):
+        start = time.perf_counter()
+        grid = board
+        oriented = bt._orientations(grid)
+        small, small_move, _ = self.block._answer(oriented, bt.SMALL, [self.solve_budget])
+        if small_move is not None and small >= bt.SMALL_SURE and small > 0:
+            return Decision(small_move, {}, 0, (time.perf_counter() - start) * 1000.0, 0, table=small)
+        best, move = 0.0, None
+        for b, moves in oriented:
+            a = bt._anchor(b, bt.BIG)
+            if a < 0 or bt._is_goal(b, a, bt.BIG):
+                continue
+            p, m = self._big(b, a)
+            if p > best:
+                best, move = p, moves[bt.Move(m)]
+        if move is not None:
+            return Decision(move, {}, 0, (time.perf_counter() - start) * 1000.0, 0, table=best)
+        saved, self.block = self.block, None  # the corner search alone
+        try:
+            return super().choose(grid, budget_ms, depth, **kwargs)
+        finally:
+            self.block = saved
+
+
+def _agent(args):
+    if getattr(args, "small_sure", None) is not None:
+        import screenbot.agent.block_tables as block_tables
+
+        block_tables.SMALL_SURE = args.small_sure  # read by BlockTables.suggest at each call
+    path = default_table_path()
+    if not path.exists():
+        sys.exit(f"final_phase.py: no corner tables at {path}: run `screenbot play` or `screenbot hint --corner` once")
+    tables = BlockTables.load(path)
+    how = dict(threads=getattr(args, "threads", 1), deepen_ms=getattr(args, "deepen_ms", None),
+               solve_budget=PLAY_SOLVE_BUDGET, **_variant(args))
+    if getattr(args, "ahead", None) is not None:
+        agent = _AheadAgent(tables, args.ahead, **how)
+    elif getattr(args, "l7", None):
+        from screenbot.agent.endgame import SHAPES, EndgameTables
+
+        l7 = EndgameTables.build(shapes=SHAPES[:1])  # about 10 s, kept in memory only
+        agent = _L7Agent(tables, l7, args.l7, **how)
+    else:
+        agent = CornerAgent(tables, **how)
+    agent.warm_up()
+    return agent
+
+
+def _variant(args) -> dict:
+    return {k: v for k, v in {"big_min": getattr(args, "big_min", None)}.items() if v is not None}
+
+
+def _settings(args) -> dict:
+    return {"deepen_ms": getattr(args, "deepen_ms", None), "threads": getattr(args, "threads", 1),
+            "l7": getattr(args, "l7", None), "ahead": getattr(args, "ahead", None), "small_sure": getattr(args, "small_sure", None), **_variant(args)}
+
+
+CHANCES = (0.1, 0.5, 0.9)  # table moves are counted by their chance: below 0.1, below 0.5, below 0.9, from 0.9
+
+
+def _play(game: Game, agent, stop_at: int, stop=None, chances: list[int] | None = None
+          ) -> tuple[list[float], int, bool]:
+    """Play until stop_at, stop(grid) or game over: (each move's ms, table moves, whether it ended over);
+    `chances` (len(CHANCES) + 1 counters) counts the table moves by their chance."""
+    move_ms: list[float] = []
+    table = 0
+    while max_tile(game.grid) < stop_at and not (stop and stop(game.grid)):
+        decision = agent.choose(game.grid)
+        if decision.move is None:
+            return move_ms, table, True
+        if decision.table is not None:
+            table += 1
+            if chances is not None:
+                chances[sum(decision.table >= c for c in CHANCES)] += 1
+        game.step(decision.move)
+        move_ms.append(decision.ms)
+    return move_ms, table, False
+
+
+def record(args) -> None:
+    out = Path(args.out)
+    done = {line["seed"] for line in read_lines(out)}
+    agent = _agent(args)
+    snaps = [s for s in read_lines(Path(args.snaps)) if s["reached"]]
+    for s in _mine(snaps, args.part):
+        if s["seed"] in done:
+            continue
+        game = resume(s, _rng_state(s["seed"], s["moves"]))
+        started = time.perf_counter()
+        move_ms, table, over = _play(game, agent, GOAL, in_phase)
+        phase = None if over or not in_phase(game.grid) else {
+            "move": s["moves"] + game.moves, "score": game.score, "grid": [list(r) for r in game.grid]}
+        line = {"seed": s["seed"], "phase": phase, "over": over, "final": [list(r) for r in game.grid],
+                "moves": s["moves"] + game.moves, "score": game.score, "table_moves": table,
+                "seconds": time.perf_counter() - started, "command": " ".join(sys.argv)}
+        append_line(out, line)
+        print(f"record seed {s['seed']}: {'phase' if phase else 'lost'} at move {line['moves']}", flush=True)
+
+
+def go(args) -> None:
+    out = Path(args.out)
+    done = {(line["seed"], line["stream"]) for line in read_lines(out)}
+    agent = _agent(args)
+    jobs = [(s, k) for s in read_lines(Path(args.snaps)) if s["phase"] for k in range(args.streams)]
+    for snap, stream in _mine(jobs, args.part):
+        if (snap["seed"], stream) in done:
+            continue
+        game = Game(seed=snap["seed"] * STREAM_SEED + stream)
+        game.reset(start=tuple(tuple(r) for r in snap["phase"]["grid"]))
+        started = time.perf_counter()
+        chances = [0] * (len(CHANCES) + 1)
+        move_ms, table, over = _play(game, agent, GOAL, chances=chances)
+        line = {"seed": snap["seed"], "stream": stream, "reached": max_tile(game.grid) >= GOAL,
+                "moves": game.moves, "score_gain": game.score, "table_moves": table,
+                "table_moves_by_chance": dict(zip(("<0.1", "<0.5", "<0.9", ">=0.9"), chances)),
+                "final": [list(r) for r in game.grid],
+                "ms_median": _percentile(move_ms, 0.5), "ms_p95": _percentile(move_ms, 0.95),
+                "seconds": time.perf_counter() - started, "settings": _settings(args),
+                "command": " ".join(sys.argv)}
+        append_line(out, line)
+        print(f"go seed {snap['seed']} stream {stream}: {'32768' if line['reached'] else 'lost'} "
+              f"({game.moves} moves, {line['seconds']:.0f} s)", flush=True)
+
+
+def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return mid - half, mid + half
+
+
+def show(args) -> None:
+    runs = {}
+    for name in args.files:
+        lines = read_lines(Path(name))
+        runs[name] = {(r["seed"], r["stream"]): r for r in lines}
+        if not lines:
+            print(f"{name}: no runs")
+            continue
+        won = sum(r["reached"] for r in lines)
+        lo, hi = _wilson(won, len(lines))
+        print(f"{name}: {len(lines)} runs from {len({r['seed'] for r in lines})} phase boards, 32768 in {won} "
+              f"({100 * won / len(lines):.1f} %, Wilson 95 % {100 * lo:.0f}-{100 * hi:.0f} %); "
+              f"moves median {statistics.median(r['moves'] for r in lines)}, table moves "
+              f"{100 * sum(r['table_moves'] for r in lines) / max(1, sum(r['moves'] for r in lines)):.1f} %, "
+              f"ms/move median of runs {statistics.median(r['ms_median'] for r in lines):.1f}, "
+              f"p95 median {statistics.median(r['ms_p95'] for r in lines):.1f}")
+        buckets = {}
+        for r in lines:
+            for k, v in r.get("table_moves_by_chance", {}).items():
+                buckets[k] = buckets.get(k, 0) + v
+        if buckets:
+            print("    table moves by chance: " + ", ".join(f"{k} {v}" for k, v in buckets.items()))
+    names = list(runs)
+    for a, b in zip(names, names[1:]):
+        both = sorted(set(runs[a]) & set(runs[b]))
+        only_a = sum(runs[a][k]["reached"] and not runs[b][k]["reached"] for k in both)
+        only_b = sum(runs[b][k]["reached"] and not runs[a][k]["reached"] for k in both)
+        # exact two-sided sign test on the discordant pairs (McNemar)
+        n = only_a + only_b
+        tail = sum(math.comb(n, i) for i in range(min(only_a, only_b) + 1)) / 2 ** n if n else 1.0
+        print(f"{a} vs {b}: {len(both)} common runs; 32768 in {sum(runs[a][k]['reached'] for k in both)} vs "
+              f"{sum(runs[b][k]['reached'] for k in both)}; only the first {only_a}, only the second {only_b} "
+              f"(sign test p = {min(1.0, 2 * tail):.3f})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="step", required=True)
+    for name in ("record", "go"):
+        p = sub.add_parser(name)
+        p.add_argument("--snaps", required=True)
+        p.add_argument("--out", required=True)
+        p.add_argument("--part", default="1/1")
+        if name == "go":
+            p.add_argument("--streams", type=int, default=8)
+            p.add_argument("--deepen-ms", type=float, help="the deepening's bound (default: play's, 80)")
+            p.add_argument("--big-min", type=float, help="play the big table only from this chance (a variant)")
+            p.add_argument("--threads", type=int, default=1, help="search threads (default 1; play uses 2)")
+            p.add_argument("--small-sure", type=float, help="play the small table from this chance (default 0.9)")
+            p.add_argument("--ahead", type=int, help="solve the big table at the board's anchor + this (a variant)")
+            p.add_argument("--l7", type=int, help="play the exact L7 endgame table from this target (a variant)")
+    p = sub.add_parser("show")
+    p.add_argument("files", nargs="+")
+    args = parser.parse_args()
+    {"record": record, "go": go, "show": show}[args.step](args)
+
+
+if __name__ == "__main__":
+    main()
