@@ -31,16 +31,17 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 from late_game import _mine, _rng_state, append_line, read_lines, resume  # noqa: E402
 
+import screenbot.agent.block_tables as bt  # noqa: E402
+from screenbot.agent.base import Decision  # noqa: E402
 from screenbot.agent.bench import _percentile  # noqa: E402
 from screenbot.agent.block_tables import BlockTables, default_table_path  # noqa: E402
-from screenbot.agent.base import Decision  # noqa: E402
 from screenbot.agent.corner import PLAY_SOLVE_BUDGET, CornerAgent  # noqa: E402
-import screenbot.agent.block_tables as bt  # noqa: E402
-import numpy as np  # noqa: E402
 from screenbot.game.rules import Game, max_tile  # noqa: E402
 
 PHASE_TILES = (16384, 8192, 4096, 2048, 1024)
@@ -123,9 +124,7 @@ class _AheadAgent(CornerAgent):
 
 def _agent(args):
     if getattr(args, "small_sure", None) is not None:
-        import screenbot.agent.block_tables as block_tables
-
-        block_tables.SMALL_SURE = args.small_sure  # read by BlockTables.suggest at each call
+        bt.SMALL_SURE = args.small_sure  # read by BlockTables.suggest at each call
     path = default_table_path()
     if not path.exists():
         sys.exit(f"final_phase.py: no corner tables at {path}: run `screenbot play` or `screenbot hint --corner` once")
