@@ -85,16 +85,23 @@ def record(args) -> None:
         print(f"record seed {seed}: {'16384' if not over else 'lost'} after {game.moves} moves", flush=True)
 
 
-def go(args) -> None:
-    out = Path(args.out)
+def stream_games(snaps: Path, streams: int, out: Path, part: str):
+    """The continuations still to play: (phase line, stream, its game at the phase board) for each phase
+    board in `snaps` and stream 0 .. streams - 1 that `out` does not hold yet, this part's share only."""
     done = {(line["seed"], line["stream"]) for line in read_lines(out)}
-    agent = _agent(args)
-    jobs = [(s, k) for s in read_lines(Path(args.snaps)) if s["phase"] for k in range(args.streams)]
-    for snap, stream in _mine(jobs, args.part):
+    jobs = [(s, k) for s in read_lines(snaps) if s["phase"] for k in range(streams)]
+    for snap, stream in _mine(jobs, part):
         if (snap["seed"], stream) in done:
             continue
         game = Game(seed=snap["seed"] * STREAM_SEED + stream)
         game.reset(start=tuple(tuple(r) for r in snap["phase"]["grid"]))
+        yield snap, stream, game
+
+
+def go(args) -> None:
+    out = Path(args.out)
+    agent = _agent(args)
+    for snap, stream, game in stream_games(Path(args.snaps), args.streams, out, args.part):
         started = time.perf_counter()
         move_ms, _ = _play(game, agent, GOAL, _how(args))
         line = {"seed": snap["seed"], "stream": stream, "from_move": snap["phase"]["move"],

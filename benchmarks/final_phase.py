@@ -16,7 +16,8 @@ it can be compared over hundreds of runs:
     # 3. the figures, and runs of two files compared pair by pair (same board, same stream)
     python benchmarks/final_phase.py show runs/A.jsonl runs/B.jsonl
 
-Stream s of a phase board from seed S is the rules engine's generator seeded with S * 1000 + s. Every
+Stream s of a phase board from seed S is the rules engine's generator seeded with S * 1000 + s (as in
+chain_phase.py, whose `stream_games` deals them out). Every
 step appends one JSON line as a run ends and skips what --out already holds (a stopped run resumes);
 --part K/N plays every N-th job only (one process per core). Each process loads play's corner tables
 from the user cache dir (1.8 GB).
@@ -35,6 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from chain_phase import stream_games  # noqa: E402
 from late_game import _mine, _rng_state, append_line, read_lines, resume  # noqa: E402
 
 import screenbot.agent.block_tables as bt  # noqa: E402
@@ -46,7 +48,6 @@ from screenbot.game.rules import Game, max_tile  # noqa: E402
 
 PHASE_TILES = (16384, 8192, 4096, 2048, 1024)
 GOAL = 32768
-STREAM_SEED = 1000
 
 
 def in_phase(grid) -> bool:
@@ -197,14 +198,8 @@ def record(args) -> None:
 
 def go(args) -> None:
     out = Path(args.out)
-    done = {(line["seed"], line["stream"]) for line in read_lines(out)}
     agent = _agent(args)
-    jobs = [(s, k) for s in read_lines(Path(args.snaps)) if s["phase"] for k in range(args.streams)]
-    for snap, stream in _mine(jobs, args.part):
-        if (snap["seed"], stream) in done:
-            continue
-        game = Game(seed=snap["seed"] * STREAM_SEED + stream)
-        game.reset(start=tuple(tuple(r) for r in snap["phase"]["grid"]))
+    for snap, stream, game in stream_games(Path(args.snaps), args.streams, out, args.part):
         started = time.perf_counter()
         chances = [0] * (len(CHANCES) + 1)
         move_ms, table, over = _play(game, agent, GOAL, chances=chances)
