@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from screenbot.agent import block_tables as T
+from screenbot.agent import table_store
 from screenbot.agent import corner as C
 from screenbot.agent.block_tables import BIG, SMALL, SYMMETRIES, BlockTables
 from screenbot.agent.corner import corner_row_table
@@ -220,7 +221,7 @@ def test_the_compact_layout_answers_as_the_dense_one_without_solving_again():
 
 
 def test_states_solved_into_the_compact_layout_go_to_a_growing_overlay_and_merge(monkeypatch, tmp_path):
-    monkeypatch.setattr(T._Table, "MIN_OVERLAY", 16)
+    monkeypatch.setattr(table_store.SolvedStates, "MIN_OVERLAY", 16)
     monkeypatch.setattr(T, "OVERLAY_STEP", 64)  # many small growths, solves cut short by a full overlay
     dense = _solved_some()
     compact = BlockTables.empty_compact()

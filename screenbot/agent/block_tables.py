@@ -9,14 +9,12 @@ block never moving, and the move that gets it. As macroxue does, one table serve
 solved with the block prefilled (PREFILLS: the largest anchor), so a board with a smaller anchor is
 scored by its chance of building up to that goal without moving the block. States are solved on
 demand, depth first from the board asked about, and kept: densely while many are being solved (the
-build), compactly after (see "where the solved states live"); 2 bytes per solved state, and one
+build), compactly after (table_store.py); 2 bytes per solved state, and one
 whole game asks for 654 M of them (the key spaces are 2.1 G and 1.2 G states).
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +22,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from screenbot.agent import table_store
+from screenbot.agent.table_store import SolvedStates, TableError, get_entry, put_entry
 from screenbot.game.bitboard import execute_move, to_bitboard
 from screenbot.game.rules import Grid, Move
 
@@ -122,81 +122,6 @@ def _key(b, kind):
     return k
 
 
-class TableError(Exception):
-    """A block table file that cannot be used (corrupt, another version)."""
-
-
-# ---- where the solved states live -------------------------------------------------------------
-# A table's entry for key k: 0 while unsolved, else 1 + move + 4 * q (the chance is q / Q).
-# Two layouts, one solve:
-#  - dense (solving many states: the build, bench): one uint16 per key, 2.4 GB and 4.2 GB of address
-#    space, touched page by page as states are solved (one whole game touches nearly all of it);
-#  - compact (after a build or a load: what play keeps): a bitmap of the solved keys, the count of
-#    solved keys before every RANK_WORDS words of it, and the solved entries in key order (2 bytes per
-#    solved state, 654 M of them: 1.8 GB with the bitmap instead of 6.6 GB), plus a small open-addressing
-#    hash of the states solved since (the overlay), grown between solves.
-# A layout is the tuple (dense, bits, ranks, entries, okeys, ovals); the unused arrays are empty.
-
-RANK_WORDS = 8  # bitmap words (64 keys each) per rank count
-OVERLAY_STEP = 1 << 20  # the overlay grows to hold at least this many more states (or the call's budget)
-_EMPTY_KEY = -1
-_HASH = np.uint64(0x9E3779B97F4A7C15)
-
-
-@njit(cache=True, inline="always")
-def _popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(cache=True, inline="always")
-def _slot(k, size):
-    """Where key k's probe starts in an overlay of `size` slots (a power of two up to 2**32)."""
-    return np.int64((np.uint64(k) * _HASH) >> np.uint64(32)) & (size - 1)
-
-
-@njit(cache=True)
-def _rank_before(k, bits, ranks):
-    """How many keys below k the bitmap holds."""
-    w = k >> 6
-    r = ranks[w // RANK_WORDS]
-    for j in range(w - w % RANK_WORDS, w):
-        r += _popcount(bits[j])
-    return r + _popcount(bits[w] & ((np.uint64(1) << np.uint64(k & 63)) - np.uint64(1)))
-
-
-@njit(cache=True)
-def _get(k, dense, bits, ranks, entries, okeys, ovals):
-    if dense.size:
-        return dense[k]
-    if (bits[k >> 6] >> np.uint64(k & 63)) & np.uint64(1):
-        return entries[_rank_before(k, bits, ranks)]
-    size = okeys.size
-    if size == 0:
-        return np.uint16(0)
-    s = _slot(k, size)
-    while okeys[s] != _EMPTY_KEY:
-        if okeys[s] == k:
-            return ovals[s]
-        s = (s + 1) & (size - 1)
-    return np.uint16(0)
-
-
-@njit(cache=True)
-def _put(k, e, dense, okeys, ovals):
-    if dense.size:
-        dense[k] = e
-        return
-    size = okeys.size
-    s = _slot(k, size)
-    while okeys[s] != _EMPTY_KEY and okeys[s] != k:
-        s = (s + 1) & (size - 1)
-    okeys[s] = k
-    ovals[s] = e
-
-
 @njit(cache=True, inline="always")
 def _block_move(b, m, kind):
     """(board after move m, its anchor) when the move changes the board, leaves the block in place and
@@ -217,7 +142,7 @@ def _solve(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
     move; -1.0 when work[W_LIMIT] states were solved first (only finished states are ever stored, so
     a later call goes on from there)."""
     k = _key(b, kind)
-    e = _get(k, dense, bits, ranks, entries, okeys, ovals)
+    e = get_entry(k, dense, bits, ranks, entries, okeys, ovals)
     if e != 0:
         return ((np.int64(e) - 1) >> 2) / Q
     if work[W_SOLVED] >= work[W_LIMIT]:
@@ -252,7 +177,7 @@ def _solve(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
             best = p
             best_move = m
     q = np.int64(best * Q + 0.5)
-    _put(k, np.uint16(1 + best_move + 4 * q), dense, okeys, ovals)
+    put_entry(k, np.uint16(1 + best_move + 4 * q), dense, okeys, ovals)
     work[W_SOLVED] += 1.0
     return q / Q
 
@@ -262,12 +187,12 @@ def _lookup(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
     """(chance, move) for an oriented board whose block is regular and not at its goal, solved first
     if need be; (-1.0, 0) when the solve ran out of work[W_LIMIT]."""
     k = _key(b, kind)
-    e = _get(k, dense, bits, ranks, entries, okeys, ovals)
+    e = get_entry(k, dense, bits, ranks, entries, okeys, ovals)
     if e == 0:
         if _solve((b & ~_BLOCK_MASK[kind]) | _PREFILL_BITS[kind], kind, dense, bits, ranks, entries, okeys, ovals,
                   work) < 0.0:
             return -1.0, np.int64(0)
-        e = _get(k, dense, bits, ranks, entries, okeys, ovals)
+        e = get_entry(k, dense, bits, ranks, entries, okeys, ovals)
     e = np.int64(e) - 1
     return (e >> 2) / Q, e & 3
 
@@ -291,150 +216,14 @@ def _root_children(root, kind):
     return out[:n]
 
 
-@njit(cache=True)
-def _count_solved(dense):
-    n = 0
-    for v in dense:
-        if v != 0:
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def _compact(dense, bits, entries):
-    """Fill the bitmap and the entries (in key order) from a dense table."""
-    c = 0
-    for w in range(bits.size):
-        word = np.uint64(0)
-        base = w * 64
-        for j in range(64):
-            v = dense[base + j]
-            if v != 0:
-                word |= np.uint64(1) << np.uint64(j)
-                entries[c] = v
-                c += 1
-        bits[w] = word
-
-
-@njit(cache=True)
-def _rank_counts(bits):
-    ranks = np.empty(-(-bits.size // RANK_WORDS), np.int64)
-    c = 0
-    for w in range(bits.size):
-        if w % RANK_WORDS == 0:
-            ranks[w // RANK_WORDS] = c
-        c += _popcount(bits[w])
-    return ranks, c
-
-
-@njit(cache=True)
-def _rehash(okeys, ovals, new_keys, new_vals):
-    no_dense = np.zeros(0, np.uint16)
-    for s in range(okeys.size):
-        if okeys[s] != _EMPTY_KEY:
-            _put(okeys[s], ovals[s], no_dense, new_keys, new_vals)
-
-
-@njit(cache=True)
-def _merge_positions(keys, bits, ranks):
-    """For sorted keys not in the bitmap: where each goes among the entries; the bitmap gets them."""
-    at = np.empty(keys.size, np.int64)
-    for i in range(keys.size):
-        at[i] = _rank_before(keys[i], bits, ranks)
-    for k in keys:
-        bits[k >> 6] |= np.uint64(1) << np.uint64(k & 63)
-    return at
-
-
-class _Table:
-    """One kind's solved states, dense or compact (see above)."""
-
-    MIN_OVERLAY = 1 << 16
-
-    def __init__(self, kind: int) -> None:
-        self.kind = kind
-        self.words = TABLE_KEYS[kind] // 64
-        self.dense = np.zeros(TABLE_KEYS[kind], np.uint16)
-        self.bits = np.zeros(0, np.uint64)
-        self.ranks = np.zeros(0, np.int64)
-        self.entries = np.zeros(0, np.uint16)
-        self._empty_overlay()
-
-    def _empty_overlay(self) -> None:
-        self.okeys = np.zeros(0, np.int64)
-        self.ovals = np.zeros(0, np.uint16)
-        self.overlaid = 0
-
-    @classmethod
-    def compact_from(cls, kind: int, bits: np.ndarray, entries: np.ndarray) -> _Table:
-        table = cls.__new__(cls)
-        table.kind, table.words = kind, TABLE_KEYS[kind] // 64
-        table.dense = np.zeros(0, np.uint16)
-        table.bits, table.entries = bits, entries
-        table.ranks, count = _rank_counts(bits)
-        if count != len(entries):
-            raise TableError("the solved states bitmap and the entries disagree")
-        table._empty_overlay()
-        return table
-
-    @property
-    def is_dense(self) -> bool:
-        return self.dense.size > 0
-
-    def layout(self) -> tuple[np.ndarray, ...]:
-        return self.dense, self.bits, self.ranks, self.entries, self.okeys, self.ovals
-
-    def room(self) -> float:
-        """How many states a solve may store before the overlay must grow (unbounded when dense)."""
-        return np.inf if self.is_dense else self.okeys.size // 2 - self.overlaid
-
-    def grow(self, at_least: float) -> None:
-        size = max(self.MIN_OVERLAY, self.okeys.size)
-        while size // 2 - self.overlaid < at_least:
-            size *= 2
-        if size == self.okeys.size:
-            return
-        keys, vals = np.full(size, _EMPTY_KEY, np.int64), np.zeros(size, np.uint16)
-        _rehash(self.okeys, self.ovals, keys, vals)
-        self.okeys, self.ovals = keys, vals
-
-    def solved(self) -> int:
-        return _count_solved(self.dense) if self.is_dense else len(self.entries) + self.overlaid
-
-    def compacted(self) -> _Table:
-        """The compact layout of a dense table, or of a compact one with its overlay merged in."""
-        if self.is_dense:
-            bits = np.zeros(self.words, np.uint64)
-            entries = np.zeros(_count_solved(self.dense), np.uint16)
-            _compact(self.dense, bits, entries)
-            return _Table.compact_from(self.kind, bits, entries)
-        if not self.overlaid:
-            return self
-        used = self.okeys != _EMPTY_KEY
-        order = np.argsort(self.okeys[used])
-        keys, vals = self.okeys[used][order], self.ovals[used][order]
-        bits = self.bits.copy()
-        at = _merge_positions(keys, bits, self.ranks)
-        return _Table.compact_from(self.kind, bits, np.insert(self.entries, at, vals))
-
-
 TABLE_VERSION = 2
-CHUNK = 1 << 16  # a table's length is rounded up to a multiple of this
-TABLE_KEYS = tuple(-(-n // CHUNK) * CHUNK for n in STATES)
-FILE_BLOCK_WORDS = CHUNK // 64  # a file keeps the bitmap's blocks of this many words that hold any solved key
+TABLE_KEYS = tuple(-(-n // table_store.CHUNK) * table_store.CHUNK for n in STATES)
+OVERLAY_STEP = 1 << 20  # the overlay grows to hold at least this many more states (or the call's budget)
 
 
 def _header() -> bytes:
     parts = [f"{b}:{f}:{c}:{lim}:{m}:{p}" for b, f, c, lim, m, p in zip(BLOCKS, FREES, CAPS, LIMITS, MAX_ANCHORS, PREFILLS)]
     return f"screenbot corner block tables v{TABLE_VERSION} q{Q} ".encode() + ";".join(parts).encode()
-
-
-def _digest(arrays: dict[str, np.ndarray]) -> str:
-    h = hashlib.sha256(_header())
-    for name in sorted(arrays):
-        h.update(name.encode())
-        h.update(memoryview(np.ascontiguousarray(arrays[name])).cast("B"))
-    return h.hexdigest()
 
 
 def default_table_path() -> Path:
@@ -488,7 +277,7 @@ class BlockTables:
     Made empty and dense (for solving many states); `compact()` and `load()` give the compact layout."""
 
     def __init__(self, kinds: tuple[int, ...] = (SMALL, BIG)) -> None:
-        self.tables = {kind: _Table(kind) for kind in kinds}
+        self.tables = {kind: SolvedStates(kind, TABLE_KEYS[kind]) for kind in kinds}
         self.work = np.zeros(2, np.float64)
         self._solved = {SMALL: 0, BIG: 0}  # states solved since made or loaded
         self._unfinished = {SMALL: 0, BIG: 0}  # lookups that ran out of their budget
@@ -510,8 +299,7 @@ class BlockTables:
     def empty_compact(cls, kinds: tuple[int, ...] = (SMALL, BIG)) -> BlockTables:
         """Tables with nothing solved, in the compact layout (what solves go to: the overlay)."""
         tables = cls(kinds=())
-        tables.tables = {kind: _Table.compact_from(kind, np.zeros(TABLE_KEYS[kind] // 64, np.uint64),
-                                                   np.zeros(0, np.uint16)) for kind in kinds}
+        tables.tables = {kind: SolvedStates.empty_compact(kind, TABLE_KEYS[kind]) for kind in kinds}
         return tables
 
     def compact(self) -> BlockTables:
@@ -622,69 +410,15 @@ class BlockTables:
                     report(base + int(sum(w[W_SOLVED] for w in works)))
         self._solved[kind] += int(sum(w[W_SOLVED] for w in works))
 
-    def _stored(self) -> dict[str, np.ndarray]:
-        """Per table, the solved keys' bitmap (only its blocks of FILE_BLOCK_WORDS words that hold any:
-        the numbers of those blocks, then their words) and the solved entries in key order."""
-        arrays = {}
-        for kind in sorted(self.tables):
-            table = self.tables[kind].compacted()
-            if not self.tables[kind].is_dense:
-                self.tables[kind] = table  # the overlay is merged in for good
-            words = table.bits.reshape(-1, FILE_BLOCK_WORDS)
-            blocks = np.flatnonzero(words.any(axis=1))
-            arrays[f"blocks_{kind}"] = blocks.astype(np.int64)
-            arrays[f"solved_{kind}"] = words[blocks].reshape(-1)
-            arrays[f"entries_{kind}"] = table.entries
-        return arrays
-
     def save(self, path: Path) -> int:
         """Write the solved states to `path` (whole or not at all); returns the file's size in bytes."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        arrays = self._stored()
-        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-        try:
-            with open(tmp, "wb") as f:
-                np.savez(f, header=np.frombuffer(_header(), np.uint8),
-                         checksum=np.frombuffer(_digest(arrays).encode(), np.uint8), **arrays)
-            os.replace(tmp, path)  # also with two processes saving at once
-        finally:
-            tmp.unlink(missing_ok=True)
-        return path.stat().st_size
+        return table_store.save(path, _header(), self.tables)
 
     @classmethod
     def load(cls, path: Path) -> BlockTables:
         """The tables in `path`, compact."""
         tables = cls(kinds=())
-        arrays = {}
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                if bytes(data["header"]) != _header():
-                    raise TableError(f"{path} holds other block tables (another version)")
-                stored = bytes(data["checksum"]).decode()
-                for kind in (BIG, SMALL):
-                    blocks, words, entries = (data[f"{name}_{kind}"] for name in ("blocks", "solved", "entries"))
-                    count = TABLE_KEYS[kind] // 64 // FILE_BLOCK_WORDS
-                    if (blocks.dtype != np.int64 or words.dtype != np.uint64 or entries.dtype != np.uint16
-                            or blocks.ndim != 1 or words.shape != (len(blocks) * FILE_BLOCK_WORDS,) or entries.ndim != 1
-                            or np.any(blocks < 0) or np.any(blocks >= count) or np.any(np.diff(blocks) <= 0)):
-                        raise TableError(f"{path} has a table of the wrong shape")
-                    arrays[f"blocks_{kind}"], arrays[f"solved_{kind}"], arrays[f"entries_{kind}"] = blocks, words, entries
-        except TableError:
-            raise
-        except Exception as exc:  # a truncated or foreign file: zipfile, KeyError, ValueError ...
-            raise TableError(f"{path} is not a readable block table file ({type(exc).__name__})") from None
-        if _digest(arrays) != stored:
-            raise TableError(f"{path} is corrupt (checksum mismatch)")
-        for kind in (BIG, SMALL):
-            bits = np.zeros((TABLE_KEYS[kind] // 64 // FILE_BLOCK_WORDS, FILE_BLOCK_WORDS), np.uint64)
-            bits[arrays[f"blocks_{kind}"]] = arrays[f"solved_{kind}"].reshape(-1, FILE_BLOCK_WORDS)
-            entries = arrays[f"entries_{kind}"]
-            try:
-                tables.tables[kind] = _Table.compact_from(kind, bits.reshape(-1), entries)
-            except TableError as exc:
-                raise TableError(f"{path} has a table of the wrong shape ({exc})") from None
-            if len(entries) and not np.all(entries):
-                raise TableError(f"{path} has a table of the wrong shape (an empty entry)")
+        tables.tables = table_store.load(path, _header(), {BIG: TABLE_KEYS[BIG], SMALL: TABLE_KEYS[SMALL]})
         return tables
 
     def states_solved(self) -> int:
