@@ -130,6 +130,9 @@ def _agent(args):
     if not path.exists():
         sys.exit(f"final_phase.py: no corner tables at {path}: run `screenbot play` or `screenbot hint --corner` once")
     tables = BlockTables.load(path)
+    if getattr(args, "small256", None):  # the small table taken up to 256 in place of play's (up to 128)
+        wide = BlockTables.load(Path(args.small256), kinds=(bt.SMALL_256,))
+        tables.tables = {bt.BIG: tables.tables[bt.BIG], bt.SMALL_256: wide.tables[bt.SMALL_256]}
     how = dict(threads=getattr(args, "threads", 1), deepen_ms=getattr(args, "deepen_ms", None),
                solve_budget=PLAY_SOLVE_BUDGET, **_variant(args))
     if getattr(args, "ahead", None) is not None:
@@ -151,7 +154,8 @@ def _variant(args) -> dict:
 
 def _settings(args) -> dict:
     return {"deepen_ms": getattr(args, "deepen_ms", None), "threads": getattr(args, "threads", 1),
-            "l7": getattr(args, "l7", None), "ahead": getattr(args, "ahead", None), "small_sure": getattr(args, "small_sure", None), **_variant(args)}
+            "l7": getattr(args, "l7", None), "ahead": getattr(args, "ahead", None), "small_sure": getattr(args, "small_sure", None),
+            "small256": getattr(args, "small256", None), **_variant(args)}
 
 
 CHANCES = (0.1, 0.5, 0.9)  # table moves are counted by their chance: below 0.1, below 0.5, below 0.9, from 0.9
@@ -215,6 +219,34 @@ def go(args) -> None:
               f"({game.moves} moves, {line['seconds']:.0f} s)", flush=True)
 
 
+def build256(args) -> None:
+    """The variant small table with anchors up to 256 (5.7 G keys, dense: 11.3 GB of address space),
+    solved for the phase boards: every state their roots reach (shared out between --threads), then
+    each board played once (stream 999, not one of go's) with it, solving what play asks for; saved
+    compact to --out."""
+    wide = BlockTables(kinds=(bt.SMALL_256,))
+    snaps = [s for s in read_lines(Path(args.snaps)) if s["phase"]]
+    started = time.perf_counter()
+    for i, s in enumerate(snaps):
+        wide.solve_shared(tuple(tuple(r) for r in s["phase"]["grid"]), bt.SMALL_256, args.threads)
+        print(f"build256: board {i + 1}/{len(snaps)} (seed {s['seed']}): {wide.solved:,} states, "
+              f"{time.perf_counter() - started:.0f} s", flush=True)
+    tables = BlockTables.load(default_table_path())
+    tables.tables = {bt.BIG: tables.tables[bt.BIG], bt.SMALL_256: wide.tables[bt.SMALL_256]}
+    agent = CornerAgent(tables, threads=1, solve_budget=np.inf)
+    agent.warm_up()
+    for s in snaps:
+        game = Game(seed=s["seed"] * 1000 + 999)
+        game.reset(start=tuple(tuple(r) for r in s["phase"]["grid"]))
+        _play(game, agent, GOAL)
+        print(f"build256: played seed {s['seed']}: {tables.states_solved():,} states solved, "
+              f"{time.perf_counter() - started:.0f} s", flush=True)
+    wide.tables = {bt.SMALL_256: tables.tables[bt.SMALL_256]}
+    size = wide.save(Path(args.out))
+    print(f"build256: {wide.states_solved():,} states, {size / 1e9:.2f} GB in {args.out}, "
+          f"{time.perf_counter() - started:.0f} s", flush=True)
+
+
 def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     if n == 0:
         return 0.0, 1.0
@@ -275,10 +307,15 @@ def main() -> None:
             p.add_argument("--small-sure", type=float, help="play the small table from this chance (default 0.9)")
             p.add_argument("--ahead", type=int, help="solve the big table at the board's anchor + this (a variant)")
             p.add_argument("--l7", type=int, help="play the exact L7 endgame table from this target (a variant)")
+            p.add_argument("--small256", metavar="FILE", help="the small table up to 256 (from build256) in place of play's")
+    p = sub.add_parser("build256")
+    p.add_argument("--snaps", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--threads", type=int, default=2)
     p = sub.add_parser("show")
     p.add_argument("files", nargs="+")
     args = parser.parse_args()
-    {"record": record, "go": go, "show": show}[args.step](args)
+    {"record": record, "go": go, "build256": build256, "show": show}[args.step](args)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import pytest
 from screenbot.agent import block_tables as T
 from screenbot.agent import table_store
 from screenbot.agent import corner as C
-from screenbot.agent.block_tables import BIG, SMALL, SYMMETRIES, BlockTables
+from screenbot.agent.block_tables import BIG, SMALL, SMALL_256, SYMMETRIES, BlockTables
 from screenbot.agent.corner import corner_row_table
 from screenbot.game.bitboard import to_bitboard
 from screenbot.game.rules import Move, apply_move, legal_moves
@@ -69,9 +69,10 @@ def _regular_anchor(g, kind):
         bounds = {(0, 3): a - 1, (1, 3): a - 2, (2, 0): a - 1, (2, 1): a - 2}
         free = [(0, 3), (1, 3)] + [(i, j) for i in (2, 3) for j in range(4)]
         return a if all(r[i][j] <= bounds.get((i, j), a - 3) for i, j in free) else None
-    if not r[1][0] > r[1][1] > r[1][2] or r[0][2] <= r[1][2] or r[1][1] == r[0][2] or r[1][2] > 7:
+    top = 7 if kind == SMALL else 8  # the small table's anchors go up to 128, SMALL_256's to 256
+    if not r[1][0] > r[1][1] > r[1][2] or r[0][2] <= r[1][2] or r[1][1] == r[0][2] or r[1][2] > top:
         return None
-    a = min(7, r[1][1], r[0][2])
+    a = min(top, r[1][1], r[0][2])
     free = [(0, 3), (1, 3)] + [(2, j) for j in range(4)]
     if any(r[i][j] > a - 1 for i, j in free) or any(r[3][j] > a - 2 for j in range(4)):
         return None
@@ -85,7 +86,7 @@ def _goal(g, a, kind):
             (r[2][2] == a - 3 and a - 3 in (r[3][2], r[2][3])) or (r[3][1] == a - 3 and a - 3 in (r[3][0], r[3][2])))
         col3 = r[0][3] == a - 1 and r[1][3] == a - 2 and r[2][3] == a - 3 and a - 3 in (r[2][2], r[3][3])
         return row2 or col3
-    t = min(7, min(r[1][1], r[0][2]) - 1)
+    t = min(7 if kind == SMALL else 8, min(r[1][1], r[0][2]) - 1)
     return r[1][2] == t and (
         (r[1][3] == t - 1 and t - 1 in (r[0][3], r[2][3]))
         or (r[0][3] == t - 1 and r[1][3] == t - 2 and r[2][3] == t - 2)
@@ -162,6 +163,39 @@ def test_table_chance_equals_a_brute_force_solve_on_crowded_boards(kind, rest):
 def test_brute_force_cases_are_not_trivial():
     chances = [_brute(_prefilled(kind, rest), kind) for kind, rest in CROWDED]
     assert sum(0.02 < p < 0.98 for p in chances) >= 6  # neither sure nor hopeless: the moves matter
+
+
+# SMALL_256 (benchmarks/final_phase.py's variant): the small shape with anchors up to 256, a 256 already in
+# the built cell and the goal one 128 away; each found by sampling boards whose solve is small
+CROWDED_256 = [
+    [128, 256, 64, 0, 2, 16, 128, 16, 16, 64, 16],
+    [32, 256, 64, 0, 128, 32, 64, 2, 4, 64, 64],
+    [0, 256, 128, 32, 128, 8, 16, 32, 64, 8, 32],
+    [16, 256, 128, 4, 32, 0, 8, 64, 32, 64, 0],
+    [32, 256, 128, 32, 64, 32, 64, 32, 2, 8, 0],
+]
+
+
+def test_the_256_table_equals_a_brute_force_solve_and_keeps_its_own_file(tmp_path):
+    tables = BlockTables.empty_compact(kinds=(SMALL_256,))  # compact: the dense table would be 11 GB
+    answers = []
+    for rest in CROWDED_256:
+        grid = _prefilled(SMALL_256, rest)
+        a = _regular_anchor(grid, SMALL_256)
+        assert a == 8 and not _goal(grid, a, SMALL_256)
+        assert T._anchor(np.uint64(to_bitboard(grid)), SMALL_256) == 8
+        chance, move, complete = tables._answer(T._orientations(grid), SMALL_256, [np.inf])
+        expected = _brute(grid, SMALL_256)
+        assert complete and 0.1 < expected < 0.9 and chance == pytest.approx(expected, abs=2e-3)
+        assert _block(apply_move(grid, move)[0], SMALL_256) == _block(grid, SMALL_256)
+        answers.append((chance, move))
+    path = tmp_path / "small256.npz"
+    tables.save(path)
+    loaded = BlockTables.load(path, kinds=(SMALL_256,))
+    assert [loaded._answer(T._orientations(_prefilled(SMALL_256, rest)), SMALL_256, [0])[:2]
+            for rest in CROWDED_256] == answers  # nothing solved again
+    with pytest.raises(T.TableError, match="other block tables"):
+        BlockTables.load(path)  # not play's tables
 
 
 def test_suggest_finds_a_block_in_any_orientation_and_maps_its_move_back():

@@ -31,22 +31,29 @@ from screenbot.game.rules import Grid, Move
 #  - BIG (kind 0): the 3 x 2 block of rows 0-1, columns 0-2; ten free cells; anchors up to 1024.
 #  - SMALL (kind 1): row 0's first three cells and row 1's first two; eleven free cells, (1, 2) among
 #    them, the cell being built; anchors up to 128. Played only where it is at least SMALL_SURE.
+#  - SMALL_256 (kind 2, an experiment: benchmarks/final_phase.py): SMALL with anchors up to 256, every
+#    cap one higher (5.7 G keys; macroxue's big runs take this table up to 512).
+# The default tables, play's, are BIG and SMALL (DEFAULT_KINDS).
 
-BIG, SMALL = 0, 1
-BLOCKS = ((0, 1, 2, 4, 5, 6), (0, 1, 2, 4, 5))
-FREES = ((3, 7, 8, 9, 10, 11, 12, 13, 14, 15), (3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))  # key digits, most significant first
-CAPS = ((10, 9, 10, 9, 8, 8, 8, 8, 8, 8), (7, 8, 7, 7, 7, 7, 7, 6, 6, 6, 6))  # ranks a free cell holds: 0 .. cap - 1
+BIG, SMALL, SMALL_256 = 0, 1, 2
+DEFAULT_KINDS = (BIG, SMALL)
+SMALL_KINDS = (SMALL, SMALL_256)  # the tables of the small shape, tried before BIG
+BLOCKS = ((0, 1, 2, 4, 5, 6), (0, 1, 2, 4, 5), (0, 1, 2, 4, 5))
+FREES = ((3, 7, 8, 9, 10, 11, 12, 13, 14, 15), (3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+         (3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))  # key digits, most significant first
+CAPS = ((10, 9, 10, 9, 8, 8, 8, 8, 8, 8), (7, 8, 7, 7, 7, 7, 7, 6, 6, 6, 6),
+        (8, 9, 8, 8, 8, 8, 8, 7, 7, 7, 7))  # ranks a free cell holds: 0 .. cap - 1
 # a free cell holds at most anchor - limit (0: no such bound; the small table's built cell is bounded in `_anchor`)
-LIMITS = ((1, 2, 1, 2, 3, 3, 3, 3, 3, 3), (1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2))
-MAX_ANCHORS = (10, 7)  # 1024, 128
-PREFILLS = ((15, 14, 13, 12, 11, 10), (15, 14, 13, 12, 11))  # the block each table is solved with
+LIMITS = ((1, 2, 1, 2, 3, 3, 3, 3, 3, 3), (1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2), (1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2))
+MAX_ANCHORS = (10, 7, 8)  # 1024, 128, 256
+PREFILLS = ((15, 14, 13, 12, 11, 10), (15, 14, 13, 12, 11), (15, 14, 13, 12, 11))  # the block each table is solved with
 SMALL_SURE = 0.9
 STATES = tuple(int(np.prod(c, dtype=np.int64)) for c in CAPS)
 
-_FREE = np.full((2, 11), -1, np.int64)
-_CAPS = np.ones((2, 11), np.int64)
-_LIMITS = np.zeros((2, 11), np.int64)
-for _k in (BIG, SMALL):
+_FREE = np.full((3, 11), -1, np.int64)
+_CAPS = np.ones((3, 11), np.int64)
+_LIMITS = np.zeros((3, 11), np.int64)
+for _k in (BIG, SMALL, SMALL_256):
     _n = len(FREES[_k])
     _FREE[_k, :_n], _CAPS[_k, :_n], _LIMITS[_k, :_n] = FREES[_k], CAPS[_k], LIMITS[_k]
 del _k, _n
@@ -81,9 +88,9 @@ def _anchor(b, kind):
             return -1
     else:
         # row 1 falls from the left into the cell being built, which stays below the tile above it
-        if t10 <= t11 or t11 <= t12 or t02 <= t12 or t11 == t02 or t12 > MAX_ANCHORS[SMALL]:
+        if t10 <= t11 or t11 <= t12 or t02 <= t12 or t11 == t02 or t12 > MAX_ANCHORS[kind]:
             return -1
-        a = min(MAX_ANCHORS[SMALL], t11, t02)
+        a = min(MAX_ANCHORS[kind], t11, t02)
     for i in range(_NFREE[kind]):
         if _LIMITS[kind, i] and _at(b, _FREE[kind, i]) > a - _LIMITS[kind, i]:
             return -1
@@ -104,7 +111,7 @@ def _is_goal(b, a, kind):
                 return True
         return (_at(b, 3) == a - 1 and _at(b, 7) == a - 2 and _at(b, 11) == a - 3
                 and (_at(b, 10) == a - 3 or _at(b, 15) == a - 3))
-    g = min(MAX_ANCHORS[SMALL], min(_at(b, 5), _at(b, 2)) - 1)
+    g = min(MAX_ANCHORS[kind], min(_at(b, 5), _at(b, 2)) - 1)
     if _at(b, 6) != g:
         return False
     if _at(b, 7) == g - 1 and (_at(b, 3) == g - 1 or _at(b, 11) == g - 1):
@@ -221,8 +228,8 @@ TABLE_KEYS = tuple(-(-n // table_store.CHUNK) * table_store.CHUNK for n in STATE
 OVERLAY_STEP = 1 << 20  # the overlay grows to hold at least this many more states (or the call's budget)
 
 
-def _header() -> bytes:
-    parts = [f"{b}:{f}:{c}:{lim}:{m}:{p}" for b, f, c, lim, m, p in zip(BLOCKS, FREES, CAPS, LIMITS, MAX_ANCHORS, PREFILLS)]
+def _header(kinds: tuple[int, ...] = DEFAULT_KINDS) -> bytes:
+    parts = [f"{BLOCKS[k]}:{FREES[k]}:{CAPS[k]}:{LIMITS[k]}:{MAX_ANCHORS[k]}:{PREFILLS[k]}" for k in sorted(kinds)]
     return f"screenbot corner block tables v{TABLE_VERSION} q{Q} ".encode() + ";".join(parts).encode()
 
 
@@ -276,11 +283,11 @@ class BlockTables:
     """The two block tables in memory, solved as boards ask for them (and kept in a file between runs).
     Made empty and dense (for solving many states); `compact()` and `load()` give the compact layout."""
 
-    def __init__(self, kinds: tuple[int, ...] = (SMALL, BIG)) -> None:
+    def __init__(self, kinds: tuple[int, ...] = DEFAULT_KINDS) -> None:
         self.tables = {kind: SolvedStates(kind, TABLE_KEYS[kind]) for kind in kinds}
         self.work = np.zeros(2, np.float64)
-        self._solved = {SMALL: 0, BIG: 0}  # states solved since made or loaded
-        self._unfinished = {SMALL: 0, BIG: 0}  # lookups that ran out of their budget
+        self._solved = {kind: 0 for kind in range(len(BLOCKS))}  # states solved since made or loaded
+        self._unfinished = {kind: 0 for kind in range(len(BLOCKS))}  # lookups that ran out of their budget
 
     @property
     def solved(self) -> int:
@@ -296,7 +303,7 @@ class BlockTables:
         return dict(self._unfinished)
 
     @classmethod
-    def empty_compact(cls, kinds: tuple[int, ...] = (SMALL, BIG)) -> BlockTables:
+    def empty_compact(cls, kinds: tuple[int, ...] = DEFAULT_KINDS) -> BlockTables:
         """Tables with nothing solved, in the compact layout (what solves go to: the overlay)."""
         tables = cls(kinds=())
         tables.tables = {kind: SolvedStates.empty_compact(kind, TABLE_KEYS[kind]) for kind in kinds}
@@ -356,13 +363,13 @@ class BlockTables:
         `big_min`: the big table's move is played only from this chance (macroxue: above 0)."""
         oriented = _orientations(grid)
         left = [float(budget)]
-        for kind in (SMALL, BIG):
+        for kind in (*SMALL_KINDS, BIG):
             if kind not in self.tables:
                 continue
             best, best_move, complete = self._answer(oriented, kind, left)
             if kind == BIG and not complete:
                 return 0.0, None, -1
-            if best_move is not None and best >= (SMALL_SURE if kind == SMALL else big_min) and best > 0:
+            if best_move is not None and best >= (SMALL_SURE if kind in SMALL_KINDS else big_min) and best > 0:
                 return best, best_move, kind
         return 0.0, None, -1
 
@@ -412,13 +419,13 @@ class BlockTables:
 
     def save(self, path: Path) -> int:
         """Write the solved states to `path` (whole or not at all); returns the file's size in bytes."""
-        return table_store.save(path, _header(), self.tables)
+        return table_store.save(path, _header(tuple(self.tables)), self.tables)
 
     @classmethod
-    def load(cls, path: Path) -> BlockTables:
-        """The tables in `path`, compact."""
+    def load(cls, path: Path, kinds: tuple[int, ...] = DEFAULT_KINDS) -> BlockTables:
+        """The tables of these kinds in `path`, compact."""
         tables = cls(kinds=())
-        tables.tables = table_store.load(path, _header(), {BIG: TABLE_KEYS[BIG], SMALL: TABLE_KEYS[SMALL]})
+        tables.tables = table_store.load(path, _header(kinds), {kind: TABLE_KEYS[kind] for kind in kinds})
         return tables
 
     def states_solved(self) -> int:
