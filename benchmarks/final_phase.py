@@ -3,13 +3,15 @@ to 32768 (or game over), many times over.
 
 Games at play's defaults that reach 16384 but not 32768 mostly die in the last ~500 moves (100 games,
 session 16: 22 of 26 such games ended at a score of 382.8k-387.4k, most of them one 64 short of
-merging the whole chain). A whole game costs ~9 minutes of a core; this phase ~30 s, so settings for
-it can be compared over hundreds of runs:
+merging the whole chain). A whole game costs about 2.5 minutes of a core; this phase about a second (the
+tables play ~92 % of its moves), so settings for it can be compared over hundreds of runs:
 
     # 1. continue late_game.py's snapshots (seeded games at their first 16384) with the corner player
-    #    until the phase's first board (one line per game; the continuation uses the game's own stream)
+    #    until the phase's first board (one line per game; the continuation uses the game's own stream),
+    #    or (--seeds) play whole seeded games with it from their start, as `screenbot bench` does
     python benchmarks/final_phase.py record --snaps benchmarks/results/late_game/snaps_60001-60020.jsonl \\
         --out runs/final_snaps.jsonl [--part 1/2]
+    python benchmarks/final_phase.py record --seeds 60001-60040 --out runs/final_from_start.jsonl [--part 1/2]
     # 2. each phase board played on K random streams with some setting (one line per run)
     python benchmarks/final_phase.py go --snaps runs/final_snaps.jsonl --streams 8 --out runs/A.jsonl \\
         [--deepen-ms MS] [--big-min P] [--threads T] [--part 1/2]
@@ -21,6 +23,10 @@ chain_phase.py, whose `stream_games` deals them out). Every
 step appends one JSON line as a run ends and skips what --out already holds (a stopped run resumes);
 --part K/N plays every N-th job only (one process per core). Each process loads play's corner tables
 from the user cache dir (1.8 GB).
+
+The small table taken up to 256 (block_tables.SMALL_256, an experiment; session 18):
+    python benchmarks/final_phase.py build256 --snaps PHASE_BOARDS --out small256.npz   # ~40 min, 11 GB
+    python benchmarks/final_phase.py go --snaps PHASE_BOARDS --small256 small256.npz --out runs/B.jsonl ...
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 
 from chain_phase import stream_games  # noqa: E402
-from late_game import _mine, _rng_state, append_line, read_lines, resume  # noqa: E402
+from late_game import _mine, _rng_state, _seeds, append_line, read_lines, resume  # noqa: E402
 
 import screenbot.agent.block_tables as bt  # noqa: E402
 from screenbot.agent.base import Decision  # noqa: E402
@@ -180,24 +186,39 @@ def _play(game: Game, agent, stop_at: int, stop=None, chances: list[int] | None 
     return move_ms, table, False
 
 
+def _starts(args) -> list[tuple[int, Game, int]]:
+    """record's games as (seed, game, moves played before it): late_game.py's snapshots (--snaps) to go
+    on with each game's own stream, or whole seeded games from their first tiles (--seeds), as
+    `screenbot bench` plays them."""
+    if args.seeds:
+        games = []
+        for seed in _seeds(args.seeds):
+            game = Game(seed=seed)
+            game.reset()
+            games.append((seed, game, 0))
+        return games
+    snaps = [s for s in read_lines(Path(args.snaps)) if s["reached"]]
+    return [(s["seed"], resume(s, _rng_state(s["seed"], s["moves"])), s["moves"]) for s in snaps]
+
+
 def record(args) -> None:
+    if bool(args.snaps) == bool(args.seeds):
+        sys.exit("final_phase.py record: give --snaps or --seeds")
     out = Path(args.out)
     done = {line["seed"] for line in read_lines(out)}
     agent = _agent(args)
-    snaps = [s for s in read_lines(Path(args.snaps)) if s["reached"]]
-    for s in _mine(snaps, args.part):
-        if s["seed"] in done:
+    for seed, game, before in _mine(_starts(args), args.part):
+        if seed in done:
             continue
-        game = resume(s, _rng_state(s["seed"], s["moves"]))
         started = time.perf_counter()
         move_ms, table, over = _play(game, agent, GOAL, in_phase)
         phase = None if over or not in_phase(game.grid) else {
-            "move": s["moves"] + game.moves, "score": game.score, "grid": [list(r) for r in game.grid]}
-        line = {"seed": s["seed"], "phase": phase, "over": over, "final": [list(r) for r in game.grid],
-                "moves": s["moves"] + game.moves, "score": game.score, "table_moves": table,
+            "move": before + game.moves, "score": game.score, "grid": [list(r) for r in game.grid]}
+        line = {"seed": seed, "phase": phase, "over": over, "final": [list(r) for r in game.grid],
+                "moves": before + game.moves, "score": game.score, "table_moves": table,
                 "seconds": time.perf_counter() - started, "command": " ".join(sys.argv)}
         append_line(out, line)
-        print(f"record seed {s['seed']}: {'phase' if phase else 'lost'} at move {line['moves']}", flush=True)
+        print(f"record seed {seed}: {'phase' if phase else 'lost'} at move {line['moves']}", flush=True)
 
 
 def go(args) -> None:
@@ -296,9 +317,11 @@ def main() -> None:
     sub = parser.add_subparsers(dest="step", required=True)
     for name in ("record", "go"):
         p = sub.add_parser(name)
-        p.add_argument("--snaps", required=True)
+        p.add_argument("--snaps", required=name == "go", help="record: late_game.py's snapshots; go: record's lines")
         p.add_argument("--out", required=True)
         p.add_argument("--part", default="1/1")
+        if name == "record":
+            p.add_argument("--seeds", help="record: whole seeded games from their start instead, e.g. 60001-60040")
         if name == "go":
             p.add_argument("--streams", type=int, default=8)
             p.add_argument("--deepen-ms", type=float, help="the deepening's bound (default: play's, 80)")
