@@ -262,7 +262,6 @@ def build256(args) -> None:
         _play(game, agent, GOAL)
         print(f"build256: played seed {s['seed']}: {tables.states_solved():,} states solved, "
               f"{time.perf_counter() - started:.0f} s", flush=True)
-    wide.tables = {bt.SMALL_256: tables.tables[bt.SMALL_256]}
     size = wide.save(Path(args.out))
     print(f"build256: {wide.states_solved():,} states, {size / 1e9:.2f} GB in {args.out}, "
           f"{time.perf_counter() - started:.0f} s", flush=True)

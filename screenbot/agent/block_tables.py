@@ -38,22 +38,28 @@ from screenbot.game.rules import Grid, Move
 BIG, SMALL, SMALL_256 = 0, 1, 2
 DEFAULT_KINDS = (BIG, SMALL)
 SMALL_KINDS = (SMALL, SMALL_256)  # the tables of the small shape, tried before BIG
-BLOCKS = ((0, 1, 2, 4, 5, 6), (0, 1, 2, 4, 5), (0, 1, 2, 4, 5))
-FREES = ((3, 7, 8, 9, 10, 11, 12, 13, 14, 15), (3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-         (3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))  # key digits, most significant first
-CAPS = ((10, 9, 10, 9, 8, 8, 8, 8, 8, 8), (7, 8, 7, 7, 7, 7, 7, 6, 6, 6, 6),
-        (8, 9, 8, 8, 8, 8, 8, 7, 7, 7, 7))  # ranks a free cell holds: 0 .. cap - 1
+_BIG_RULES = dict(block=(0, 1, 2, 4, 5, 6), free=(3, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                  caps=(10, 9, 10, 9, 8, 8, 8, 8, 8, 8), limits=(1, 2, 1, 2, 3, 3, 3, 3, 3, 3),
+                  max_anchor=10, prefill=(15, 14, 13, 12, 11, 10))
+_SMALL_RULES = dict(block=(0, 1, 2, 4, 5), free=(3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                    caps=(7, 8, 7, 7, 7, 7, 7, 6, 6, 6, 6), limits=(1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2),
+                    max_anchor=7, prefill=(15, 14, 13, 12, 11))
+_SMALL_256_RULES = dict(_SMALL_RULES, caps=tuple(c + 1 for c in _SMALL_RULES["caps"]), max_anchor=8)
+_RULES = (_BIG_RULES, _SMALL_RULES, _SMALL_256_RULES)  # by kind
+BLOCKS = tuple(r["block"] for r in _RULES)
+FREES = tuple(r["free"] for r in _RULES)  # key digits, most significant first
+CAPS = tuple(r["caps"] for r in _RULES)  # ranks a free cell holds: 0 .. cap - 1
 # a free cell holds at most anchor - limit (0: no such bound; the small table's built cell is bounded in `_anchor`)
-LIMITS = ((1, 2, 1, 2, 3, 3, 3, 3, 3, 3), (1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2), (1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2))
-MAX_ANCHORS = (10, 7, 8)  # 1024, 128, 256
-PREFILLS = ((15, 14, 13, 12, 11, 10), (15, 14, 13, 12, 11), (15, 14, 13, 12, 11))  # the block each table is solved with
+LIMITS = tuple(r["limits"] for r in _RULES)
+MAX_ANCHORS = tuple(r["max_anchor"] for r in _RULES)  # 1024, 128, 256
+PREFILLS = tuple(r["prefill"] for r in _RULES)  # the block each table is solved with
 SMALL_SURE = 0.9
 STATES = tuple(int(np.prod(c, dtype=np.int64)) for c in CAPS)
 
-_FREE = np.full((3, 11), -1, np.int64)
-_CAPS = np.ones((3, 11), np.int64)
-_LIMITS = np.zeros((3, 11), np.int64)
-for _k in (BIG, SMALL, SMALL_256):
+_FREE = np.full((len(_RULES), 11), -1, np.int64)
+_CAPS = np.ones((len(_RULES), 11), np.int64)
+_LIMITS = np.zeros((len(_RULES), 11), np.int64)
+for _k in range(len(_RULES)):
     _n = len(FREES[_k])
     _FREE[_k, :_n], _CAPS[_k, :_n], _LIMITS[_k, :_n] = FREES[_k], CAPS[_k], LIMITS[_k]
 del _k, _n
@@ -286,8 +292,8 @@ class BlockTables:
     def __init__(self, kinds: tuple[int, ...] = DEFAULT_KINDS) -> None:
         self.tables = {kind: SolvedStates(kind, TABLE_KEYS[kind]) for kind in kinds}
         self.work = np.zeros(2, np.float64)
-        self._solved = {kind: 0 for kind in range(len(BLOCKS))}  # states solved since made or loaded
-        self._unfinished = {kind: 0 for kind in range(len(BLOCKS))}  # lookups that ran out of their budget
+        self._solved = {kind: 0 for kind in range(len(_RULES))}  # states solved since made or loaded
+        self._unfinished = {kind: 0 for kind in range(len(_RULES))}  # lookups that ran out of their budget
 
     @property
     def solved(self) -> int:
