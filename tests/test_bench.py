@@ -79,6 +79,9 @@ def test_tiles_reported():
         (["--json", "/no/such/folder/out.json"], "does not exist"),
         (["--plot", "reach.txt"], "--plot"),
         (["--games", "two"], "invalid int"),
+        (["--corner-depth", "8"], "--corner-depth goes with --corner"),
+        (["--corner", "eval", "--corner-depth", "8", "--depth", "3"], "leave out --depth"),
+        (["--corner", "eval", "--corner-depth", "99"], "--corner-depth"),
     ],
 )
 def test_bad_arguments_are_one_line_with_exit_code_2(capsys, extra, problem):
@@ -116,6 +119,11 @@ def test_settings_describe_the_depth_cap_they_play_with():
     assert BenchSettings(corner="table").describe().endswith(", the corner evaluation and block table")
     assert BenchSettings(depth=3, corner="eval").describe() == "depth 3, the corner evaluation"
     assert BenchSettings.from_summary({"budget_ms": None, "depth": None, "stop_at": None, "corner": "table"}).corner == "table"
+    assert BenchSettings(corner="table", corner_depth=8, stop_at=32768).describe() == (
+        "macroxue's search (depth 8, paths below 2**-12 cut, formation breaks not searched further; at most 500 ms), "
+        "the corner evaluation and block table, stop at 32768")
+    assert BenchSettings.from_summary({"budget_ms": None, "depth": None, "stop_at": None, "corner": "table",
+                                       "corner_depth": 8}).corner_depth == 8
     # results written before close calls were deepened have no deepen_gap: they read as off
     assert BenchSettings.from_summary({"budget_ms": None, "depth": None, "stop_at": None}).describe() == \
         "the defaults (adaptive depth up to 6, at most 500 ms), close calls not deepened"
@@ -248,6 +256,10 @@ def test_bench_plays_with_the_corner_agent_when_asked(monkeypatch, tmp_path):
     assert isinstance(plain, CornerAgent) and plain.block is None
     result = play_game(5, BenchSettings(depth=2, stop_at=256, corner="eval"), agent=plain)
     assert result.max_tile >= 256 and not result.over
+    pruned = make_agent(1, corner="eval", corner_depth=3)
+    assert pruned.fixed_depth == 3 and pruned.prune
+    result = play_game(5, BenchSettings(stop_at=256, corner="eval", corner_depth=3), agent=pruned)
+    assert result.max_tile >= 256 and not result.over and set(result.depths) <= {1, 2, 3}
 
 
 def _children(pid: int) -> list[int]:

@@ -462,3 +462,80 @@ def test_the_build_plays_its_game_and_reports_its_progress():
         C.build_tables(progress)
     assert seen == sorted(seen) and seen[0] >= C.BUILD_STEP
     assert all(b - a >= C.BUILD_STEP for a, b in zip(seen, seen[1:]))  # a report per step, not per board
+
+
+def _corner_value(grid):
+    ranks = [[_rank(v) for v in row] for row in grid]
+    lines = [tuple(row) for row in ranks] + [tuple(col) for col in zip(*ranks)]
+    return sum(_line_score(line) + C.LINE_OFFSET for line in lines)
+
+
+def _pruned_chance(grid, depth, cprob, cutoff, pass_value, pruned):
+    """Expectimax on plain grids with the corner evaluation, where a chance node scoring below
+    pass_value is a leaf (macroxue's pass score); `pruned` counts those leaves."""
+    from screenbot.game.rules import empty_cells, place
+
+    if _corner_value(grid) < pass_value:
+        pruned.append(grid)
+        return _corner_value(grid)
+    cells = empty_cells(grid)
+    total = 0.0
+    for r, c in cells:
+        for value, p in ((2, 0.9), (4, 0.1)):
+            spawned = place(grid, r, c, value)
+            child_p = cprob * p / len(cells)
+            best = 0.0
+            for move in Move:
+                after, _ = apply_move(spawned, move)
+                if after == spawned:
+                    continue
+                if depth == 1 or child_p < cutoff:
+                    v = _corner_value(after)
+                else:
+                    v = _pruned_chance(after, depth - 1, child_p, cutoff, pass_value, pruned)
+                best = max(best, v)
+            total += p * best
+    return total / len(cells)
+
+
+def _formation_boards(n, seed):
+    """Boards with a falling top row from the corner and small tiles around: the pass score applies."""
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < n:
+        top = rng.randint(9, 13)
+        cells = [0] * 16
+        cells[0], cells[1], cells[2] = 2**top, 2 ** (top - 1), 2 ** (top - rng.randint(2, 4))
+        for i in rng.sample(range(3, 16), rng.randint(6, 10)):
+            cells[i] = rng.choice([2, 2, 4, 8, 16, 32, 64, 128])
+        board = tuple(tuple(cells[4 * r:4 * r + 4]) for r in range(4))
+        if _corner_value(board) >= 8 * C.LINE_OFFSET:  # macroxue's evaluation at least 0
+            boards.append(board)
+    return boards
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_pruned_search_equals_a_plain_reference_with_macroxues_pass_score(threads):
+    agent = C.CornerAgent(None, threads=threads, prune=True)
+    pruned_somewhere = 0
+    for grid in _formation_boards(6, seed=threads):
+        top = max(_rank(v) for row in grid for v in row)
+        pass_value = agent._pass_value(grid)
+        assert pass_value == 2 * (top << top) + 8 * C.LINE_OFFSET  # in formation: macroxue's 2 * TileScore(max)
+        decision = agent.choose(grid, depth=2, cutoff=1e-3)
+        assert set(decision.values) == set(legal_moves(grid))
+        for move, value in decision.values.items():
+            pruned = []
+            expected = _pruned_chance(apply_move(grid, move)[0], 2, 1.0, 1e-3, pass_value, pruned)
+            assert value == pytest.approx(expected, rel=1e-6, abs=0.05), (grid, move)
+            pruned_somewhere += bool(pruned)
+    assert pruned_somewhere  # the rule did cut somewhere in these cases
+
+
+def test_the_pass_score_is_off_out_of_formation_and_without_prune():
+    scattered = ((2, 0, 0, 4096), (0, 8, 0, 0), (2048, 0, 4, 0), (0, 0, 0, 2))
+    assert _corner_value(scattered) < 8 * C.LINE_OFFSET  # macroxue's evaluation below 0
+    assert C.CornerAgent(None, threads=1, prune=True)._pass_value(scattered) == 0.0
+    formation = _formation_boards(1, seed=7)[0]
+    assert C.CornerAgent(None, threads=1)._pass_value(formation) == 0.0
+    assert C.CornerAgent(None, threads=1, fixed_depth=8)._pass_value(formation) > 0.0

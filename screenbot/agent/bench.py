@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue as queue_module
 import random
 import signal
@@ -42,11 +43,16 @@ class BenchSettings:
     endgame_tables: bool = False  # the endgame tables' move where they know the board
     deepen_gap: float | None = None  # decisions deepen past the cap (None: the agent's default, every decision; 0: off)
     corner: str | None = None  # "table": the corner evaluation and the block table (agent/corner.py); "eval": the evaluation alone
+    corner_depth: int | None = None  # with corner: macroxue's pruned search at this depth (None: the adaptive depth)
 
     def describe(self) -> str:
         cap = {None: str(DEFAULT_DEPTH_CAP), ENDGAME_CAP: f"{DEFAULT_DEPTH_CAP}, uncapped from {ENDGAME_TILE}"}.get(
             self.depth_cap, str(self.depth_cap))
-        if self.depth is None and self.budget_ms is None:
+        if self.corner and self.corner_depth is not None and self.depth is None:
+            budget = DEFAULT_BUDGET_MS if self.budget_ms is None else self.budget_ms
+            how = (f"macroxue's search (depth {self.corner_depth}, paths below 2**-{self.corner_depth + 4} cut, "
+                   f"formation breaks not searched further; at most {budget:g} ms)")
+        elif self.depth is None and self.budget_ms is None:
             name = "the defaults" if self.depth_cap is None else f"depth cap {self.depth_cap}"
             how = f"{name} ({DEFAULT_DEPTH} depth up to {cap}, at most {DEFAULT_BUDGET_MS:g} ms)"
         elif self.budget_ms is None:
@@ -61,7 +67,8 @@ class BenchSettings:
         # only a cap below the rule's deepest can bind
         deepen, gap = "", self.resolved_deepen_gap()
         binds = not isinstance(self.depth_cap, int) or self.depth_cap < RULE_MAX_DEPTH
-        if (self.budget_ms is None) == (self.depth is None) and self.depth in (None, "adaptive") and binds:
+        if ((self.budget_ms is None) == (self.depth is None) and self.depth in (None, "adaptive") and binds
+                and not (self.corner and self.corner_depth is not None)):
             if gap >= 1:
                 deepen = f", every decision deepened toward the uncapped rule (up to {DEFAULT_DEEPEN_MS:g} ms)"
             elif gap:
@@ -80,7 +87,7 @@ class BenchSettings:
         `deepen_gap` were played before close calls were deepened, so they read as 0 (off)."""
         return cls(settings["budget_ms"], settings["depth"], settings["stop_at"], settings.get("depth_cap"),
                    settings.get("shared_table", False), settings.get("endgame_tables", False),
-                   settings.get("deepen_gap", 0.0), settings.get("corner"))
+                   settings.get("deepen_gap", 0.0), settings.get("corner"), settings.get("corner_depth"))
 
 
 @dataclass(frozen=True)
@@ -185,12 +192,14 @@ def _bench_block_tables():
     return BlockTables()
 
 
-def make_agent(threads: int | None = None, endgame_tables: bool = False, corner: str | None = None) -> ExpectimaxAgent:
+def make_agent(threads: int | None = None, endgame_tables: bool = False, corner: str | None = None,
+               corner_depth: int | None = None) -> ExpectimaxAgent:
     """The agent a bench game plays with (the tables loaded from the user cache dir, built there first if need be)."""
     if corner:
         from screenbot.agent.corner import CornerAgent
 
-        return CornerAgent(_bench_block_tables() if corner == "table" else None, threads=threads)
+        return CornerAgent(_bench_block_tables() if corner == "table" else None, threads=threads,
+                           fixed_depth=corner_depth)
     if endgame_tables:
         return TablesAgent(EndgameTables.load_or_build()[0], threads=threads)
     return ExpectimaxAgent(threads=threads)
@@ -207,6 +216,9 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
+    parent = multiprocessing.parent_process()
+    if parent is not None and os.getppid() != parent.pid:  # it died while this worker was starting
+        os._exit(1)
 
 
 def _stop_on_sigterm():
@@ -221,10 +233,11 @@ def _stop_on_sigterm():
     return signal.signal(signal.SIGTERM, stop)
 
 
-def _worker_start(progress_queue, threads: int, endgame_tables: bool, corner: str | None = None) -> None:
+def _worker_start(progress_queue, threads: int, endgame_tables: bool, corner: str | None = None,
+                  corner_depth: int | None = None) -> None:
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent ends the workers
-    agent = make_agent(threads, endgame_tables, corner)  # the workers share the cores
+    agent = make_agent(threads, endgame_tables, corner, corner_depth)  # the workers share the cores
     agent.warm_up()  # loads the compiled kernels from numba's disk cache
     _worker.update(queue=progress_queue, agent=agent)
 
@@ -250,7 +263,7 @@ def run_games(
     seeds = list(seeds)
     threads = bench_threads(workers, len(seeds)) if threads is None else threads
     if workers <= 1 or len(seeds) == 1:
-        agent = make_agent(threads, settings.endgame_tables, settings.corner)
+        agent = make_agent(threads, settings.endgame_tables, settings.corner, settings.corner_depth)
         agent.warm_up()
         results = []
         try:
@@ -274,7 +287,8 @@ def run_games(
 
 def _run_pool(context, progress_queue, results, seeds, settings, workers, threads, report, on_result):
     with context.Pool(min(workers, len(seeds)), initializer=_worker_start,
-                      initargs=(progress_queue, threads, settings.endgame_tables, settings.corner)) as pool:
+                      initargs=(progress_queue, threads, settings.endgame_tables, settings.corner,
+                                settings.corner_depth)) as pool:
         pending = {i: pool.apply_async(_worker_game, (seed, i, settings)) for i, seed in enumerate(seeds)}
         while pending:
             try:

@@ -30,8 +30,9 @@ from numba import njit
 
 from screenbot.agent.base import Decision
 from screenbot.agent.block_tables import BIG, SMALL, SYMMETRIES, BlockTables, TableError, default_table_path
-from screenbot.agent.search import ExpectimaxAgent
-from screenbot.game.bitboard import ROW_COUNT
+from screenbot.agent import expectimax as kernel
+from screenbot.agent.search import DEFAULT_BUDGET_MS, ExpectimaxAgent
+from screenbot.game.bitboard import ROW_COUNT, max_rank, to_bitboard
 from screenbot.game.rules import Game, Grid, Move, legal_moves, to_grid
 
 LOST_VALUE = 2**17  # macroxue's lost board, below a board's value of 0
@@ -76,11 +77,26 @@ class CornerAgent(ExpectimaxAgent):
 
     def __init__(self, tables: BlockTables | None = None, depth_cap: int | str | None = None,
                  threads: int | None = None, deepen_gap: float | None = None, deepen_ms: float | None = None,
-                 solve_budget: float = np.inf, big_min: float = 0.0) -> None:
+                 solve_budget: float = np.inf, big_min: float = 0.0, prune: bool = False,
+                 fixed_depth: int | None = None) -> None:
         super().__init__(depth_cap, threads, weights=corner_row_table(), deepen_gap=deepen_gap, deepen_ms=deepen_ms)
         self.block = tables
         self.solve_budget = solve_budget
         self.big_min = big_min
+        self.prune = prune or fixed_depth is not None
+        self.fixed_depth = fixed_depth
+
+    def _pass_value(self, grid: Grid) -> float:
+        """With `prune`, macroxue's pass score (its node.h, Search): when the board searched from scores at
+        least macroxue's 0, a chance node scoring below twice its largest tile's s(r) = r * 2**r is not
+        searched further (its evaluation stands: a formation broken that far is not worth looking into)."""
+        if not self.prune:
+            return 0.0
+        b = np.uint64(to_bitboard(grid))
+        if kernel.score(b, kernel.transpose(b), self._scores) < 8 * LINE_OFFSET:
+            return 0.0
+        top = max_rank(b)
+        return float(2 * (top << top) + 8 * LINE_OFFSET)
 
     def choose(self, board: Grid, budget_ms: float | None = None, depth: int | str | None = None,
                **kwargs) -> Decision:
@@ -90,6 +106,11 @@ class CornerAgent(ExpectimaxAgent):
             chance, move, _ = self.block.suggest(grid, self.solve_budget, self.big_min)
             if move is not None:
                 return Decision(move, {}, 0, (time.perf_counter() - start) * 1000.0, 0, table=chance)
+        if self.fixed_depth is not None and depth is None:
+            # macroxue's search: depth D, paths below 2**-(D + 4) cut, pruned (see _pass_value); within the budget
+            depth = self.fixed_depth
+            budget_ms = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+            kwargs.setdefault("cutoff", 2.0 ** -(self.fixed_depth + 4))
         turn = corner_turn(grid)
         if turn is None:
             return super().choose(grid, budget_ms, depth, **kwargs)

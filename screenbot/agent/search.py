@@ -82,6 +82,7 @@ class _Search:
         self.tt = np.zeros(2 * kernel.TT_ENTRIES, np.uint64)
         self.works = [np.zeros(kernel.WORK_SIZE, np.float64)]
         self.nodes_per_ms = 15000.0  # per thread; refined by every timed search
+        self.pass_value = 0.0  # kernel.W_PASS of the next searches (0: off)
         self.cancelled = False  # set by ExpectimaxAgent.cancel() from another thread
         self._jobs: list[queue.SimpleQueue] = []
         self._done: queue.SimpleQueue = queue.SimpleQueue()
@@ -145,6 +146,7 @@ class _Search:
             work[kernel.W_ABORTED] = 0.0
             work[kernel.W_DEPTH_CUT] = 0.0
             work[kernel.W_CUTOFF] = cutoff
+            work[kernel.W_PASS] = self.pass_value
         if self.cancelled:  # a cancel that came just before the limits above were set
             self.stop_all()
         started = time.perf_counter()
@@ -165,7 +167,15 @@ class _Search:
     def _run_parallel(self, afters: np.ndarray, depth: int, cutoff: float) -> np.ndarray:
         spawns = []  # (root move, cell, tile rank) in the order the kernel adds them up
         empties = []
+        leaves = {}  # root move -> its value, for a root chance node the pass score leaves unsearched
         for k, after in enumerate(afters.tolist()):
+            if self.pass_value != 0.0:
+                b = np.uint64(after)
+                v = kernel.score(b, kernel.transpose(b), self.scores)
+                if v < self.pass_value:
+                    leaves[k] = v
+                    empties.append(0)
+                    continue
             cells = [i for i in range(16) if not (after >> (4 * i)) & 0xF]
             empties.append(len(cells))
             spawns += [(k, i, rank) for i in cells for rank in (1, 2)]
@@ -203,7 +213,7 @@ class _Search:
             out[k] += 0.9 * values[j]
             out[k] += 0.1 * values[j + 1]
         for k, n in enumerate(empties):
-            out[k] /= n
+            out[k] = leaves[k] if k in leaves else out[k] / n
         return out
 
 
@@ -339,10 +349,16 @@ class ExpectimaxAgent(Agent):
         if not keep_table or scores is not search.scores:  # values of other weights are no use
             search.new_generation()
         search.scores = scores
+        search.pass_value = self._pass_value(grid)
         if budget_ms is None:
             values, nodes, _ = search.run(afters, depth, cutoff, np.inf)
             return _decision(moves, values, depth, start, nodes)
         return _deepen(search, moves, afters, depth, cutoff, budget_ms, start, deepen_to, gap, self.deepen_ms)
+
+
+    def _pass_value(self, grid: Grid) -> float:
+        """kernel.W_PASS for a search from this board: 0 (every chance node searched to the depth)."""
+        return 0.0
 
 
 def _row_table(weights: Weights | np.ndarray | None, default: np.ndarray) -> np.ndarray:

@@ -48,6 +48,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "each worker loads play's tables from the user cache dir (1.8 GB per worker), or when they "
                              "are not built, solves them in memory as its games ask (about 6.6 GB per worker); "
                              "'eval': the corner evaluation alone")
+    p.add_argument("--corner-depth", type=int, metavar="D",
+                   help="with --corner: macroxue's search instead of the adaptive depth: depth D, chance paths below "
+                        "2**-(D+4) cut, and a board that breaks the corner formation (scored below twice its largest "
+                        "tile's worth) not searched further")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")
     p.add_argument("--threads", type=int, metavar="T",
                    help="search threads per game (default: the machine's search threads shared out among the "
@@ -104,7 +108,18 @@ def settings_from_args(args: argparse.Namespace) -> BenchSettings:
     return BenchSettings(check_budget(args.budget_ms, "--budget-ms"), check_depth(args.depth, "--depth"), args.stop_at,
                          check_depth_cap(args.depth_cap, "--depth-cap"), shared_table=args.shared_table,
                          endgame_tables=args.endgame_tables,
-                         deepen_gap=check_deepen_gap(args.deepen_gap, "--deepen-gap"), corner=args.corner)
+                         deepen_gap=check_deepen_gap(args.deepen_gap, "--deepen-gap"), corner=args.corner,
+                         corner_depth=_corner_depth(args))
+
+
+def _corner_depth(args) -> int | None:
+    if args.corner_depth is None:
+        return None
+    if not args.corner:
+        raise UsageError("--corner-depth goes with --corner eval or --corner table")
+    if args.depth is not None:
+        raise UsageError("--corner-depth is a depth of its own: leave out --depth")
+    return check_depth(args.corner_depth, "--corner-depth")
 
 
 class _ProgressView:
