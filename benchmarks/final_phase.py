@@ -50,6 +50,7 @@ from screenbot.agent.base import Decision  # noqa: E402
 from screenbot.agent.bench import _percentile  # noqa: E402
 from screenbot.agent.block_tables import BlockTables, default_table_path  # noqa: E402
 from screenbot.agent.corner import PLAY_SOLVE_BUDGET, CornerAgent  # noqa: E402
+from screenbot.agent.limits import CORNER_DEPTH  # noqa: E402
 from screenbot.game.rules import Game, max_tile  # noqa: E402
 
 PHASE_TILES = (16384, 8192, 4096, 2048, 1024)
@@ -139,8 +140,10 @@ def _agent(args):
     if getattr(args, "small256", None):  # the small table taken up to 256 in place of play's (up to 128)
         wide = BlockTables.load(Path(args.small256), kinds=(bt.SMALL_256,))
         tables.tables = {bt.BIG: tables.tables[bt.BIG], bt.SMALL_256: wide.tables[bt.SMALL_256]}
+    budget = getattr(args, "solve_budget", None)
     how = dict(threads=getattr(args, "threads", 1), deepen_ms=getattr(args, "deepen_ms", None),
-               solve_budget=PLAY_SOLVE_BUDGET, **_variant(args))
+               solve_budget=PLAY_SOLVE_BUDGET if budget is None else budget, fixed_depth=_corner_depth(args),
+               **_variant(args))
     if getattr(args, "ahead", None) is not None:
         agent = _AheadAgent(tables, args.ahead, **how)
     elif getattr(args, "l7", None):
@@ -154,6 +157,12 @@ def _agent(args):
     return agent
 
 
+def _corner_depth(args) -> int | None:
+    """The search's fixed depth (play's since session 19), or None for the adaptive rule (sessions 17-18's runs)."""
+    depth = getattr(args, "corner_depth", "adaptive")
+    return None if depth == "adaptive" else int(depth)
+
+
 def _variant(args) -> dict:
     return {k: v for k, v in {"big_min": getattr(args, "big_min", None)}.items() if v is not None}
 
@@ -161,7 +170,9 @@ def _variant(args) -> dict:
 def _settings(args) -> dict:
     return {"deepen_ms": getattr(args, "deepen_ms", None), "threads": getattr(args, "threads", 1),
             "l7": getattr(args, "l7", None), "ahead": getattr(args, "ahead", None), "small_sure": getattr(args, "small_sure", None),
-            "small256": getattr(args, "small256", None), **_variant(args)}
+            "small256": getattr(args, "small256", None), **_variant(args),
+            **({"solve_budget": args.solve_budget} if getattr(args, "solve_budget", None) is not None else {}),
+            **({"corner_depth": _corner_depth(args)} if _corner_depth(args) is not None else {})}
 
 
 CHANCES = (0.1, 0.5, 0.9)  # table moves are counted by their chance: below 0.1, below 0.5, below 0.9, from 0.9
@@ -319,6 +330,9 @@ def main() -> None:
         p.add_argument("--snaps", required=name == "go", help="record: late_game.py's snapshots; go: record's lines")
         p.add_argument("--out", required=True)
         p.add_argument("--part", default="1/1")
+        p.add_argument("--corner-depth", default=str(CORNER_DEPTH),
+                       help=f"the search's depth (default {CORNER_DEPTH}, play's); 'adaptive': nneonneo's rule, as "
+                            "play searched before session 19 (the runs of sessions 17-18)")
         if name == "record":
             p.add_argument("--seeds", help="record: whole seeded games from their start instead, e.g. 60001-60040")
         if name == "go":
@@ -330,6 +344,8 @@ def main() -> None:
             p.add_argument("--ahead", type=int, help="solve the big table at the board's anchor + this (a variant)")
             p.add_argument("--l7", type=int, help="play the exact L7 endgame table from this target (a variant)")
             p.add_argument("--small256", metavar="FILE", help="the small table up to 256 (from build256) in place of play's")
+            p.add_argument("--solve-budget", type=float,
+                           help="table states one decision may solve (default: play's, 50,000; bench's is inf)")
     p = sub.add_parser("build256")
     p.add_argument("--snaps", required=True)
     p.add_argument("--out", required=True)

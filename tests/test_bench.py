@@ -82,6 +82,9 @@ def test_tiles_reported():
         (["--corner-depth", "8"], "--corner-depth goes with --corner"),
         (["--corner", "eval", "--corner-depth", "8", "--depth", "3"], "leave out --depth"),
         (["--corner", "eval", "--corner-depth", "99"], "--corner-depth"),
+        (["--corner", "eval", "--corner-depth", "0"], "1 or more"),
+        (["--corner", "table", "--deepen-gap", "0.5"], "--corner-depth adaptive"),
+        (["--corner", "table", "--depth-cap", "4"], "--corner-depth adaptive"),
     ],
 )
 def test_bad_arguments_are_one_line_with_exit_code_2(capsys, extra, problem):
@@ -324,3 +327,16 @@ def test_a_bench_stopped_or_killed_leaves_no_worker_playing(tmp_path, how):
         for pid in workers:  # a failing run leaves nothing behind either
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_bench_corner_plays_what_play_plays_unless_told_the_adaptive_depth(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # --corner eval: no tables needed
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--games", "1", "--seed", "3", "--corner", "eval", "--stop-at", "64", "--threads", "1",
+                 "--json", str(out)]) == 0
+    settings = json.loads(out.read_text())["settings"]
+    assert settings["corner_depth"] == 8 and settings["described"].startswith("macroxue's search (depth 8,")
+    assert main(["bench", "--games", "1", "--seed", "3", "--corner", "eval", "--corner-depth", "adaptive",
+                 "--stop-at", "64", "--threads", "1", "--json", str(out)]) == 0
+    settings = json.loads(out.read_text())["settings"]
+    assert settings["corner_depth"] is None and settings["described"].startswith("the defaults (adaptive depth")

@@ -539,3 +539,23 @@ def test_the_pass_score_is_off_out_of_formation_and_without_prune():
     formation = _formation_boards(1, seed=7)[0]
     assert C.CornerAgent(None, threads=1)._pass_value(formation) == 0.0
     assert C.CornerAgent(None, threads=1, fixed_depth=8)._pass_value(formation) > 0.0
+
+
+def test_play_and_hint_search_the_corner_player_as_macroxue_does_at_depth_8():
+    from screenbot.agent.limits import CORNER_DEPTH
+    from screenbot.errors import UsageError
+
+    agent = C.play_agent(None)
+    assert CORNER_DEPTH == 8 and agent.fixed_depth == 8 and agent.prune and agent.solve_budget == C.PLAY_SOLVE_BUDGET
+    assert C.play_agent(None, 5).fixed_depth == 5  # --depth-cap D: macroxue's search at depth D
+    adaptive = C.play_agent(None, "endgame", deepen_gap=0.5)  # the adaptive rule, as before session 19
+    assert adaptive.fixed_depth is None and not adaptive.prune and adaptive.deepen_gap == 0.5
+    with pytest.raises(UsageError, match="adaptive depth"):
+        C.play_agent(None, deepen_gap=0.5)
+    # its decision: depth 3 within the budget, paths below 2**-7 cut, pruned: the same values as asked for directly
+    grid = _formation_boards(1, seed=11)[0]
+    fixed = C.CornerAgent(None, threads=1, fixed_depth=3).choose(grid)
+    direct = C.CornerAgent(None, threads=1, prune=True).choose(grid, depth=3, cutoff=2.0**-7)
+    assert fixed.depth == 3 and fixed.values == pytest.approx(direct.values)
+    looser = C.CornerAgent(None, threads=1, prune=True).choose(grid, depth=3)  # the default cutoff sees more
+    assert looser.values != pytest.approx(direct.values)

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from screenbot.agent.limits import DEEPEN_GAP_HELP, check_budget, check_deepen_gap, check_depth, check_depth_cap
+from screenbot.agent.limits import CORNER_DEPTH, DEEPEN_GAP_HELP, check_budget, check_deepen_gap, check_depth, check_depth_cap
 from screenbot.commands.endgame_tables import TABLES_HELP, ensure_tables
 from screenbot.errors import MissingExtraError, UsageError
 from screenbot.game.rules import MAX_TILE
@@ -48,10 +48,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "each worker loads play's tables from the user cache dir (1.8 GB per worker), or when they "
                              "are not built, solves them in memory as its games ask (about 6.6 GB per worker); "
                              "'eval': the corner evaluation alone")
-    p.add_argument("--corner-depth", type=int, metavar="D",
-                   help="with --corner: macroxue's search instead of the adaptive depth: depth D, chance paths below "
-                        "2**-(D+4) cut, and a board that breaks the corner formation (scored below twice its largest "
-                        "tile's worth) not searched further")
+    p.add_argument("--corner-depth", metavar="D",
+                   help="with --corner: the depth of macroxue's search, which the corner player plays (default "
+                        f"{CORNER_DEPTH}, what `play` uses; chance paths below 2**-(D+4) cut, and a board that breaks "
+                        "the corner formation, scored below twice its largest tile's worth, not searched further); "
+                        "'adaptive': nneonneo's depth rule instead, as the corner player searched before session 19")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")
     p.add_argument("--threads", type=int, metavar="T",
                    help="search threads per game (default: the machine's search threads shared out among the "
@@ -113,13 +114,22 @@ def settings_from_args(args: argparse.Namespace) -> BenchSettings:
 
 
 def _corner_depth(args) -> int | None:
-    if args.corner_depth is None:
-        return None
-    if not args.corner:
+    """The corner search's fixed depth: CORNER_DEPTH unless told (None: the adaptive rule, or --depth's)."""
+    if args.corner_depth is not None and not args.corner:
         raise UsageError("--corner-depth goes with --corner eval or --corner table")
-    if args.depth is not None:
+    if args.corner_depth is not None and args.depth is not None:
         raise UsageError("--corner-depth is a depth of its own: leave out --depth")
-    return check_depth(args.corner_depth, "--corner-depth")
+    if not args.corner or args.depth is not None or args.corner_depth == "adaptive":
+        return None
+    if args.depth_cap is not None or args.deepen_gap is not None:
+        raise UsageError("--depth-cap and --deepen-gap belong to the adaptive depth: with --corner, give "
+                         "--corner-depth adaptive too")
+    if args.corner_depth is None:
+        return CORNER_DEPTH
+    depth = check_depth(args.corner_depth, "--corner-depth")
+    if depth == 0:
+        raise UsageError("--corner-depth must be 1 or more (or 'adaptive')")
+    return depth
 
 
 class _ProgressView:
