@@ -554,7 +554,7 @@ def test_play_and_hint_search_the_corner_player_as_macroxue_does_at_depth_8():
         C.play_agent(None, deepen_gap=0.5)
     # its decision: depth 3 within the budget, paths below 2**-7 cut, pruned: the same values as asked for directly
     grid = _formation_boards(1, seed=11)[0]
-    fixed = C.CornerAgent(None, threads=1, fixed_depth=3).choose(grid)
+    fixed = C.CornerAgent(None, threads=1, fixed_depth=3).choose(grid, 60_000.0)  # no compile or load cuts it short
     direct = C.CornerAgent(None, threads=1, prune=True).choose(grid, depth=3, cutoff=2.0**-7)
     assert fixed.depth == 3 and fixed.values == pytest.approx(direct.values)
     looser = C.CornerAgent(None, threads=1, prune=True).choose(grid, depth=3)  # the default cutoff sees more
