@@ -164,7 +164,8 @@ def _corner_depth(args) -> int | None:
 
 
 def _variant(args) -> dict:
-    return {k: v for k, v in {"big_min": getattr(args, "big_min", None)}.items() if v is not None}
+    return {k: v for k, v in {"big_min": getattr(args, "big_min", None), "loss": getattr(args, "corner_loss", None)}.items()
+            if v is not None}
 
 
 def _settings(args) -> dict:
@@ -330,6 +331,8 @@ def main() -> None:
         p.add_argument("--snaps", required=name == "go", help="record: late_game.py's snapshots; go: record's lines")
         p.add_argument("--out", required=True)
         p.add_argument("--part", default="1/1")
+        p.add_argument("--corner-loss", choices=("fixed", "tile"),
+                       help="where a lost board lies below the evaluation's 0 (default fixed, play's; see corner.lost_value)")
         p.add_argument("--corner-depth", default=str(CORNER_DEPTH),
                        help=f"the search's depth (default {CORNER_DEPTH}, play's); 'adaptive': nneonneo's rule, as "
                             "play searched before session 19 (the runs of sessions 17-18)")

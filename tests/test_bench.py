@@ -85,6 +85,8 @@ def test_tiles_reported():
         (["--corner", "eval", "--corner-depth", "0"], "1 or more"),
         (["--corner", "table", "--deepen-gap", "0.5"], "--corner-depth adaptive"),
         (["--corner", "table", "--depth-cap", "4"], "--corner-depth adaptive"),
+        (["--corner-loss", "tile"], "--corner-loss goes with --corner"),
+        (["--corner", "eval", "--corner-loss", "steep"], "invalid choice"),
     ],
 )
 def test_bad_arguments_are_one_line_with_exit_code_2(capsys, extra, problem):
@@ -340,3 +342,20 @@ def test_bench_corner_plays_what_play_plays_unless_told_the_adaptive_depth(tmp_p
                  "--stop-at", "64", "--threads", "1", "--json", str(out)]) == 0
     settings = json.loads(out.read_text())["settings"]
     assert settings["corner_depth"] is None and settings["described"].startswith("the defaults (adaptive depth")
+
+
+def test_bench_corner_loss_is_recorded_and_older_kept_games_read_as_the_fixed_rule(tmp_path, monkeypatch):
+    from screenbot.agent.bench import same_settings
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # --corner eval: no tables needed
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--games", "1", "--seed", "3", "--corner", "eval", "--corner-depth", "2", "--corner-loss",
+                 "tile", "--stop-at", "64", "--threads", "1", "--json", str(out)]) == 0
+    tile = json.loads(out.read_text())["settings"]
+    assert tile["corner_loss"] == "tile" and "-max(2**17, 2 s(largest tile))" in tile["described"]
+    assert main(["bench", "--games", "1", "--seed", "3", "--corner", "eval", "--corner-depth", "2", "--stop-at", "64",
+                 "--threads", "1", "--json", str(out)]) == 0
+    fixed = json.loads(out.read_text())["settings"]
+    assert fixed["corner_loss"] == "fixed" and not same_settings(tile, fixed)
+    older = {k: v for k, v in fixed.items() if k != "corner_loss"}  # a game kept before the option existed
+    assert same_settings(older, fixed) and not same_settings(older, tile)

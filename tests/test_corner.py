@@ -464,20 +464,22 @@ def test_the_build_plays_its_game_and_reports_its_progress():
     assert all(b - a >= C.BUILD_STEP for a, b in zip(seen, seen[1:]))  # a report per step, not per board
 
 
-def _corner_value(grid):
+def _corner_value(grid, lost=C.LOST_VALUE):
+    """macroxue's evaluation + `lost` (so that a lost board, 0 here, lies `lost` below its 0)."""
     ranks = [[_rank(v) for v in row] for row in grid]
     lines = [tuple(row) for row in ranks] + [tuple(col) for col in zip(*ranks)]
-    return sum(_line_score(line) + C.LINE_OFFSET for line in lines)
+    return sum(_line_score(line) for line in lines) + lost
 
 
-def _pruned_chance(grid, depth, cprob, cutoff, pass_value, pruned):
+def _pruned_chance(grid, depth, cprob, cutoff, pass_value, pruned, lost=C.LOST_VALUE):
     """Expectimax on plain grids with the corner evaluation, where a chance node scoring below
-    pass_value is a leaf (macroxue's pass score); `pruned` counts those leaves."""
+    pass_value is a leaf (macroxue's pass score); `pruned` counts those leaves. A board with no move,
+    or scoring below 0, counts 0 (lost)."""
     from screenbot.game.rules import empty_cells, place
 
-    if _corner_value(grid) < pass_value:
+    if _corner_value(grid, lost) < pass_value:
         pruned.append(grid)
-        return _corner_value(grid)
+        return _corner_value(grid, lost)
     cells = empty_cells(grid)
     total = 0.0
     for r, c in cells:
@@ -490,9 +492,9 @@ def _pruned_chance(grid, depth, cprob, cutoff, pass_value, pruned):
                 if after == spawned:
                     continue
                 if depth == 1 or child_p < cutoff:
-                    v = _corner_value(after)
+                    v = _corner_value(after, lost)
                 else:
-                    v = _pruned_chance(after, depth - 1, child_p, cutoff, pass_value, pruned)
+                    v = _pruned_chance(after, depth - 1, child_p, cutoff, pass_value, pruned, lost)
                 best = max(best, v)
             total += p * best
     return total / len(cells)
@@ -559,3 +561,78 @@ def test_play_and_hint_search_the_corner_player_as_macroxue_does_at_depth_8():
     assert fixed.depth == 3 and fixed.values == pytest.approx(direct.values)
     looser = C.CornerAgent(None, threads=1, prune=True).choose(grid, depth=3)  # the default cutoff sees more
     assert looser.values != pytest.approx(direct.values)
+
+
+def test_lost_value_is_fixed_or_macroxues_twice_the_largest_tiles_score():
+    assert [C.lost_value(r) for r in (1, 13, 15)] == [2.0**17] * 3  # sessions 15-19
+    assert C.lost_value(12, "tile") == 2.0**17  # 2 * 12 * 2**12 = 98,304: the floor holds
+    assert C.lost_value(13, "tile") == 2 * 13 * 2**13 and C.lost_value(14, "tile") == 2 * 14 * 2**14
+    with pytest.raises(ValueError, match="loss rule"):
+        C.lost_value(14, "steep")
+    with pytest.raises(ValueError, match="loss rule"):
+        C.CornerAgent(None, threads=1, loss="steep")
+
+
+def _crowded_formation_boards(n, seed):
+    """Late-game boards (an 8192 or 16384 in the corner) with 2-4 free cells: losses lie within two moves."""
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < n:
+        top = rng.randint(13, 14)
+        cells = [0] * 16
+        cells[0], cells[1], cells[4] = 2**top, 2 ** (top - 1), 2 ** (top - 2)
+        for i in [i for i in range(16) if not cells[i]]:
+            cells[i] = rng.choice([2, 4, 8, 16, 32, 64, 128, 256, 512])
+        for i in rng.sample([i for i in range(16) if i not in (0, 1, 4)], rng.randint(2, 4)):
+            cells[i] = 0
+        board = tuple(tuple(cells[4 * r:4 * r + 4]) for r in range(4))
+        if legal_moves(board):
+            boards.append(board)
+    return boards
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_tile_loss_rule_equals_a_plain_reference_and_changes_what_a_loss_costs(threads):
+    tile = C.CornerAgent(None, threads=threads, prune=True, loss="tile")
+    fixed = C.CornerAgent(None, threads=threads, prune=True)
+    not_a_shift = 0
+    for grid in _crowded_formation_boards(8, seed=threads):
+        top = max(_rank(v) for row in grid for v in row)
+        lost = C.lost_value(top, "tile")
+        assert lost > C.LOST_VALUE
+        pass_value = tile._pass_value(grid)
+        if _corner_value(grid) >= 8 * C.LINE_OFFSET:  # macroxue's evaluation at least 0: the pass score is on
+            assert pass_value == 2 * (top << top) + lost
+        else:
+            assert pass_value == 0.0
+        ours, theirs = tile.choose(grid, depth=2, cutoff=1e-3), fixed.choose(grid, depth=2, cutoff=1e-3)
+        shifts = set()
+        for move, value in ours.values.items():
+            expected = _pruned_chance(apply_move(grid, move)[0], 2, 1.0, 1e-3, pass_value, [], lost)
+            assert value == pytest.approx(expected, rel=1e-6, abs=0.05), (grid, move)
+            shifts.add(round(value - theirs.values[move]))
+        # where no loss or clamped board is in reach the rule only moves every value by the same amount
+        not_a_shift += shifts != {round(lost - C.LOST_VALUE)}
+    assert not_a_shift  # somewhere a loss within reach weighs differently
+
+
+def test_a_board_whose_transpose_fills_the_top_bit_is_searched_with_the_pass_score():
+    """A tile of 256 or more in the bottom-right cell sets the transposed word's top bit. Session 19's pass score
+    handed that word to the kernel as a Python int: once an int64 signature was compiled (boards without it came
+    first), such a board raised OverflowError in play's two-thread search. In a fresh process, in that order."""
+    import subprocess
+    import sys
+
+    code = """
+from screenbot.agent.corner import CornerAgent
+small = ((8192, 4096, 2048, 2), (1024, 512, 4, 0), (2, 8, 0, 0), (4, 0, 0, 2))
+big = ((16384, 8192, 16, 16), (4096, 256, 0, 2), (128, 512, 4, 0), (32, 0, 64, 512))
+for threads in (1, 2):
+    agent = CornerAgent(None, threads=threads, fixed_depth=2)
+    for board in (small, big, small, big):
+        assert agent._pass_value(board) >= 0.0
+        assert agent.choose(board, 60000.0).move is not None
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]

@@ -44,6 +44,7 @@ class BenchSettings:
     deepen_gap: float | None = None  # decisions deepen past the cap (None: the agent's default, every decision; 0: off)
     corner: str | None = None  # "table": the corner evaluation and the block table (agent/corner.py); "eval": the evaluation alone
     corner_depth: int | None = None  # with corner: macroxue's pruned search at this depth (None: the adaptive depth)
+    corner_loss: str = "fixed"  # with corner: where a lost board lies below the evaluation's 0 (corner.lost_value)
 
     def describe(self) -> str:
         cap = {None: str(DEFAULT_DEPTH_CAP), ENDGAME_CAP: f"{DEFAULT_DEPTH_CAP}, uncapped from {ENDGAME_TILE}"}.get(
@@ -63,6 +64,8 @@ class BenchSettings:
         tables = ", endgame tables" if self.endgame_tables else ""
         tables += {None: "", "eval": ", the corner evaluation", "table": ", the corner evaluation and block table"}[
             self.corner]
+        if self.corner and self.corner_loss == "tile":
+            tables += ", a loss worth -max(2**17, 2 s(largest tile))"
         # only the adaptive depth within a budget (the defaults are one) can deepen past its cap, and
         # only a cap below the rule's deepest can bind
         deepen, gap = "", self.resolved_deepen_gap()
@@ -87,7 +90,8 @@ class BenchSettings:
         `deepen_gap` were played before close calls were deepened, so they read as 0 (off)."""
         return cls(settings["budget_ms"], settings["depth"], settings["stop_at"], settings.get("depth_cap"),
                    settings.get("shared_table", False), settings.get("endgame_tables", False),
-                   settings.get("deepen_gap", 0.0), settings.get("corner"), settings.get("corner_depth"))
+                   settings.get("deepen_gap", 0.0), settings.get("corner"), settings.get("corner_depth"),
+                   settings.get("corner_loss", "fixed"))
 
 
 @dataclass(frozen=True)
@@ -193,13 +197,13 @@ def _bench_block_tables():
 
 
 def make_agent(threads: int | None = None, endgame_tables: bool = False, corner: str | None = None,
-               corner_depth: int | None = None) -> ExpectimaxAgent:
+               corner_depth: int | None = None, corner_loss: str = "fixed") -> ExpectimaxAgent:
     """The agent a bench game plays with (the tables loaded from the user cache dir, built there first if need be)."""
     if corner:
         from screenbot.agent.corner import CornerAgent
 
         return CornerAgent(_bench_block_tables() if corner == "table" else None, threads=threads,
-                           fixed_depth=corner_depth)
+                           fixed_depth=corner_depth, loss=corner_loss)
     if endgame_tables:
         return TablesAgent(EndgameTables.load_or_build()[0], threads=threads)
     return ExpectimaxAgent(threads=threads)
@@ -234,10 +238,10 @@ def _stop_on_sigterm():
 
 
 def _worker_start(progress_queue, threads: int, endgame_tables: bool, corner: str | None = None,
-                  corner_depth: int | None = None) -> None:
+                  corner_depth: int | None = None, corner_loss: str = "fixed") -> None:
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent ends the workers
-    agent = make_agent(threads, endgame_tables, corner, corner_depth)  # the workers share the cores
+    agent = make_agent(threads, endgame_tables, corner, corner_depth, corner_loss)  # the workers share the cores
     agent.warm_up()  # loads the compiled kernels from numba's disk cache
     _worker.update(queue=progress_queue, agent=agent)
 
@@ -263,7 +267,8 @@ def run_games(
     seeds = list(seeds)
     threads = bench_threads(workers, len(seeds)) if threads is None else threads
     if workers <= 1 or len(seeds) == 1:
-        agent = make_agent(threads, settings.endgame_tables, settings.corner, settings.corner_depth)
+        agent = make_agent(threads, settings.endgame_tables, settings.corner, settings.corner_depth,
+                           settings.corner_loss)
         agent.warm_up()
         results = []
         try:
@@ -288,7 +293,7 @@ def run_games(
 def _run_pool(context, progress_queue, results, seeds, settings, workers, threads, report, on_result):
     with context.Pool(min(workers, len(seeds)), initializer=_worker_start,
                       initargs=(progress_queue, threads, settings.endgame_tables, settings.corner,
-                                settings.corner_depth)) as pool:
+                                settings.corner_depth, settings.corner_loss)) as pool:
         pending = {i: pool.apply_async(_worker_game, (seed, i, settings)) for i, seed in enumerate(seeds)}
         while pending:
             try:
@@ -386,8 +391,8 @@ def summarize(results: list[GameResult], settings: BenchSettings, seed: int, wor
 def same_settings(a: dict, b: dict) -> bool:
     """Whether two summaries' settings played the same games: everything but how many processes ran
     them (and the description, which follows from the rest)."""
-    def played(s: dict) -> dict:
-        return {k: v for k, v in s.items() if k not in ("workers", "described")}
+    def played(s: dict) -> dict:  # a field added later reads as its default in older summaries
+        return {"corner_loss": "fixed", **{k: v for k, v in s.items() if k not in ("workers", "described")}}
     return played(a) == played(b)
 
 

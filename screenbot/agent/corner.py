@@ -39,6 +39,7 @@ from screenbot.game.rules import Game, Grid, Move, legal_moves, to_grid
 
 LOST_VALUE = 2**17  # macroxue's lost board, below a board's value of 0
 LINE_OFFSET = LOST_VALUE / 8  # per line: a board at macroxue's -2**17 scores 0 here (lost)
+LOSS_RULES = ("fixed", "tile")  # how far below macroxue's 0 a lost board lies: see lost_value
 PENALTY = 12  # a rising pair costs 12 times its difference
 
 
@@ -69,19 +70,34 @@ def corner_row_table(offset: float = LINE_OFFSET) -> np.ndarray:
     return out
 
 
+def lost_value(top: int, rule: str = "fixed") -> float:
+    """How far below macroxue's 0 a lost board lies, for a search from a board whose largest tile has rank
+    `top`: 'fixed', 2**17 (sessions 15-19); 'tile', macroxue's max(2**17, 2 * s(top)) with s(r) = r * 2**r
+    (its node.h, Search: game_over_score), which from an 8192 on makes a loss cost more than a broken formation
+    and tells apart the boards that score between -2 s(top) and -2**17 (the kernel counts a board below its 0
+    as lost)."""
+    if rule not in LOSS_RULES:
+        raise ValueError(f"loss rule {rule!r}: one of {', '.join(LOSS_RULES)}")
+    return float(LOST_VALUE if rule == "fixed" else max(LOST_VALUE, 2 * (top << top)))
+
+
 class CornerAgent(ExpectimaxAgent):
     """The expectimax agent on the corner evaluation, with the block tables' move wherever they know the
     board (macroxue's rule, see BlockTables.suggest); `tables=None`: the corner evaluation alone.
     `solve_budget`: at most this many table states solved per decision (unbounded by default; play
     bounds it so that a board the tables have not met yet costs one move's time, not minutes).
     `big_min`: the big table's move is played only from this chance (default 0: macroxue's rule, any
-    chance above 0; benchmarks/final_phase.py measures other values)."""
+    chance above 0; benchmarks/final_phase.py measures other values). `loss`: where a lost board lies below the
+    evaluation's 0 (see lost_value; each root board's largest tile sets it for its search)."""
 
     def __init__(self, tables: BlockTables | None = None, depth_cap: int | str | None = None,
                  threads: int | None = None, deepen_gap: float | None = None, deepen_ms: float | None = None,
                  solve_budget: float = np.inf, big_min: float = 0.0, prune: bool = False,
-                 fixed_depth: int | None = None) -> None:
+                 fixed_depth: int | None = None, loss: str = "fixed") -> None:
         super().__init__(depth_cap, threads, weights=corner_row_table(), deepen_gap=deepen_gap, deepen_ms=deepen_ms)
+        lost_value(0, loss)  # a wrong rule fails here, not at the first search
+        self.loss = loss
+        self._by_lost = {LOST_VALUE: self._scores}  # the row table for each lost value met (offset lost / 8 a line)
         self.block = tables
         self.solve_budget = solve_budget
         self.big_min = big_min
@@ -95,10 +111,21 @@ class CornerAgent(ExpectimaxAgent):
         if not self.prune:
             return 0.0
         b = np.uint64(to_bitboard(grid))
-        if kernel.score(b, kernel.transpose(b), self._scores) < 8 * LINE_OFFSET:
-            return 0.0
         top = max_rank(b)
-        return float(2 * (top << top) + 8 * LINE_OFFSET)
+        lost = lost_value(top, self.loss)
+        if kernel.score(b, np.uint64(kernel.transpose(b)), self._table(lost)) < lost:
+            return 0.0
+        return float(2 * (top << top) + lost)
+
+    def _scores_for(self, grid: Grid) -> np.ndarray:
+        return self._table(lost_value(max_rank(np.uint64(to_bitboard(grid))), self.loss))
+
+    def _table(self, lost: float) -> np.ndarray:
+        """The corner row table whose 0 (the kernel's lost board) lies `lost` below macroxue's 0."""
+        table = self._by_lost.get(lost)
+        if table is None:
+            table = self._by_lost[lost] = corner_row_table(lost / 8)
+        return table
 
     def choose(self, board: Grid, budget_ms: float | None = None, depth: int | str | None = None,
                **kwargs) -> Decision:

@@ -171,7 +171,7 @@ class _Search:
         for k, after in enumerate(afters.tolist()):
             if self.pass_value != 0.0:
                 b = np.uint64(after)
-                v = kernel.score(b, kernel.transpose(b), self.scores)
+                v = kernel.score(b, np.uint64(kernel.transpose(b)), self.scores)
                 if v < self.pass_value:
                     leaves[k] = v
                     empties.append(0)
@@ -345,7 +345,7 @@ class ExpectimaxAgent(Agent):
         search = self._search
         if search.cancelled:
             raise SearchCancelled("the search was cancelled")
-        scores = self._endgame_scores if max_tile(grid) >= ENDGAME_TILE else self._scores
+        scores = self._scores_for(grid)
         if not keep_table or scores is not search.scores:  # values of other weights are no use
             search.new_generation()
         search.scores = scores
@@ -355,6 +355,10 @@ class ExpectimaxAgent(Agent):
             return _decision(moves, values, depth, start, nodes)
         return _deepen(search, moves, afters, depth, cutoff, budget_ms, start, deepen_to, gap, self.deepen_ms)
 
+
+    def _scores_for(self, grid: Grid) -> np.ndarray:
+        """The row table a search from this board evaluates with: the endgame weights' from ENDGAME_TILE on."""
+        return self._endgame_scores if max_tile(grid) >= ENDGAME_TILE else self._scores
 
     def _pass_value(self, grid: Grid) -> float:
         """kernel.W_PASS for a search from this board: 0 (every chance node searched to the depth)."""

@@ -53,6 +53,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         f"{CORNER_DEPTH}, what `play` uses; chance paths below 2**-(D+4) cut, and a board that breaks "
                         "the corner formation, scored below twice its largest tile's worth, not searched further); "
                         "'adaptive': nneonneo's depth rule instead, as the corner player searched before session 19")
+    p.add_argument("--corner-loss", choices=("fixed", "tile"),
+                   help="with --corner: where a lost board lies below the corner evaluation's 0: 'fixed' (2**17, play's) "
+                        "or 'tile' (macroxue's -max(2**17, 2 s(r)) for the board's largest tile r, s(r) = r 2**r)")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")
     p.add_argument("--threads", type=int, metavar="T",
                    help="search threads per game (default: the machine's search threads shared out among the "
@@ -110,7 +113,13 @@ def settings_from_args(args: argparse.Namespace) -> BenchSettings:
                          check_depth_cap(args.depth_cap, "--depth-cap"), shared_table=args.shared_table,
                          endgame_tables=args.endgame_tables,
                          deepen_gap=check_deepen_gap(args.deepen_gap, "--deepen-gap"), corner=args.corner,
-                         corner_depth=_corner_depth(args))
+                         corner_depth=_corner_depth(args), corner_loss=_corner_loss(args))
+
+
+def _corner_loss(args) -> str:
+    if args.corner_loss is not None and not args.corner:
+        raise UsageError("--corner-loss goes with --corner eval or --corner table")
+    return args.corner_loss or "fixed"
 
 
 def _corner_depth(args) -> int | None:
