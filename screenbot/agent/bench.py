@@ -449,12 +449,14 @@ def merge_summaries(summaries: list[dict]) -> dict:
 
 
 # The strongest published players' share of games reaching 16384 and 32768 (the issue tracker's
-# table: nneonneo/2048-ai's README; Jaskowski 2018; Guei et al. 2022; macroxue/2048-ai's README).
+# table: nneonneo/2048-ai's README; Jaskowski 2018; Guei et al. 2022; macroxue/2048-ai's README, whose depth-8
+# small-table row is the search and tables play uses).
 PUBLISHED = (
     ("nneonneo", {16384: 0.94, 32768: 0.36}),
     ("Jaśkowski 2018", {16384: 0.97, 32768: 0.69}),
     ("Guei et al. 2022", {16384: 0.988, 32768: 0.72}),
     ("macroxue, depth 6, small tables", {16384: 0.95, 32768: 0.68}),
+    ("macroxue, depth 8, small tables", {16384: 0.968, 32768: 0.721}),  # its README, 1,000 games (play's search)
     ("macroxue, depth 8, big tables", {16384: 0.987, 32768: 0.805}),
 )
 
@@ -475,7 +477,7 @@ def plot_reach(summary: dict, path: str) -> None:
     series = [("screenbot", ours)] + [(name, {t: 100 * v for t, v in shares.items()}) for name, shares in PUBLISHED]
     fig, ax = plt.subplots(figsize=(9, 4.8))
     width = 0.8 / (len(series) if compared else 1)
-    colours = ["#edc22e", "#8f7a66", "#bbada0", "#f67c5f", "#f2b179", "#3c3a32"]
+    colours = ["#edc22e", "#8f7a66", "#bbada0", "#f67c5f", "#f2b179", "#f59563", "#3c3a32"]
     for k, (name, shares) in enumerate(series):
         xs = [i + (k - (len(series) - 1) / 2) * width if t in compared else i
               for i, t in enumerate(tiles) if t in shares and (k == 0 or t in compared)]

@@ -355,7 +355,6 @@ class ExpectimaxAgent(Agent):
             return _decision(moves, values, depth, start, nodes)
         return _deepen(search, moves, afters, depth, cutoff, budget_ms, start, deepen_to, gap, self.deepen_ms)
 
-
     def _scores_for(self, grid: Grid) -> np.ndarray:
         """The row table a search from this board evaluates with: the endgame weights' from ENDGAME_TILE on."""
         return self._endgame_scores if max_tile(grid) >= ENDGAME_TILE else self._scores

@@ -1,0 +1,88 @@
+"""Where the corner player's lost games went: each seeded game replayed as `screenbot bench --corner table`
+plays it (play's player: block tables, else macroxue's search at depth 8), with every move's source kept, and
+for the games that end short of the stop tile, how their last moves were chosen.
+
+    .venv/bin/python benchmarks/lost_games.py --seeds 60028,60029 [--stop-at 32768] [--last 200] [--json out.jsonl]
+
+Per game: the end (max tile, score, moves), the phase it ended in (before 16384; after it, before the board
+that holds 16384, 8192, 4096, 2048 and 1024; in that last phase; or won), the share of table moves over the
+whole game and over its last N moves, the last move a table chose and how many searched moves followed it,
+and the boards at the moment the tables last knew the board and at the end. Games replay move for move only
+while no search meets its time budget (bench's rule too), so a replay on a busy machine can part from bench's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from screenbot.agent.bench import BenchSettings, make_agent
+from screenbot.agent.limits import CORNER_DEPTH
+from screenbot.game.rules import Game, max_tile
+
+PHASE_TILES = {16384, 8192, 4096, 2048, 1024}
+
+
+def phase(grid, stop_at: int) -> str:
+    tiles = {v for row in grid for v in row}
+    if max_tile(grid) >= stop_at:
+        return "won"
+    if max_tile(grid) < 16384:
+        return "before 16384"
+    return "last phase" if PHASE_TILES <= tiles else "after 16384, before the last phase"
+
+
+def replay(seed: int, agent, stop_at: int, last: int) -> dict:
+    game = Game(seed=seed)
+    game.reset()
+    sources = []  # per move: the table's chance, or None for a searched move
+    table_board = None
+    started = time.perf_counter()
+    while max_tile(game.grid) < stop_at:
+        decision = agent.choose(game.grid)
+        if decision.move is None:
+            break
+        if decision.table is not None:
+            table_board = game.grid
+        sources.append(decision.table)
+        game.step(decision.move)
+    tail = sources[-last:]
+    searched_after = next((i for i, s in enumerate(reversed(sources)) if s is not None), len(sources))
+    return {"seed": seed, "max_tile": max_tile(game.grid), "score": game.score, "moves": game.moves,
+            "end": phase(game.grid, stop_at),
+            "table_share": round(sum(s is not None for s in sources) / max(1, len(sources)), 3),
+            f"table_share_last_{last}": round(sum(s is not None for s in tail) / max(1, len(tail)), 3),
+            "low_chance_table_moves_last": sum(s is not None and s < 0.5 for s in tail),
+            "searched_moves_after_the_last_table_move": searched_after,
+            "board_at_the_last_table_move": [list(r) for r in table_board] if table_board else None,
+            "final": [list(r) for r in game.grid], "seconds": round(time.perf_counter() - started, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", required=True, help="comma-separated seeds, or A-B")
+    parser.add_argument("--stop-at", type=int, default=32768)
+    parser.add_argument("--last", type=int, default=200, help="how many of the last moves to count (default 200)")
+    parser.add_argument("--json", help="append one JSON line per game here")
+    args = parser.parse_args()
+    if "-" in args.seeds:
+        a, b = (int(x) for x in args.seeds.split("-"))
+        seeds = list(range(a, b + 1))
+    else:
+        seeds = [int(x) for x in args.seeds.split(",")]
+    settings = BenchSettings(stop_at=args.stop_at, corner="table", corner_depth=CORNER_DEPTH)
+    agent = make_agent(1, corner=settings.corner, corner_depth=settings.corner_depth)
+    agent.warm_up()
+    for seed in seeds:
+        line = replay(seed, agent, args.stop_at, args.last)
+        line["command"] = "benchmarks/lost_games.py " + " ".join(sys.argv[1:])
+        print(json.dumps(line), flush=True)
+        if args.json:
+            with open(args.json, "a") as out:
+                out.write(json.dumps(line) + "\n")
+
+
+if __name__ == "__main__":
+    main()
