@@ -50,7 +50,6 @@ from screenbot.agent.base import Decision  # noqa: E402
 from screenbot.agent.bench import _percentile  # noqa: E402
 from screenbot.agent.block_tables import BlockTables, default_table_path  # noqa: E402
 from screenbot.agent.corner import PLAY_SOLVE_BUDGET, CornerAgent  # noqa: E402
-from screenbot.agent.limits import CORNER_DEPTH  # noqa: E402
 from screenbot.game.rules import Game, max_tile  # noqa: E402
 
 PHASE_TILES = (16384, 8192, 4096, 2048, 1024)
@@ -158,7 +157,7 @@ def _agent(args):
 
 
 def _corner_depth(args) -> int | None:
-    """The search's fixed depth (play's since session 19), or None for the adaptive rule (sessions 17-18's runs)."""
+    """macroxue's fixed depth (session 20's runs), or None for the adaptive rule (play's)."""
     depth = getattr(args, "corner_depth", "adaptive")
     return None if depth == "adaptive" else int(depth)
 
@@ -333,9 +332,9 @@ def main() -> None:
         p.add_argument("--part", default="1/1")
         p.add_argument("--corner-loss", choices=("fixed", "tile"),
                        help="where a lost board lies below the evaluation's 0 (default fixed, play's; see corner.lost_value)")
-        p.add_argument("--corner-depth", default=str(CORNER_DEPTH),
-                       help=f"the search's depth (default {CORNER_DEPTH}, play's); 'adaptive': nneonneo's rule, as "
-                            "play searched before session 19 (the runs of sessions 17-18)")
+        p.add_argument("--corner-depth", default="adaptive",
+                       help="macroxue's search at this depth (session 20's runs: 8); default 'adaptive': nneonneo's "
+                            "rule with the corner evaluation, as play searches")
         if name == "record":
             p.add_argument("--seeds", help="record: whole seeded games from their start instead, e.g. 60001-60040")
         if name == "go":

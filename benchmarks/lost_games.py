@@ -1,8 +1,9 @@
 """Where the corner player's lost games went: each seeded game replayed as `screenbot bench --corner table`
-plays it (play's player: block tables, else macroxue's search at depth 8), with every move's source kept, and
+plays it (play's player: block tables, else the search; --corner-depth D: macroxue's), with every move's source kept, and
 for the games that end short of the stop tile, how their last moves were chosen.
 
-    .venv/bin/python benchmarks/lost_games.py --seeds 60028,60029 [--stop-at 32768] [--last 200] [--json out.jsonl]
+    .venv/bin/python benchmarks/lost_games.py --seeds 60028,60029 [--corner-depth 8] [--stop-at 32768] [--last 200]
+                                              [--json out.jsonl]
 
 Per game: the end (max tile, score, moves), the phase it ended in (before 16384; after it, before the board
 that holds 16384, 8192, 4096, 2048 and 1024; in that last phase; or won), the share of table moves over the
@@ -19,7 +20,6 @@ import sys
 import time
 
 from screenbot.agent.bench import BenchSettings, make_agent
-from screenbot.agent.limits import CORNER_DEPTH
 from screenbot.game.rules import Game, max_tile
 
 PHASE_TILES = {16384, 8192, 4096, 2048, 1024}
@@ -65,6 +65,7 @@ def main() -> None:
     parser.add_argument("--seeds", required=True, help="comma-separated seeds, or A-B")
     parser.add_argument("--stop-at", type=int, default=32768)
     parser.add_argument("--last", type=int, default=200, help="how many of the last moves to count (default 200)")
+    parser.add_argument("--corner-depth", type=int, help="macroxue's search at this depth (default: play's adaptive depth)")
     parser.add_argument("--json", help="append one JSON line per game here")
     args = parser.parse_args()
     if "-" in args.seeds:
@@ -72,7 +73,7 @@ def main() -> None:
         seeds = list(range(a, b + 1))
     else:
         seeds = [int(x) for x in args.seeds.split(",")]
-    settings = BenchSettings(stop_at=args.stop_at, corner="table", corner_depth=CORNER_DEPTH)
+    settings = BenchSettings(stop_at=args.stop_at, corner="table", corner_depth=args.corner_depth)
     agent = make_agent(1, corner=settings.corner, corner_depth=settings.corner_depth)
     agent.warm_up()
     for seed in seeds:

@@ -83,8 +83,8 @@ def test_tiles_reported():
         (["--corner", "eval", "--corner-depth", "8", "--depth", "3"], "leave out --depth"),
         (["--corner", "eval", "--corner-depth", "99"], "--corner-depth"),
         (["--corner", "eval", "--corner-depth", "0"], "1 or more"),
-        (["--corner", "table", "--deepen-gap", "0.5"], "--corner-depth adaptive"),
-        (["--corner", "table", "--depth-cap", "4"], "--corner-depth adaptive"),
+        (["--corner", "table", "--corner-depth", "8", "--deepen-gap", "0.5"], "belong to the adaptive depth"),
+        (["--corner", "table", "--corner-depth", "8", "--depth-cap", "4"], "belong to the adaptive depth"),
         (["--corner-loss", "tile"], "--corner-loss goes with --corner"),
         (["--corner", "eval", "--corner-loss", "steep"], "invalid choice"),
     ],
@@ -331,17 +331,18 @@ def test_a_bench_stopped_or_killed_leaves_no_worker_playing(tmp_path, how):
                 os.kill(pid, signal.SIGKILL)
 
 
-def test_bench_corner_plays_what_play_plays_unless_told_the_adaptive_depth(tmp_path, monkeypatch):
+def test_bench_corner_plays_what_play_plays_unless_told_a_depth(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # --corner eval: no tables needed
     out = tmp_path / "bench.json"
-    assert main(["bench", "--games", "1", "--seed", "3", "--corner", "eval", "--stop-at", "64", "--threads", "1",
-                 "--json", str(out)]) == 0
-    settings = json.loads(out.read_text())["settings"]
-    assert settings["corner_depth"] == 8 and settings["described"].startswith("macroxue's search (depth 8,")
-    assert main(["bench", "--games", "1", "--seed", "3", "--corner", "eval", "--corner-depth", "adaptive",
+    for depth in ([], ["--corner-depth", "adaptive"]):  # play's adaptive depth, by default or said outright
+        assert main(["bench", "--games", "1", "--seed", "3", "--corner", "eval", "--stop-at", "64", "--threads", "1",
+                     "--json", str(out)] + depth) == 0
+        settings = json.loads(out.read_text())["settings"]
+        assert settings["corner_depth"] is None and settings["described"].startswith("the defaults (adaptive depth")
+    assert main(["bench", "--games", "1", "--seed", "3", "--corner", "eval", "--corner-depth", "8",
                  "--stop-at", "64", "--threads", "1", "--json", str(out)]) == 0
     settings = json.loads(out.read_text())["settings"]
-    assert settings["corner_depth"] is None and settings["described"].startswith("the defaults (adaptive depth")
+    assert settings["corner_depth"] == 8 and settings["described"].startswith("macroxue's search (depth 8,")
 
 
 def test_bench_corner_loss_is_recorded_and_older_kept_games_read_as_the_fixed_rule(tmp_path, monkeypatch):

@@ -543,17 +543,11 @@ def test_the_pass_score_is_off_out_of_formation_and_without_prune():
     assert C.CornerAgent(None, threads=1, fixed_depth=8)._pass_value(formation) > 0.0
 
 
-def test_play_and_hint_search_the_corner_player_as_macroxue_does_at_depth_8():
-    from screenbot.agent.limits import CORNER_DEPTH
-    from screenbot.errors import UsageError
-
-    agent = C.play_agent(None)
-    assert CORNER_DEPTH == 8 and agent.fixed_depth == 8 and agent.prune and agent.solve_budget == C.PLAY_SOLVE_BUDGET
-    assert C.play_agent(None, 5).fixed_depth == 5  # --depth-cap D: macroxue's search at depth D
-    adaptive = C.play_agent(None, "endgame", deepen_gap=0.5)  # the adaptive rule, as before session 19
-    assert adaptive.fixed_depth is None and not adaptive.prune and adaptive.deepen_gap == 0.5
-    with pytest.raises(UsageError, match="adaptive depth"):
-        C.play_agent(None, deepen_gap=0.5)
+def test_play_searches_the_adaptive_depth_and_a_fixed_depth_is_macroxues_search():
+    agent = C.play_agent(None)  # session 20 measured macroxue's depth 8 as play's search: weaker at 32768, not kept
+    assert agent.fixed_depth is None and not agent.prune and agent.solve_budget == C.PLAY_SOLVE_BUDGET
+    capped = C.play_agent(None, 5, deepen_gap=0.5)  # --depth-cap, --deepen-gap: the adaptive rule's
+    assert capped.fixed_depth is None and capped.depth_cap == 5 and capped.deepen_gap == 0.5
     # its decision: depth 3 within the budget, paths below 2**-7 cut, pruned: the same values as asked for directly
     grid = _formation_boards(1, seed=11)[0]
     fixed = C.CornerAgent(None, threads=1, fixed_depth=3).choose(grid, 60_000.0)  # no compile or load cuts it short

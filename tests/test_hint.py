@@ -127,5 +127,3 @@ def test_hint_corner_gives_the_tables_move_where_they_know_the_board(capsys, mon
     out = capsys.readouterr().out
     assert "best move:" in out and "(depth 2," in out and "<- best" in out
     assert main(["hint", "--board", early, "--corner", "--endgame-tables"]) == 2
-    assert main(["hint", "--board", early, "--corner", "--deepen-gap", "0.5"]) == 2  # the adaptive depth's
-    assert "--depth-cap endgame" in capsys.readouterr().err

@@ -31,9 +31,7 @@ from numba import njit
 from screenbot.agent.base import Decision
 from screenbot.agent.block_tables import BIG, SMALL, SYMMETRIES, BlockTables, TableError, default_table_path
 from screenbot.agent import expectimax as kernel
-from screenbot.agent.limits import CORNER_DEPTH, ENDGAME_CAP
 from screenbot.agent.search import DEFAULT_BUDGET_MS, ExpectimaxAgent
-from screenbot.errors import UsageError
 from screenbot.game.bitboard import ROW_COUNT, max_rank, to_bitboard
 from screenbot.game.rules import Game, Grid, Move, legal_moves, to_grid
 
@@ -245,21 +243,7 @@ def _drop_older_versions(path: Path) -> None:
                 pass  # not ours to remove after all: it stays
 
 
-def corner_search(depth_cap: int | str | None = None, deepen_gap: float | None = None,
-                  deepen_ms: float | None = None) -> dict:
-    """CornerAgent's search arguments as play, hint and bench take them: macroxue's search at depth `depth_cap`
-    (default CORNER_DEPTH); with depth_cap ENDGAME_CAP, the adaptive rule instead (nneonneo's depth rule, capped
-    until a 16384, deepened as `deepen_gap` and `deepen_ms` say, which only it reads). A UsageError for a
-    deepening given with a fixed depth, before anything is built."""
-    if depth_cap == ENDGAME_CAP:
-        return dict(depth_cap=depth_cap, deepen_gap=deepen_gap, deepen_ms=deepen_ms)
-    if deepen_gap is not None or deepen_ms is not None:
-        raise UsageError("the deepening (--deepen-gap, --deepen-ms) belongs to the adaptive depth: with the corner "
-                         "player, give --depth-cap endgame too, or --plain")
-    return dict(fixed_depth=CORNER_DEPTH if depth_cap is None else int(depth_cap))
-
-
 def play_agent(tables: BlockTables, depth_cap: int | str | None = None, deepen_gap: float | None = None,
                deepen_ms: float | None = None) -> CornerAgent:
     """The corner agent as play uses it: a board the tables have not met costs at most PLAY_SOLVE_BUDGET."""
-    return CornerAgent(tables, solve_budget=PLAY_SOLVE_BUDGET, **corner_search(depth_cap, deepen_gap, deepen_ms))
+    return CornerAgent(tables, depth_cap, deepen_gap=deepen_gap, deepen_ms=deepen_ms, solve_budget=PLAY_SOLVE_BUDGET)

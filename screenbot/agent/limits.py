@@ -44,7 +44,6 @@ def check_depth(value: int | str | None, name: str = "depth") -> int | str | Non
     return _int_or_word(value, "adaptive", name, 0)
 
 
-CORNER_DEPTH = 8  # the corner player's search: macroxue's at this depth (its best published setting with these tables)
 ENDGAME_CAP = "endgame"  # a depth cap: the default cap until a 16384 is on the board, none from then on
 
 

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from screenbot.agent.limits import CORNER_DEPTH, DEEPEN_GAP_HELP, check_budget, check_deepen_gap, check_depth, check_depth_cap
+from screenbot.agent.limits import DEEPEN_GAP_HELP, check_budget, check_deepen_gap, check_depth, check_depth_cap
 from screenbot.commands.endgame_tables import TABLES_HELP, ensure_tables
 from screenbot.errors import MissingExtraError, UsageError
 from screenbot.game.rules import MAX_TILE
@@ -49,10 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "are not built, solves them in memory as its games ask (about 6.6 GB per worker); "
                              "'eval': the corner evaluation alone")
     p.add_argument("--corner-depth", metavar="D",
-                   help="with --corner: the depth of macroxue's search, which the corner player plays (default "
-                        f"{CORNER_DEPTH}, what `play` uses; chance paths below 2**-(D+4) cut, and a board that breaks "
-                        "the corner formation, scored below twice its largest tile's worth, not searched further); "
-                        "'adaptive': nneonneo's depth rule instead, as the corner player searched before session 19")
+                   help="with --corner: macroxue's search instead of the adaptive depth (play's): depth D, chance paths "
+                        "below 2**-(D+4) cut, and a board that breaks the corner formation (scored below twice its "
+                        "largest tile's worth) not searched further; 'adaptive': the default, said outright")
     p.add_argument("--corner-loss", choices=("fixed", "tile"),
                    help="with --corner: where a lost board lies below the corner evaluation's 0: 'fixed' (2**17, play's) "
                         "or 'tile' (macroxue's -max(2**17, 2 s(r)) for the board's largest tile r, s(r) = r 2**r)")
@@ -123,18 +122,15 @@ def _corner_loss(args) -> str:
 
 
 def _corner_depth(args) -> int | None:
-    """The corner search's fixed depth: CORNER_DEPTH unless told (None: the adaptive rule, or --depth's)."""
-    if args.corner_depth is not None and not args.corner:
-        raise UsageError("--corner-depth goes with --corner eval or --corner table")
-    if args.corner_depth is not None and args.depth is not None:
-        raise UsageError("--corner-depth is a depth of its own: leave out --depth")
-    if not args.corner or args.depth is not None or args.corner_depth == "adaptive":
+    """macroxue's fixed depth when asked for (None: the adaptive rule, as play searches)."""
+    if args.corner_depth is None or args.corner_depth == "adaptive":
         return None
+    if not args.corner:
+        raise UsageError("--corner-depth goes with --corner eval or --corner table")
+    if args.depth is not None:
+        raise UsageError("--corner-depth is a depth of its own: leave out --depth")
     if args.depth_cap is not None or args.deepen_gap is not None:
-        raise UsageError("--depth-cap and --deepen-gap belong to the adaptive depth: with --corner, give "
-                         "--corner-depth adaptive too")
-    if args.corner_depth is None:
-        return CORNER_DEPTH
+        raise UsageError("--depth-cap and --deepen-gap belong to the adaptive depth: leave them out with --corner-depth D")
     depth = check_depth(args.corner_depth, "--corner-depth")
     if depth == 0:
         raise UsageError("--corner-depth must be 1 or more (or 'adaptive')")

@@ -109,11 +109,11 @@ def run(args: argparse.Namespace) -> int:
     grid = grid_from_args(args)
     tables = ensure_tables() if args.endgame_tables else None
     if args.corner:
-        from screenbot.agent.corner import CornerAgent, corner_search
+        from screenbot.agent.corner import CornerAgent
         from screenbot.commands.corner_tables import ensure_corner_tables
 
-        search = corner_search(depth_cap, deepen_gap, deepen_ms)  # wrong options are refused before a build
-        agent = CornerAgent(ensure_corner_tables(), solve_budget=HINT_SOLVE_BUDGET, **search)
+        agent = CornerAgent(ensure_corner_tables(), depth_cap, deepen_gap=deepen_gap, deepen_ms=deepen_ms,
+                            solve_budget=HINT_SOLVE_BUDGET)
     else:
         agent = ExpectimaxAgent(depth_cap, deepen_gap=deepen_gap, deepen_ms=deepen_ms)
     agent.warm_up()  # loading the compiled search must not eat the time budget
