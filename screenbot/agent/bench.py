@@ -450,13 +450,13 @@ def merge_summaries(summaries: list[dict]) -> dict:
 
 # The strongest published players' share of games reaching 16384 and 32768 (the issue tracker's
 # table: nneonneo/2048-ai's README; Jaskowski 2018; Guei et al. 2022; macroxue/2048-ai's README, whose depth-8
-# small-table row is the search and tables play uses).
+# small-table row is the search `bench --corner table --corner-depth 8` plays, with tables like play's).
 PUBLISHED = (
     ("nneonneo", {16384: 0.94, 32768: 0.36}),
     ("Jaśkowski 2018", {16384: 0.97, 32768: 0.69}),
     ("Guei et al. 2022", {16384: 0.988, 32768: 0.72}),
     ("macroxue, depth 6, small tables", {16384: 0.95, 32768: 0.68}),
-    ("macroxue, depth 8, small tables", {16384: 0.968, 32768: 0.721}),  # its README, 1,000 games (play's search)
+    ("macroxue, depth 8, small tables", {16384: 0.968, 32768: 0.721}),  # its README, 1,000 games
     ("macroxue, depth 8, big tables", {16384: 0.987, 32768: 0.805}),
 )
 
