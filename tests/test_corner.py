@@ -500,20 +500,30 @@ def _pruned_chance(grid, depth, cprob, cutoff, pass_value, pruned, lost=C.LOST_V
     return total / len(cells)
 
 
-def _formation_boards(n, seed):
-    """Boards with a falling top row from the corner and small tiles around: the pass score applies."""
+def _random_boards(n, seed, cells_of, keep):
+    """n boards from cells_of(rng) (16 values, row by row) that keep(board) accepts."""
     rng = random.Random(seed)
     boards = []
     while len(boards) < n:
-        top = rng.randint(9, 13)
-        cells = [0] * 16
-        cells[0], cells[1], cells[2] = 2**top, 2 ** (top - 1), 2 ** (top - rng.randint(2, 4))
-        for i in rng.sample(range(3, 16), rng.randint(6, 10)):
-            cells[i] = rng.choice([2, 2, 4, 8, 16, 32, 64, 128])
+        cells = cells_of(rng)
         board = tuple(tuple(cells[4 * r:4 * r + 4]) for r in range(4))
-        if _corner_value(board) >= 8 * C.LINE_OFFSET:  # macroxue's evaluation at least 0
+        if keep(board):
             boards.append(board)
     return boards
+
+
+def _formation_cells(rng):
+    top = rng.randint(9, 13)
+    cells = [0] * 16
+    cells[0], cells[1], cells[2] = 2**top, 2 ** (top - 1), 2 ** (top - rng.randint(2, 4))
+    for i in rng.sample(range(3, 16), rng.randint(6, 10)):
+        cells[i] = rng.choice([2, 2, 4, 8, 16, 32, 64, 128])
+    return cells
+
+
+def _formation_boards(n, seed):
+    """Boards with a falling top row from the corner and small tiles around: the pass score applies."""
+    return _random_boards(n, seed, _formation_cells, lambda b: _corner_value(b) >= 8 * C.LINE_OFFSET)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -567,22 +577,20 @@ def test_lost_value_is_fixed_or_macroxues_twice_the_largest_tiles_score():
         C.CornerAgent(None, threads=1, loss="steep")
 
 
+def _crowded_cells(rng):
+    top = rng.randint(13, 14)
+    cells = [0] * 16
+    cells[0], cells[1], cells[4] = 2**top, 2 ** (top - 1), 2 ** (top - 2)
+    for i in [i for i in range(16) if not cells[i]]:
+        cells[i] = rng.choice([2, 4, 8, 16, 32, 64, 128, 256, 512])
+    for i in rng.sample([i for i in range(16) if i not in (0, 1, 4)], rng.randint(2, 4)):
+        cells[i] = 0
+    return cells
+
+
 def _crowded_formation_boards(n, seed):
     """Late-game boards (an 8192 or 16384 in the corner) with 2-4 free cells: losses lie within two moves."""
-    rng = random.Random(seed)
-    boards = []
-    while len(boards) < n:
-        top = rng.randint(13, 14)
-        cells = [0] * 16
-        cells[0], cells[1], cells[4] = 2**top, 2 ** (top - 1), 2 ** (top - 2)
-        for i in [i for i in range(16) if not cells[i]]:
-            cells[i] = rng.choice([2, 4, 8, 16, 32, 64, 128, 256, 512])
-        for i in rng.sample([i for i in range(16) if i not in (0, 1, 4)], rng.randint(2, 4)):
-            cells[i] = 0
-        board = tuple(tuple(cells[4 * r:4 * r + 4]) for r in range(4))
-        if legal_moves(board):
-            boards.append(board)
-    return boards
+    return _random_boards(n, seed, _crowded_cells, legal_moves)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
