@@ -168,11 +168,12 @@ def _variant(args) -> dict:
 
 
 def _settings(args) -> dict:
+    depth = _corner_depth(args)
     return {"deepen_ms": getattr(args, "deepen_ms", None), "threads": getattr(args, "threads", 1),
             "l7": getattr(args, "l7", None), "ahead": getattr(args, "ahead", None), "small_sure": getattr(args, "small_sure", None),
             "small256": getattr(args, "small256", None), **_variant(args),
             **({"solve_budget": args.solve_budget} if getattr(args, "solve_budget", None) is not None else {}),
-            **({"corner_depth": _corner_depth(args)} if _corner_depth(args) is not None else {})}
+            **({"corner_depth": depth} if depth is not None else {})}
 
 
 CHANCES = (0.1, 0.5, 0.9)  # table moves are counted by their chance: below 0.1, below 0.5, below 0.9, from 0.9

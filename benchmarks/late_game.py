@@ -195,7 +195,8 @@ def whole(args) -> None:
     """The snapshots and one continuation of each as whole games (a game lost before 16384 is its snapshot)."""
     from dataclasses import asdict
 
-    from screenbot.agent.bench import BenchSettings, game_figures, plot_reach, reported_tiles
+    from screenbot.agent.bench import BenchSettings, game_figures, reported_tiles
+    from screenbot.agent.bench_plot import plot_reach
 
     snaps = {s["seed"]: s for s in map(json.loads, Path(args.snaps).read_text().splitlines()) if s}
     conts = {c["seed"]: c for c in map(json.loads, Path(args.cont).read_text().splitlines()) if c}

@@ -18,11 +18,15 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
-from screenbot.agent.bench import BenchSettings, make_agent
-from screenbot.game.rules import Game, max_tile
+sys.path.insert(0, str(Path(__file__).parent))
 
-PHASE_TILES = {16384, 8192, 4096, 2048, 1024}
+from final_phase import PHASE_TILES  # noqa: E402
+from late_game import _seeds  # noqa: E402
+
+from screenbot.agent.bench import make_agent  # noqa: E402
+from screenbot.game.rules import Game, max_tile  # noqa: E402
 
 
 def phase(grid, stop_at: int) -> str:
@@ -31,7 +35,7 @@ def phase(grid, stop_at: int) -> str:
         return "won"
     if max_tile(grid) < 16384:
         return "before 16384"
-    return "last phase" if PHASE_TILES <= tiles else "after 16384, before the last phase"
+    return "last phase" if set(PHASE_TILES) <= tiles else "after 16384, before the last phase"
 
 
 def replay(seed: int, agent, stop_at: int, last: int) -> dict:
@@ -62,21 +66,15 @@ def replay(seed: int, agent, stop_at: int, last: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", required=True, help="comma-separated seeds, or A-B")
+    parser.add_argument("--seeds", required=True, help='seeds as ranges and single seeds, e.g. "60001-60020,60045"')
     parser.add_argument("--stop-at", type=int, default=32768)
     parser.add_argument("--last", type=int, default=200, help="how many of the last moves to count (default 200)")
     parser.add_argument("--corner-depth", type=int, help="macroxue's search at this depth (default: play's adaptive depth)")
     parser.add_argument("--json", help="append one JSON line per game here")
     args = parser.parse_args()
-    if "-" in args.seeds:
-        a, b = (int(x) for x in args.seeds.split("-"))
-        seeds = list(range(a, b + 1))
-    else:
-        seeds = [int(x) for x in args.seeds.split(",")]
-    settings = BenchSettings(stop_at=args.stop_at, corner="table", corner_depth=args.corner_depth)
-    agent = make_agent(1, corner=settings.corner, corner_depth=settings.corner_depth)
+    agent = make_agent(1, corner="table", corner_depth=args.corner_depth)
     agent.warm_up()
-    for seed in seeds:
+    for seed in _seeds(args.seeds):
         line = replay(seed, agent, args.stop_at, args.last)
         line["command"] = "benchmarks/lost_games.py " + " ".join(sys.argv[1:])
         print(json.dumps(line), flush=True)

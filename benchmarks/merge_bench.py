@@ -35,7 +35,7 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(merged, indent=1) + "\n")
     if args.plot:
-        from screenbot.agent.bench import plot_reach
+        from screenbot.agent.bench_plot import plot_reach
 
         plot_reach(merged, str(args.plot))
     return 0

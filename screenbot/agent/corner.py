@@ -116,6 +116,8 @@ class CornerAgent(ExpectimaxAgent):
         return float(2 * (top << top) + lost)
 
     def _scores_for(self, grid: Grid) -> np.ndarray:
+        if self.loss == "fixed":  # play's: one table, nothing to work out per decision
+            return self._scores
         return self._table(lost_value(max_rank(np.uint64(to_bitboard(grid))), self.loss))
 
     def _table(self, lost: float) -> np.ndarray:

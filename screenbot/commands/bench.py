@@ -271,7 +271,8 @@ def _write_json(path: Path, data: dict) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from screenbot.agent.bench import bench_threads, merge_summaries, plot_reach, run_games, summarize, summary_settings
+    from screenbot.agent.bench import bench_threads, merge_summaries, run_games, summarize, summary_settings
+    from screenbot.agent.bench_plot import plot_reach
 
     settings = settings_from_args(args)
     seeds = list(range(args.seed, args.seed + args.games))
