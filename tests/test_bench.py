@@ -360,3 +360,9 @@ def test_bench_corner_loss_is_recorded_and_older_kept_games_read_as_the_fixed_ru
     assert fixed["corner_loss"] == "fixed" and not same_settings(tile, fixed)
     older = {k: v for k, v in fixed.items() if k != "corner_loss"}  # a game kept before the option existed
     assert same_settings(older, fixed) and not same_settings(older, tile)
+    # play's default kept before corner_depth and corner_loss existed (seeds 60161-60164 of session 19)
+    assert main(["bench", "--games", "1", "--seed", "3", "--corner", "eval", "--stop-at", "64", "--threads", "1",
+                 "--json", str(out)]) == 0
+    adaptive = json.loads(out.read_text())["settings"]
+    oldest = {k: v for k, v in adaptive.items() if k not in ("corner_depth", "corner_loss")}
+    assert same_settings(oldest, adaptive) and not same_settings(oldest, fixed)

@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Callable, Sequence
 
 from screenbot.agent.endgame import EndgameTables, TablesAgent
@@ -391,8 +391,10 @@ def summarize(results: list[GameResult], settings: BenchSettings, seed: int, wor
 def same_settings(a: dict, b: dict) -> bool:
     """Whether two summaries' settings played the same games: everything but how many processes ran
     them (and the description, which follows from the rest)."""
-    def played(s: dict) -> dict:  # a field added later reads as its default in older summaries
-        return {"corner_loss": "fixed", **{k: v for k, v in s.items() if k not in ("workers", "described")}}
+    later = {f.name: f.default for f in fields(BenchSettings)}  # a field added later reads as its default in older summaries
+
+    def played(s: dict) -> dict:
+        return {**later, **{k: v for k, v in s.items() if k not in ("workers", "described")}}
     return played(a) == played(b)
 
 
