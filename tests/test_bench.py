@@ -366,3 +366,15 @@ def test_bench_corner_loss_is_recorded_and_older_kept_games_read_as_the_fixed_ru
     adaptive = json.loads(out.read_text())["settings"]
     oldest = {k: v for k, v in adaptive.items() if k not in ("corner_depth", "corner_loss")}
     assert same_settings(oldest, adaptive) and not same_settings(oldest, fixed)
+
+
+def test_table_games_record_the_tables_version_and_older_ones_read_as_version_2():
+    from screenbot.agent.bench import BenchSettings, same_settings, summary_settings
+    from screenbot.agent.block_tables import TABLE_VERSION
+
+    table = summary_settings(BenchSettings(stop_at=32768, corner="table"), workers=2, threads=1)
+    assert table["corner_tables"] == TABLE_VERSION == 3
+    assert "corner_tables" not in summary_settings(BenchSettings(stop_at=32768, corner="eval"), workers=2, threads=1)
+    older = {k: v for k, v in table.items() if k != "corner_tables"}  # kept before session 21: version 2's tables
+    assert not same_settings(older, table)
+    assert same_settings(older, {**table, "corner_tables": 2})

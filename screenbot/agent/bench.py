@@ -350,8 +350,13 @@ def _depths_over(per_game: list[dict]) -> dict:
 
 def summary_settings(settings: BenchSettings, workers: int, threads: int) -> dict:
     """How the games were played, as a summary writes it: every default resolved (defaults change)."""
-    return {**asdict(settings), "deepen_gap": settings.resolved_deepen_gap(), "deepen_ms": DEFAULT_DEEPEN_MS,
-            "threads": threads, "workers": workers, "described": settings.describe()}
+    out = {**asdict(settings), "deepen_gap": settings.resolved_deepen_gap(), "deepen_ms": DEFAULT_DEEPEN_MS,
+           "threads": threads, "workers": workers, "described": settings.describe()}
+    if settings.corner == "table":
+        from screenbot.agent.block_tables import TABLE_VERSION
+
+        out["corner_tables"] = TABLE_VERSION  # the tables' rules: games on other tables are other games
+    return out
 
 
 def summarize(results: list[GameResult], settings: BenchSettings, seed: int, workers: int, elapsed_s: float,
@@ -394,7 +399,8 @@ def same_settings(a: dict, b: dict) -> bool:
     later = {f.name: f.default for f in fields(BenchSettings)}  # a field added later reads as its default in older summaries
 
     def played(s: dict) -> dict:
-        return {**later, **{k: v for k, v in s.items() if k not in ("workers", "described")}}
+        tables = {"corner_tables": 2} if s.get("corner") == "table" else {}  # recorded since version 3 (session 21)
+        return {**later, **tables, **{k: v for k, v in s.items() if k not in ("workers", "described")}}
     return played(a) == played(b)
 
 
