@@ -10,7 +10,8 @@ solved with the block prefilled (PREFILLS: the largest anchor), so a board with 
 scored by its chance of building up to that goal without moving the block. States are solved on
 demand, depth first from the board asked about, and kept: densely while many are being solved (the
 build), compactly after (table_store.py); 2 bytes per solved state, and one
-whole game asks for 654 M of them (the key spaces are 2.1 G and 1.2 G states).
+whole game asks for 654 M of them (the key spaces are 2.1 G and 1.2 G states). Since version 3 the tables
+follow macroxue's model to the detail its figures were measured with: see Q, MOVE_ORDER and SPAWNS.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ _M4 = np.uint64(0xF)
 # Chances are kept in 1/Q steps, cut down to the step below as macroxue keeps them (tuple_move.h: 14 bits, 1/16000,
 # truncated). The cut adds up along a solve, so of two moves that both reach the goal for sure the one that gets
 # there in fewer steps scores higher: macroxue's tables prefer the quicker way, and its figures were measured so
-# (sessions 15-20 rounded to the nearest 1/16382: sure ways tied, whatever their length).
+# (sessions 15-20, tables version 2, rounded to the nearest 1/16382: sure ways tied, whatever their length).
 Q = 16000
 
 
