@@ -155,6 +155,7 @@ def test_table_chance_equals_a_brute_force_solve_on_crowded_boards(kind, rest):
     chance, move = T._lookup(b, kind, table, *no, np.array([0.0, np.inf]))
     expected = _brute(grid, kind)
     assert chance == pytest.approx(expected, abs=2e-3)
+    assert chance <= expected + 1e-12  # cut down at every step, as macroxue keeps chances: never above the exact one
     if expected > 0:  # the table's move gets the brute force's best chance
         after = apply_move(grid, Move(int(move)))[0]
         assert _block(after, kind) == _block(grid, kind)
@@ -244,9 +245,10 @@ def _chance_of_each_move(b, kind, layout):
     return out
 
 
-def test_a_state_keeps_the_first_best_move_in_macroxues_order():
+def test_a_state_keeps_the_first_best_move_in_macroxues_order_and_its_chance_cut_down():
     """Among moves of equal chance (a sure goal, say) the table keeps the first of up, left, right, down, as
-    macroxue's solve does; before session 21 it kept down before left and right (down, away from the block)."""
+    macroxue's solve does; before session 21 it kept down before left and right (down, away from the block),
+    and rounded chances to the nearest step."""
     tables = BlockTables.empty_compact()
     for kind, rest in CROWDED:
         tables.suggest(_prefilled(kind, rest))
@@ -264,9 +266,23 @@ def test_a_state_keeps_the_first_best_move_in_macroxues_order():
             tied = [m for m in order if chances.get(m) == best]
             ties += len(tied) > 1
             down_ties += Move.DOWN in tied and tied[0] != Move.DOWN
-            stored = (int(table_store.get_entry(int(key), *table.layout())) - 1) & 3
-            assert Move(stored) == tied[0]
+            entry = int(table_store.get_entry(int(key), *table.layout())) - 1
+            assert Move(entry & 3) == tied[0]
+            assert entry >> 2 == int(best * T.Q + 1e-6)  # the chance cut down to its 1/Q step, as macroxue keeps it
     assert ties >= 50 and down_ties >= 20  # the old order would have kept down in these
+
+
+def test_no_new_tile_lands_in_the_small_shapes_built_cell():
+    """macroxue's solve puts new tiles in rows 2-3 and column 3 only: for the small shape not in (1, 2), the cell
+    being built, though it is free (the big shape's free cells are all in rows 2-3 and column 3)."""
+    assert set(T.SPAWNS[BIG]) == set(T.FREES[BIG]) and set(T.FREES[SMALL]) - set(T.SPAWNS[SMALL]) == {6}
+    # (1, 2) and (1, 3) empty, and no move fills (1, 2): nothing left of or below it slides in
+    grid = _prefilled(SMALL, [2, 0, 0, 4, 8, 0, 2, 2, 4, 0, 8])
+    root = np.uint64(to_bitboard(grid))
+    children = [tuple(tuple((int(c) >> (4 * (4 * r + k))) & 0xF for k in range(4)) for r in range(4))
+                for c in T._root_children(root, SMALL)]
+    assert children and all(child[1][2] == 0 for child in children)
+    assert any(child[1][3] != 0 for child in children)  # beside it, in column 3, new tiles do land
 
 
 def test_suggest_says_nothing_without_a_regular_block():
