@@ -100,7 +100,7 @@ def _block(g, kind):
 
 @functools.lru_cache(maxsize=None)
 def _brute(g, kind):
-    """The best chance of the goal from g (after its new tile) with the block never moving (macroxue's model)."""
+    """The best chance of the goal from g (after its new tile) with the block never moving."""
     best = 0.0
     for move in legal_moves(g):
         after = apply_move(g, move)[0]
@@ -111,14 +111,14 @@ def _brute(g, kind):
             continue
         if _goal(after, a, kind):
             p = 1.0
-        else:  # macroxue's solve lands new tiles in rows 2-3 and column 3 only (not in the small shape's (1, 2))
-            empty = [(i, j) for i in range(4) for j in range(4) if after[i][j] == 0 and (i >= 2 or j == 3)]
+        else:
+            empty = [(i, j) for i in range(4) for j in range(4) if after[i][j] == 0]
             total = 0.0
             for i, j in empty:
                 for value, w in ((2, 0.9), (4, 0.1)):
                     spawned = tuple(tuple(value if (x, y) == (i, j) else after[x][y] for y in range(4)) for x in range(4))
                     total += w * _brute(spawned, kind)
-            p = total / len(empty) if empty else 0.0
+            p = total / len(empty)
         best = max(best, p)
     return best
 
@@ -155,7 +155,6 @@ def test_table_chance_equals_a_brute_force_solve_on_crowded_boards(kind, rest):
     chance, move = T._lookup(b, kind, table, *no, np.array([0.0, np.inf]))
     expected = _brute(grid, kind)
     assert chance == pytest.approx(expected, abs=2e-3)
-    assert chance <= expected + 1e-12  # cut down at every step, as macroxue keeps chances: never above the exact one
     if expected > 0:  # the table's move gets the brute force's best chance
         after = apply_move(grid, Move(int(move)))[0]
         assert _block(after, kind) == _block(grid, kind)
@@ -208,81 +207,6 @@ def test_suggest_finds_a_block_in_any_orientation_and_maps_its_move_back():
         back = {v: k for k, v in moves.items()}
         c2, m2, k2 = tables.suggest(oriented)
         assert (c2, k2) == (chance, kind) and m2 == back[move]
-
-
-def _board_of_key(key, kind):
-    """The prefilled board whose free cells spell this key (most significant digit first)."""
-    ranks = {}
-    for cell, cap in reversed(list(zip(T.FREES[kind], T.CAPS[kind]))):
-        key, ranks[cell] = divmod(key, cap)
-    ranks.update(zip(T.BLOCKS[kind], T.PREFILLS[kind]))
-    return np.uint64(sum(r << (4 * c) for c, r in ranks.items()))
-
-
-def _chance_of_each_move(b, kind, layout):
-    """Each move's chance from the table's own entries of the boards after it, summed as the solve sums them."""
-    out = {}
-    for m in range(4):
-        after, a = T._block_move(b, m, kind)
-        if a < 0:
-            continue
-        if T._is_goal(after, a, kind):
-            out[m] = 1.0
-            continue
-        twos = fours = 0.0
-        empty = 0
-        for cell in T.SPAWNS[kind]:
-            if (int(after) >> (4 * cell)) & 0xF == 0:
-                empty += 1
-                for rank in (1, 2):
-                    e = int(table_store.get_entry(T._key(after | np.uint64(rank << (4 * cell)), kind), *layout))
-                    assert e, "a board after a move was left unsolved"
-                    if rank == 1:
-                        twos += ((e - 1) >> 2) / T.Q
-                    else:
-                        fours += ((e - 1) >> 2) / T.Q
-        out[m] = (0.9 * twos + 0.1 * fours) / empty if empty else 0.0
-    return out
-
-
-def test_a_state_keeps_the_first_best_move_in_macroxues_order_and_its_chance_cut_down():
-    """Among moves of equal chance (a sure goal, say) the table keeps the first of up, left, right, down, as
-    macroxue's solve does; before session 21 it kept down before left and right (down, away from the block),
-    and rounded chances to the nearest step."""
-    tables = BlockTables.empty_compact()
-    for kind, rest in CROWDED:
-        tables.suggest(_prefilled(kind, rest))
-    order = [Move.UP, Move.LEFT, Move.RIGHT, Move.DOWN]
-    ties = down_ties = 0
-    for kind in (BIG, SMALL):
-        table = tables.tables[kind]
-        for key in table.okeys[table.okeys != -1]:
-            b = _board_of_key(int(key), kind)
-            assert T._key(b, kind) == key
-            chances = _chance_of_each_move(b, kind, table.layout())
-            best = max(chances.values(), default=0.0)
-            if best <= 0.0:
-                continue
-            tied = [m for m in order if chances.get(m) == best]
-            ties += len(tied) > 1
-            down_ties += Move.DOWN in tied and tied[0] != Move.DOWN
-            entry = int(table_store.get_entry(int(key), *table.layout())) - 1
-            assert Move(entry & 3) == tied[0]
-            assert entry >> 2 == int(best * T.Q + 1e-6)  # the chance cut down to its 1/Q step, as macroxue keeps it
-    assert ties >= 50 and down_ties >= 20  # the old order would have kept down in these
-
-
-def test_no_new_tile_lands_in_the_small_shapes_built_cell():
-    """macroxue's solve puts new tiles in rows 2-3 and column 3 only: for the small shape not in (1, 2), the cell
-    being built, though it is free (the big shape's free cells are all in rows 2-3 and column 3)."""
-    assert set(T.SPAWNS[BIG]) == set(T.FREES[BIG]) and set(T.FREES[SMALL]) - set(T.SPAWNS[SMALL]) == {6}
-    # (1, 2) and (1, 3) empty, and no move fills (1, 2): nothing left of or below it slides in
-    grid = _prefilled(SMALL, [2, 0, 0, 4, 8, 0, 2, 2, 4, 0, 8])
-    root = np.uint64(to_bitboard(grid))
-    children = [tuple(tuple((int(c) >> (4 * (4 * r + k))) & 0xF for k in range(4)) for r in range(4))
-                for c in T._root_children(root, SMALL)]
-    assert children and all(child[1][2] == 0 for child in children)
-    assert any(child[1][3] != 0 for child in children)  # beside it, in column 3, new tiles do land
 
 
 def test_suggest_says_nothing_without_a_regular_block():

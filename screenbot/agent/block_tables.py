@@ -10,8 +10,7 @@ solved with the block prefilled (PREFILLS: the largest anchor), so a board with 
 scored by its chance of building up to that goal without moving the block. States are solved on
 demand, depth first from the board asked about, and kept: densely while many are being solved (the
 build), compactly after (table_store.py); 2 bytes per solved state, and one
-whole game asks for 654 M of them (the key spaces are 2.1 G and 1.2 G states). Since version 3 the tables
-follow macroxue's model to the detail its figures were measured with: see Q, MOVE_ORDER and SPAWNS.
+whole game asks for 654 M of them (the key spaces are 2.1 G and 1.2 G states).
 """
 
 from __future__ import annotations
@@ -42,9 +41,7 @@ SMALL_KINDS = (SMALL, SMALL_256)  # the tables of the small shape, tried before 
 _BIG_RULES = dict(block=(0, 1, 2, 4, 5, 6), free=(3, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                   caps=(10, 9, 10, 9, 8, 8, 8, 8, 8, 8), limits=(1, 2, 1, 2, 3, 3, 3, 3, 3, 3),
                   max_anchor=10, prefill=(15, 14, 13, 12, 11, 10))
-# A new tile lands in a table's free cells but for the small shape's built cell (1, 2): macroxue's solve puts new
-# tiles in rows 2-3 and column 3 only (tuple.h, TryTiles), for both tables; its figures were measured so.
-_SMALL_RULES = dict(block=(0, 1, 2, 4, 5), free=(3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), no_spawn=(6,),
+_SMALL_RULES = dict(block=(0, 1, 2, 4, 5), free=(3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                     caps=(7, 8, 7, 7, 7, 7, 7, 6, 6, 6, 6), limits=(1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2),
                     max_anchor=7, prefill=(15, 14, 13, 12, 11))
 _SMALL_256_RULES = dict(_SMALL_RULES, caps=tuple(c + 1 for c in _SMALL_RULES["caps"]), max_anchor=8)
@@ -59,26 +56,18 @@ PREFILLS = tuple(r["prefill"] for r in _RULES)  # the block each table is solved
 SMALL_SURE = 0.9
 STATES = tuple(int(np.prod(c, dtype=np.int64)) for c in CAPS)
 
-SPAWNS = tuple(tuple(c for c in r["free"] if c not in r.get("no_spawn", ())) for r in _RULES)  # where a new tile lands
 _FREE = np.full((len(_RULES), 11), -1, np.int64)
-_SPAWN = np.full((len(_RULES), 11), -1, np.int64)
 _CAPS = np.ones((len(_RULES), 11), np.int64)
 _LIMITS = np.zeros((len(_RULES), 11), np.int64)
 for _k in range(len(_RULES)):
     _n = len(FREES[_k])
     _FREE[_k, :_n], _CAPS[_k, :_n], _LIMITS[_k, :_n] = FREES[_k], CAPS[_k], LIMITS[_k]
-    _SPAWN[_k, :len(SPAWNS[_k])] = SPAWNS[_k]
 del _k, _n
 _NFREE = np.array([len(f) for f in FREES], np.int64)
-_NSPAWN = np.array([len(s) for s in SPAWNS], np.int64)
 _BLOCK_MASK = np.array([sum(0xF << (4 * c) for c in b) for b in BLOCKS], np.uint64)
 _PREFILL_BITS = np.array([sum(r << (4 * c) for r, c in zip(p, b)) for p, b in zip(PREFILLS, BLOCKS)], np.uint64)
 _M4 = np.uint64(0xF)
-# Chances are kept in 1/Q steps, cut down to the step below as macroxue keeps them (tuple_move.h: 14 bits, 1/16000,
-# truncated). The cut adds up along a solve, so of two moves that both reach the goal for sure the one that gets
-# there in fewer steps scores higher: macroxue's tables prefer the quicker way, and its figures were measured so
-# (sessions 15-20, tables version 2, rounded to the nearest 1/16382: sure ways tied, whatever their length).
-Q = 16000
+Q = 16382  # chances are kept in 1/Q steps
 
 
 @njit(cache=True, inline="always")
@@ -156,12 +145,6 @@ def _block_move(b, m, kind):
     return nb, _anchor(nb, kind)
 
 
-# macroxue's tie-break (its tuple.h, TryMoves), which its figures were measured with: a state's move is the first
-# best in the order up, left, right, down of the oriented board (the block top left). Sessions 15-20 took
-# up, down, left, right: among moves of equal chance (a sure goal, say), down, away from the block, came first.
-# (Which orientation of a board answers cannot tie: no board is regular for a table in two of them.)
-MOVE_ORDER = np.array([0, 2, 3, 1], np.int64)  # Move.UP, LEFT, RIGHT, DOWN
-
 W_SOLVED = 0  # work[]: states solved so far ...
 W_LIMIT = 1  # ... and how many a call may solve before it gives up (the states it finished are kept)
 
@@ -179,7 +162,7 @@ def _solve(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
         return -1.0
     best = 0.0
     best_move = 0
-    for m in MOVE_ORDER:
+    for m in range(4):
         nb, a = _block_move(b, m, kind)
         if a < 0:
             continue
@@ -189,8 +172,8 @@ def _solve(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
             twos = 0.0
             fours = 0.0
             empty = 0
-            for i in range(_NSPAWN[kind]):
-                cell = _SPAWN[kind, i]
+            for i in range(_NFREE[kind]):
+                cell = _FREE[kind, i]
                 if _at(nb, cell) == 0:
                     empty += 1
                     shift = np.uint64(4 * cell)
@@ -202,11 +185,11 @@ def _solve(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
                         return -1.0
                     twos += p2
                     fours += p4
-            p = (0.9 * twos + 0.1 * fours) / empty if empty else 0.0  # no cell for a new tile: macroxue's 0/0, never chosen
+            p = (0.9 * twos + 0.1 * fours) / empty
         if p > best:
             best = p
             best_move = m
-    q = np.int64(best * Q + 1e-6)  # cut down (but not a sum's rounding noise: 0.9 n + 0.1 n may fall short of n)
+    q = np.int64(best * Q + 0.5)
     put_entry(k, np.uint16(1 + best_move + 4 * q), dense, okeys, ovals)
     work[W_SOLVED] += 1.0
     return q / Q
@@ -236,8 +219,8 @@ def _root_children(root, kind):
         nb, a = _block_move(root, m, kind)
         if a < 0 or _is_goal(nb, a, kind):
             continue
-        for i in range(_NSPAWN[kind]):
-            cell = _SPAWN[kind, i]
+        for i in range(_NFREE[kind]):
+            cell = _FREE[kind, i]
             if _at(nb, cell) == 0:
                 shift = np.uint64(4 * cell)
                 out[n] = nb | (np.uint64(1) << shift)
@@ -246,14 +229,13 @@ def _root_children(root, kind):
     return out[:n]
 
 
-TABLE_VERSION = 3  # 3: macroxue's model (chances cut down to 1/16000, its move order, its cells for new tiles)
+TABLE_VERSION = 2
 TABLE_KEYS = tuple(-(-n // table_store.CHUNK) * table_store.CHUNK for n in STATES)
 OVERLAY_STEP = 1 << 20  # the overlay grows to hold at least this many more states (or the call's budget)
 
 
 def _header(kinds: tuple[int, ...] = DEFAULT_KINDS) -> bytes:
-    parts = [f"{BLOCKS[k]}:{FREES[k]}:{CAPS[k]}:{LIMITS[k]}:{MAX_ANCHORS[k]}:{PREFILLS[k]}"
-             + (f":spawn{SPAWNS[k]}" if SPAWNS[k] != FREES[k] else "") for k in sorted(kinds)]
+    parts = [f"{BLOCKS[k]}:{FREES[k]}:{CAPS[k]}:{LIMITS[k]}:{MAX_ANCHORS[k]}:{PREFILLS[k]}" for k in sorted(kinds)]
     return f"screenbot corner block tables v{TABLE_VERSION} q{Q} ".encode() + ";".join(parts).encode()
 
 

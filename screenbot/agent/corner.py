@@ -178,9 +178,7 @@ BUILD_DEPTH = 3
 BUILD_STEP = 2_000_000  # states solved between two progress reports
 BUILD_QUICK = 20_000  # a board needing more new states than this has them solved on BUILD_THREADS threads
 BUILD_THREADS = 2
-# about the solves a build counts (version 3, session 21: 739 M, the states two threads both solved counted twice;
-# 654 M distinct states, as version 2's)
-BUILD_STATES = 740_000_000
+BUILD_STATES = 655_000_000  # about what one whole game makes the tables solve (session 15: 654 M)
 PLAY_SOLVE_BUDGET = 50_000  # states a live decision may solve (~20 ms); a board it does not finish is searched
 
 
