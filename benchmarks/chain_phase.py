@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from late_game import _done, _mine, _play, _seeds, append_line, read_lines  # noqa: E402
 
-from screenbot.agent.bench import _percentile  # noqa: E402
+from screenbot.agent.bench_summary import _percentile  # noqa: E402
 from screenbot.agent.search import ExpectimaxAgent  # noqa: E402
 from screenbot.game.rules import Game, max_tile  # noqa: E402
 

@@ -80,15 +80,16 @@ def compare(seed: int, agent, mx: Macroxue, moves: int, stop_at: int) -> dict:
         counts[source][0] += 1
         if theirs == ours.move:
             counts[source][1] += 1
-        elif source == "search":
-            mine, other = ours.values.get(ours.move), ours.values.get(theirs) if theirs is not None else None
-            parted.append({"move": game.moves, "grid": [list(r) for r in game.grid], "ours": ours.move.name,
-                           "theirs": theirs.name if theirs is not None else None, "our_value": mine,
-                           "our_value_of_theirs": other,
-                           "gap": None if mine is None or other is None else (mine - other) / max(abs(mine), 1.0)})
         else:
-            parted.append({"move": game.moves, "grid": [list(r) for r in game.grid], "ours": ours.move.name,
-                           "theirs": theirs.name if theirs is not None else None, "table_chance": ours.table})
+            part = {"move": game.moves, "grid": [list(r) for r in game.grid], "ours": ours.move.name,
+                    "theirs": theirs.name if theirs is not None else None}
+            if source == "table":
+                part["table_chance"] = ours.table
+            else:
+                mine, other = ours.values.get(ours.move), ours.values.get(theirs)
+                part.update(our_value=mine, our_value_of_theirs=other,
+                            gap=None if mine is None or other is None else (mine - other) / max(abs(mine), 1.0))
+            parted.append(part)
         game.step(ours.move)
     gaps = sorted(p["gap"] for p in parted if p.get("gap") is not None)
     return {"seed": seed, "moves": game.moves, "max_tile": max_tile(game.grid), "score": game.score,

@@ -47,7 +47,7 @@ from late_game import _mine, _rng_state, _seeds, append_line, read_lines, resume
 
 import screenbot.agent.block_tables as bt  # noqa: E402
 from screenbot.agent.base import Decision  # noqa: E402
-from screenbot.agent.bench import _percentile  # noqa: E402
+from screenbot.agent.bench_summary import _percentile  # noqa: E402
 from screenbot.agent.block_tables import BlockTables, default_table_path  # noqa: E402
 from screenbot.agent.corner import PLAY_SOLVE_BUDGET, CornerAgent  # noqa: E402
 from screenbot.game.rules import Game, max_tile  # noqa: E402

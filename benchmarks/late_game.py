@@ -32,7 +32,7 @@ import sys
 import time
 from pathlib import Path
 
-from screenbot.agent.bench import _percentile
+from screenbot.agent.bench_summary import _percentile
 from screenbot.agent.endgame import TABLE_MARGIN, EndgameTables, TablesAgent
 from screenbot.agent import lines
 from screenbot.agent.heuristic import load_weights
@@ -195,7 +195,8 @@ def whole(args) -> None:
     """The snapshots and one continuation of each as whole games (a game lost before 16384 is its snapshot)."""
     from dataclasses import asdict
 
-    from screenbot.agent.bench import BenchSettings, game_figures, reported_tiles
+    from screenbot.agent.bench import BenchSettings
+    from screenbot.agent.bench_summary import game_figures, reported_tiles
     from screenbot.agent.bench_plot import plot_reach
 
     snaps = {s["seed"]: s for s in map(json.loads, Path(args.snaps).read_text().splitlines()) if s}

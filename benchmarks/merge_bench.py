@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from screenbot.agent.bench import merge_summaries
+from screenbot.agent.bench_summary import merge_summaries
 from screenbot.commands.bench import format_merged
 
 

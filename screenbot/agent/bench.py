@@ -1,4 +1,5 @@
-"""Simulated games for measuring the agent: seeded games on the rules engine, in one process or several, and their summary."""
+"""Simulated games for measuring the agent: seeded games on the rules engine, in one process or several
+(their summary: bench_summary.py)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,11 @@ import os
 import queue as queue_module
 import random
 import signal
-import statistics
 import sys
 import threading
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from screenbot.agent.endgame import EndgameTables, TablesAgent
@@ -22,7 +22,6 @@ from screenbot.agent.search import (DEFAULT_BUDGET_MS, DEFAULT_DEEPEN_GAP, DEFAU
                                    default_threads)
 from screenbot.game.rules import EMPTY, Game, Grid, apply_move, empty_cells, max_tile, place
 
-REPORTED_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
 # With shared_table: before each move's board, up to this many of its siblings are searched
 # (a random number of them, 0 included), into the same table.
 SHARED_SIBLINGS = 2
@@ -320,137 +319,3 @@ def bench_threads(workers: int, games: int) -> int:
     """Search threads per game when not told: the machine's search threads (`default_threads()`)
     shared out among the games played at once."""
     return max(1, default_threads() // max(1, min(workers, games)))
-
-
-def reported_tiles(stop_at: int | None) -> list[int]:
-    """The tiles whose reach is reported: 2048 ... 65536, none above stop_at (unreachable then), and
-    stop_at itself when it is below 2048."""
-    if not stop_at:
-        return list(REPORTED_TILES)
-    return [t for t in REPORTED_TILES if t <= stop_at] or [stop_at]
-
-
-def _percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    k = (len(ordered) - 1) * q
-    lo = int(k)
-    hi = min(lo + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
-
-
-def _depths_over(per_game: list[dict]) -> dict:
-    """The games' depth counts (depth as text -> moves) added up, shallowest first."""
-    total: Counter = Counter()
-    for depths in per_game:
-        total.update({int(d): n for d, n in depths.items()})
-    return {str(d): total[d] for d in sorted(total)}
-
-
-def summary_settings(settings: BenchSettings, workers: int, threads: int) -> dict:
-    """How the games were played, as a summary writes it: every default resolved (defaults change)."""
-    out = {**asdict(settings), "deepen_gap": settings.resolved_deepen_gap(), "deepen_ms": DEFAULT_DEEPEN_MS,
-           "threads": threads, "workers": workers, "described": settings.describe()}
-    if settings.corner == "table":
-        from screenbot.agent.block_tables import TABLE_VERSION
-
-        out["corner_tables"] = TABLE_VERSION  # the tables' rules: games on other tables are other games
-    return out
-
-
-def summarize(results: list[GameResult], settings: BenchSettings, seed: int, workers: int, elapsed_s: float,
-              threads: int) -> dict:
-    """The bench's figures as one JSON-ready object (`threads`: search threads per game)."""
-    n = len(results)
-    tiles = reported_tiles(settings.stop_at)
-    move_ms = [ms for r in results for ms in r.move_ms]
-    total_moves = sum(r.moves for r in results)
-    game_seconds = sum(r.seconds for r in results)
-    return {
-        "games": n,
-        "seed": seed,
-        "settings": summary_settings(settings, workers, threads),
-        "reached": {str(t): sum(r.max_tile >= t for r in results) / n for t in tiles},
-        "mean_score": statistics.fmean(r.score for r in results),
-        "median_score": statistics.median(r.score for r in results),
-        "moves_mean": statistics.fmean(r.moves for r in results),
-        "moves_median": statistics.median(r.moves for r in results),
-        "moves_total": total_moves,
-        "ms_per_move_median": _percentile(move_ms, 0.5),
-        "ms_per_move_p95": _percentile(move_ms, 0.95),
-        "depths": _depths_over([{str(d): n for d, n in r.depths.items()} for r in results]),
-        "moves_per_s": total_moves / game_seconds if game_seconds > 0 else 0.0,  # one process
-        "moves_per_s_all_workers": total_moves / elapsed_s if elapsed_s > 0 else 0.0,
-        "elapsed_s": elapsed_s,
-        "per_game": [
-            {"seed": r.seed, "score": r.score, "moves": r.moves, "max_tile": r.max_tile, "over": r.over,
-             "ms_per_move_median": _percentile(r.move_ms, 0.5), "ms_per_move_p95": _percentile(r.move_ms, 0.95),
-             "depths": {str(d): n for d, n in r.depths.items()},  # how deep its moves were searched
-             "final": [list(row) for row in r.final]}  # the last board: where a lost game died
-            for r in results
-        ],
-    }
-
-
-def same_settings(a: dict, b: dict) -> bool:
-    """Whether two summaries' settings played the same games: everything but how many processes ran
-    them (and the description, which follows from the rest)."""
-    later = {f.name: f.default for f in fields(BenchSettings)}  # a field added later reads as its default in older summaries
-
-    def played(s: dict) -> dict:
-        tables = {"corner_tables": 2} if s.get("corner") == "table" else {}  # recorded since version 3 (session 21)
-        return {**later, **tables, **{k: v for k, v in s.items() if k not in ("workers", "described")}}
-    return played(a) == played(b)
-
-
-def game_figures(games: list[dict], tiles: list[int]) -> dict:
-    """The figures over games given as the summaries' per_game entries: seeds, tile shares, scores, moves."""
-    n = len(games)
-    return {
-        "games": n,
-        "seed": games[0]["seed"],  # the first (plot_reach names it)
-        "seeds": [g["seed"] for g in games],
-        "reached": {str(t): sum(g["max_tile"] >= t for g in games) / n for t in tiles},
-        "reached_games": {str(t): sum(g["max_tile"] >= t for g in games) for t in tiles},
-        "mean_score": statistics.fmean(g["score"] for g in games),
-        "median_score": statistics.median(g["score"] for g in games),
-        "moves_mean": statistics.fmean(g["moves"] for g in games),
-        "moves_total": sum(g["moves"] for g in games),
-    }
-
-
-def merge_summaries(summaries: list[dict]) -> dict:
-    """One summary over the games of several (e.g. one game per process, or a run resumed from the
-    games it kept). They must share their settings (see `same_settings`) and no seed may come twice.
-    The moves' own times are not kept in a summary, so time per move is the median of the games'
-    medians and of their p95s, with the range across games. ValueError when they cannot be merged."""
-    if not summaries:
-        raise ValueError("no results to merge")
-    if any(not same_settings(s["settings"], summaries[0]["settings"]) for s in summaries):
-        raise ValueError("the results were made with different settings")
-    games = []
-    for s in summaries:
-        for g in s["per_game"]:
-            game = dict(g)
-            if len(s["per_game"]) == 1:  # a one-game file: its figures are the game's
-                game.setdefault("ms_per_move_median", s["ms_per_move_median"])
-                game.setdefault("ms_per_move_p95", s["ms_per_move_p95"])
-            games.append(game)
-    games.sort(key=lambda g: g["seed"])
-    seeds = [g["seed"] for g in games]
-    if len(set(seeds)) != len(seeds):
-        raise ValueError("a seed appears twice")
-    tiles = [int(t) for t in summaries[0]["reached"]]
-    medians = [g["ms_per_move_median"] for g in games if "ms_per_move_median" in g]
-    p95s = [g["ms_per_move_p95"] for g in games if "ms_per_move_p95" in g]
-    return {
-        **game_figures(games, tiles),
-        "settings": summaries[0]["settings"],
-        "ms_per_move_median_of_games": statistics.median(medians) if medians else None,
-        "ms_per_move_median_range": [min(medians), max(medians)] if medians else None,
-        "ms_per_move_p95_median_of_games": statistics.median(p95s) if p95s else None,
-        "ms_per_move_p95_range": [min(p95s), max(p95s)] if p95s else None,
-        "depths": _depths_over([g["depths"] for g in games if "depths" in g]) if any("depths" in g for g in games) else None,
-        "per_game": games,
-    }

@@ -241,7 +241,7 @@ def format_merged(merged: dict) -> str:
 def _kept(folder: Path, seeds: list[int], settings: dict) -> dict[int, dict]:
     """The games already kept in `folder` for these seeds (seed -> its one-game summary); a file that is
     not one, or that was played another way, is an error rather than a game played twice or mixed in."""
-    from screenbot.agent.bench import same_settings
+    from screenbot.agent.bench_summary import same_settings
 
     kept = {}
     for seed in seeds:
@@ -271,7 +271,8 @@ def _write_json(path: Path, data: dict) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from screenbot.agent.bench import bench_threads, merge_summaries, run_games, summarize, summary_settings
+    from screenbot.agent.bench import bench_threads, run_games
+    from screenbot.agent.bench_summary import merge_summaries, summarize, summary_settings
     from screenbot.agent.bench_plot import plot_reach
 
     settings = settings_from_args(args)
