@@ -139,6 +139,10 @@ def _agent(args):
     if getattr(args, "small256", None):  # the small table taken up to 256 in place of play's (up to 128)
         wide = BlockTables.load(Path(args.small256), kinds=(bt.SMALL_256,))
         tables.tables = {bt.BIG: tables.tables[bt.BIG], bt.SMALL_256: wide.tables[bt.SMALL_256]}
+    if getattr(args, "pair", None):  # the pair table (from buildpair) before the big table
+        tables.tables[bt.PAIR] = BlockTables.load(Path(args.pair), kinds=(bt.PAIR,)).tables[bt.PAIR]
+        if getattr(args, "pair_min", None) is not None:
+            bt.PAIR_MIN = args.pair_min
     budget = getattr(args, "solve_budget", None)
     how = dict(threads=getattr(args, "threads", 1), deepen_ms=getattr(args, "deepen_ms", None),
                solve_budget=PLAY_SOLVE_BUDGET if budget is None else budget, fixed_depth=_corner_depth(args),
@@ -172,6 +176,7 @@ def _settings(args) -> dict:
     return {"deepen_ms": getattr(args, "deepen_ms", None), "threads": getattr(args, "threads", 1),
             "l7": getattr(args, "l7", None), "ahead": getattr(args, "ahead", None), "small_sure": getattr(args, "small_sure", None),
             "small256": getattr(args, "small256", None), **_variant(args),
+            **({"pair": args.pair, "pair_min": getattr(args, "pair_min", None)} if getattr(args, "pair", None) else {}),
             **({"solve_budget": args.solve_budget} if getattr(args, "solve_budget", None) is not None else {}),
             **({"corner_depth": depth} if depth is not None else {})}
 
@@ -279,6 +284,32 @@ def build256(args) -> None:
           f"{time.perf_counter() - started:.0f} s", flush=True)
 
 
+def buildpair(args) -> None:
+    """The pair table (block_tables.PAIR, an experiment): every state reachable from the big table's
+    block with 512 in its cell (1, 2) and two small tiles in the free cells (each such start), solved
+    densely (2.2 G keys: 4.4 GB) and saved compact to --out."""
+    pair = BlockTables(kinds=(bt.PAIR,))
+    free = bt.FREES[bt.PAIR]
+    starts = []
+    for i, a in enumerate(free):
+        for b in free[i + 1:]:
+            for ta in (2, 4):
+                for tb in (2, 4):
+                    grid = [[16384, 8192, 4096, 0], [2048, 1024, 512, 0], [0] * 4, [0] * 4]
+                    grid[a // 4][a % 4], grid[b // 4][b % 4] = ta, tb
+                    starts.append(tuple(tuple(r) for r in grid))
+    started = time.perf_counter()
+    for i, grid in enumerate(starts):
+        pair.solve_shared(grid, bt.PAIR, args.threads)
+        if i % 20 == 0 or i == len(starts) - 1:
+            print(f"buildpair: start {i + 1}/{len(starts)}: {pair.solved:,} states, "
+                  f"{time.perf_counter() - started:.0f} s", flush=True)
+    pair.compact()
+    size = pair.save(Path(args.out))
+    print(f"buildpair: {pair.states_solved():,} states, {size / 1e9:.2f} GB in {args.out}, "
+          f"{time.perf_counter() - started:.0f} s", flush=True)
+
+
 def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     if n == 0:
         return 0.0, 1.0
@@ -347,16 +378,21 @@ def main() -> None:
             p.add_argument("--ahead", type=int, help="solve the big table at the board's anchor + this (a variant)")
             p.add_argument("--l7", type=int, help="play the exact L7 endgame table from this target (a variant)")
             p.add_argument("--small256", metavar="FILE", help="the small table up to 256 (from build256) in place of play's")
+            p.add_argument("--pair", metavar="FILE", help="the pair table (from buildpair) before the big table")
+            p.add_argument("--pair-min", type=float, help="play the pair table from this chance (default: above 0)")
             p.add_argument("--solve-budget", type=float,
                            help="table states one decision may solve (default: play's, 50,000; bench's is inf)")
     p = sub.add_parser("build256")
     p.add_argument("--snaps", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--threads", type=int, default=2)
+    p = sub.add_parser("buildpair")
+    p.add_argument("--out", required=True)
+    p.add_argument("--threads", type=int, default=2)
     p = sub.add_parser("show")
     p.add_argument("files", nargs="+")
     args = parser.parse_args()
-    {"record": record, "go": go, "build256": build256, "show": show}[args.step](args)
+    {"record": record, "go": go, "build256": build256, "buildpair": buildpair, "show": show}[args.step](args)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import pytest
 from screenbot.agent import block_tables as T
 from screenbot.agent import table_store
 from screenbot.agent import corner as C
-from screenbot.agent.block_tables import BIG, SMALL, SMALL_256, SYMMETRIES, BlockTables
+from screenbot.agent.block_tables import BIG, PAIR, SMALL, SMALL_256, SYMMETRIES, BlockTables
 from screenbot.agent.corner import corner_row_table
 from screenbot.game.bitboard import to_bitboard
 from screenbot.game.rules import Move, apply_move, legal_moves
@@ -69,6 +69,11 @@ def _regular_anchor(g, kind):
         bounds = {(0, 3): a - 1, (1, 3): a - 2, (2, 0): a - 1, (2, 1): a - 2}
         free = [(0, 3), (1, 3)] + [(i, j) for i in (2, 3) for j in range(4)]
         return a if all(r[i][j] <= bounds.get((i, j), a - 3) for i, j in free) else None
+    if kind == PAIR:  # row 1 falls into a 512 in (1, 2); free cells below it: 256 (row 3: 128)
+        if not r[1][0] > r[1][1] > r[1][2] == 9 or r[0][2] <= r[1][2]:
+            return None
+        free = [(0, 3), (1, 3)] + [(2, j) for j in range(4)]
+        return 9 if all(r[i][j] <= 8 for i, j in free) and all(r[3][j] <= 7 for j in range(4)) else None
     top = 7 if kind == SMALL else 8  # the small table's anchors go up to 128, SMALL_256's to 256
     if not r[1][0] > r[1][1] > r[1][2] or r[0][2] <= r[1][2] or r[1][1] == r[0][2] or r[1][2] > top:
         return None
@@ -81,12 +86,13 @@ def _regular_anchor(g, kind):
 
 def _goal(g, a, kind):
     r = [[_rank(v) for v in row] for row in g]
-    if kind == BIG:
+    if kind in (BIG, PAIR):
         row2 = r[2][0] == a - 1 and r[2][1] == a - 2 and (
             (r[2][2] == a - 3 and a - 3 in (r[3][2], r[2][3])) or (r[3][1] == a - 3 and a - 3 in (r[3][0], r[3][2])))
         col3 = r[0][3] == a - 1 and r[1][3] == a - 2 and r[2][3] == a - 3 and a - 3 in (r[2][2], r[3][3])
-        return row2 or col3
-    t = min(7 if kind == SMALL else 8, min(r[1][1], r[0][2]) - 1)
+        if row2 or col3 or kind == BIG:
+            return row2 or col3
+    t = a if kind == PAIR else min(7 if kind == SMALL else 8, min(r[1][1], r[0][2]) - 1)
     return r[1][2] == t and (
         (r[1][3] == t - 1 and t - 1 in (r[0][3], r[2][3]))
         or (r[0][3] == t - 1 and r[1][3] == t - 2 and r[2][3] == t - 2)
@@ -638,3 +644,43 @@ print("ok")
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+# PAIR (benchmarks/final_phase.py's variant): the big table's block with 512 built in its cell (1, 2); goal: the
+# small table's pairs of 256 beside it or the big table's chain 256, 128, 64, 64; found by sampling boards
+# whose brute force is small
+CROWDED_PAIR = [
+    [64, 32, 256, 128, 32, 2, 128, 32, 0, 8],
+    [16, 256, 32, 256, 2, 0, 4, 4, 64, 32],
+    [32, 0, 64, 128, 256, 32, 8, 0, 4, 128],
+    [128, 256, 256, 128, 16, 8, 0, 16, 128, 4],
+    [0, 256, 32, 256, 32, 32, 64, 8, 32, 64],
+]
+
+
+def test_the_pair_table_equals_a_brute_force_solve_and_keeps_its_own_file(tmp_path):
+    tables = BlockTables.empty_compact(kinds=(PAIR,))  # compact: the dense table would be 4.4 GB
+    answers = []
+    for rest in CROWDED_PAIR:
+        grid = _prefilled(PAIR, rest)
+        a = _regular_anchor(grid, PAIR)
+        assert a == 9 and not _goal(grid, a, PAIR)
+        assert T._anchor(np.uint64(to_bitboard(grid)), PAIR) == 9
+        chance, move, complete = tables._answer(T._orientations(grid), PAIR, [np.inf])
+        expected = _brute(grid, PAIR)
+        assert complete and 0.05 < expected < 0.95 and chance == pytest.approx(expected, abs=2e-3)
+        assert _block(apply_move(grid, move)[0], PAIR) == _block(grid, PAIR)
+        answers.append((chance, move))
+    # its goal is the big table's chain or the small table's pairs, in the kernel as in the statement above
+    for rest, goal in (([0, 0, 256, 128, 64, 0, 0, 0, 64, 0], True), ([256, 256, 0, 0, 0, 0, 0, 0, 0, 2], True),
+                       ([256, 128, 0, 0, 0, 128, 0, 0, 0, 0], True), ([0, 0, 256, 128, 64, 0, 0, 0, 32, 0], False),
+                       ([256, 0, 0, 0, 0, 256, 0, 0, 0, 0], False)):
+        grid = _prefilled(PAIR, rest)
+        assert _goal(grid, 9, PAIR) is goal and bool(T._is_goal(np.uint64(to_bitboard(grid)), 9, PAIR)) is goal
+    path = tmp_path / "pair.npz"
+    tables.save(path)
+    loaded = BlockTables.load(path, kinds=(PAIR,))
+    assert [loaded._answer(T._orientations(_prefilled(PAIR, rest)), PAIR, [0])[:2]
+            for rest in CROWDED_PAIR] == answers  # nothing solved again
+    with pytest.raises(T.TableError, match="other block tables"):
+        BlockTables.load(path)  # not play's tables

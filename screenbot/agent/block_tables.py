@@ -33,9 +33,12 @@ from screenbot.game.rules import Grid, Move
 #    them, the cell being built; anchors up to 128. Played only where it is at least SMALL_SURE.
 #  - SMALL_256 (kind 2, an experiment: benchmarks/final_phase.py): SMALL with anchors up to 256, every
 #    cap one higher (5.7 G keys; macroxue's big runs take this table up to 512).
+#  - PAIR (kind 3, an experiment: benchmarks/final_phase.py): the big table's block with its cell (1, 2)
+#    holding g = 512 (the small shape's cell once built); goal: the small table's pairs of g/2 beside it
+#    or the big table's chain g/2, g/4, g/8, g/8, whichever comes first; free cells up to 256 (row 3: 128).
 # The default tables, play's, are BIG and SMALL (DEFAULT_KINDS).
 
-BIG, SMALL, SMALL_256 = 0, 1, 2
+BIG, SMALL, SMALL_256, PAIR = 0, 1, 2, 3
 DEFAULT_KINDS = (BIG, SMALL)
 SMALL_KINDS = (SMALL, SMALL_256)  # the tables of the small shape, tried before BIG
 _BIG_RULES = dict(block=(0, 1, 2, 4, 5, 6), free=(3, 7, 8, 9, 10, 11, 12, 13, 14, 15),
@@ -45,15 +48,19 @@ _SMALL_RULES = dict(block=(0, 1, 2, 4, 5), free=(3, 6, 7, 8, 9, 10, 11, 12, 13, 
                     caps=(7, 8, 7, 7, 7, 7, 7, 6, 6, 6, 6), limits=(1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2),
                     max_anchor=7, prefill=(15, 14, 13, 12, 11))
 _SMALL_256_RULES = dict(_SMALL_RULES, caps=tuple(c + 1 for c in _SMALL_RULES["caps"]), max_anchor=8)
-_RULES = (_BIG_RULES, _SMALL_RULES, _SMALL_256_RULES)  # by kind
+_PAIR_RULES = dict(block=_BIG_RULES["block"], free=_BIG_RULES["free"], caps=(9, 9, 9, 9, 9, 9, 8, 8, 8, 8),
+                   limits=(1, 1, 1, 1, 1, 1, 2, 2, 2, 2), max_anchor=9, prefill=(15, 14, 13, 12, 11, 9))
+PAIR_MIN_ANCHOR = 9  # PAIR answers only for a board whose cell (1, 2) holds this rank (its solved goal)
+_RULES = (_BIG_RULES, _SMALL_RULES, _SMALL_256_RULES, _PAIR_RULES)  # by kind
 BLOCKS = tuple(r["block"] for r in _RULES)
 FREES = tuple(r["free"] for r in _RULES)  # key digits, most significant first
 CAPS = tuple(r["caps"] for r in _RULES)  # ranks a free cell holds: 0 .. cap - 1
 # a free cell holds at most anchor - limit (0: no such bound; the small table's built cell is bounded in `_anchor`)
 LIMITS = tuple(r["limits"] for r in _RULES)
-MAX_ANCHORS = tuple(r["max_anchor"] for r in _RULES)  # 1024, 128, 256
+MAX_ANCHORS = tuple(r["max_anchor"] for r in _RULES)  # 1024, 128, 256, 512
 PREFILLS = tuple(r["prefill"] for r in _RULES)  # the block each table is solved with
 SMALL_SURE = 0.9
+PAIR_MIN = 0.0  # PAIR's move is played from this chance (when it is above 0)
 STATES = tuple(int(np.prod(c, dtype=np.int64)) for c in CAPS)
 
 _FREE = np.full((len(_RULES), 11), -1, np.int64)
@@ -92,6 +99,11 @@ def _anchor(b, kind):
         a = min(t10, t11, t12)
         if a > MAX_ANCHORS[BIG]:
             return -1
+    elif kind == PAIR:
+        # row 1 falls from the left into the built cell, which holds the goal's rank
+        if t10 <= t11 or t11 <= t12 or t02 <= t12 or t12 > MAX_ANCHORS[PAIR] or t12 < PAIR_MIN_ANCHOR:
+            return -1
+        a = t12
     else:
         # row 1 falls from the left into the cell being built, which stays below the tile above it
         if t10 <= t11 or t11 <= t12 or t02 <= t12 or t11 == t02 or t12 > MAX_ANCHORS[kind]:
@@ -107,17 +119,23 @@ def _anchor(b, kind):
 def _is_goal(b, a, kind):
     """BIG: a chain a-1, a-2, a-3, a-3 lined up in the free cells, one merge sequence from a new
     anchor-sized tile: along row 2 from the left (the last a-3 beside the first), or down column 3.
+    PAIR: either BIG's chain for the anchor a (the built cell's rank) or SMALL's pattern for g = a.
     SMALL: the cell (1, 2) holds g = min(MAX, smaller of its two big neighbours - 1) with a g-1 beside
     it and another beside that, or a g-1, g-2, g-2 down column 3."""
-    if kind == BIG:
+    if kind == BIG or kind == PAIR:
         if _at(b, 8) == a - 1 and _at(b, 9) == a - 2:
             if _at(b, 10) == a - 3 and (_at(b, 14) == a - 3 or _at(b, 11) == a - 3):
                 return True
             if _at(b, 13) == a - 3 and (_at(b, 12) == a - 3 or _at(b, 14) == a - 3):
                 return True
-        return (_at(b, 3) == a - 1 and _at(b, 7) == a - 2 and _at(b, 11) == a - 3
-                and (_at(b, 10) == a - 3 or _at(b, 15) == a - 3))
-    g = min(MAX_ANCHORS[kind], min(_at(b, 5), _at(b, 2)) - 1)
+        if (_at(b, 3) == a - 1 and _at(b, 7) == a - 2 and _at(b, 11) == a - 3
+                and (_at(b, 10) == a - 3 or _at(b, 15) == a - 3)):
+            return True
+        if kind == BIG:
+            return False
+        g = a
+    else:
+        g = min(MAX_ANCHORS[kind], min(_at(b, 5), _at(b, 2)) - 1)
     if _at(b, 6) != g:
         return False
     if _at(b, 7) == g - 1 and (_at(b, 3) == g - 1 or _at(b, 11) == g - 1):
@@ -369,13 +387,14 @@ class BlockTables:
         `big_min`: the big table's move is played only from this chance (macroxue: above 0)."""
         oriented = _orientations(grid)
         left = [float(budget)]
-        for kind in (*SMALL_KINDS, BIG):
+        for kind in (*SMALL_KINDS, PAIR, BIG):
             if kind not in self.tables:
                 continue
             best, best_move, complete = self._answer(oriented, kind, left)
             if kind == BIG and not complete:
                 return 0.0, None, -1
-            if best_move is not None and best >= (SMALL_SURE if kind in SMALL_KINDS else big_min) and best > 0:
+            least = SMALL_SURE if kind in SMALL_KINDS else PAIR_MIN if kind == PAIR else big_min
+            if best_move is not None and best >= least and best > 0:
                 return best, best_move, kind
         return 0.0, None, -1
 
