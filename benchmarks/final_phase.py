@@ -24,6 +24,9 @@ step appends one JSON line as a run ends and skips what --out already holds (a s
 --part K/N plays every N-th job only (one process per core). Each process loads play's corner tables
 from the user cache dir (1.8 GB).
 
+play's tables hold the pair table since session 22 (block_tables.PAIR); `go --no-pair` plays without it, as
+play did before; `buildpair --out FILE` solves it alone (~4 min, 4.4 GB) as play's build does.
+
 The small table taken up to 256 (block_tables.SMALL_256, an experiment; session 18):
     python benchmarks/final_phase.py build256 --snaps PHASE_BOARDS --out small256.npz   # ~40 min, 11 GB
     python benchmarks/final_phase.py go --snaps PHASE_BOARDS --small256 small256.npz --out runs/B.jsonl ...
@@ -139,10 +142,10 @@ def _agent(args):
     if getattr(args, "small256", None):  # the small table taken up to 256 in place of play's (up to 128)
         wide = BlockTables.load(Path(args.small256), kinds=(bt.SMALL_256,))
         tables.tables = {bt.BIG: tables.tables[bt.BIG], bt.SMALL_256: wide.tables[bt.SMALL_256]}
-    if getattr(args, "pair", None):  # the pair table (from buildpair) before the big table
-        tables.tables[bt.PAIR] = BlockTables.load(Path(args.pair), kinds=(bt.PAIR,)).tables[bt.PAIR]
-        if getattr(args, "pair_min", None) is not None:
-            bt.PAIR_MIN = args.pair_min
+    if getattr(args, "no_pair", False):  # play's tables before session 22: BIG and SMALL only
+        del tables.tables[bt.PAIR]
+    elif getattr(args, "pair_min", None) is not None:
+        bt.PAIR_MIN = args.pair_min
     budget = getattr(args, "solve_budget", None)
     how = dict(threads=getattr(args, "threads", 1), deepen_ms=getattr(args, "deepen_ms", None),
                solve_budget=PLAY_SOLVE_BUDGET if budget is None else budget, fixed_depth=_corner_depth(args),
@@ -176,7 +179,8 @@ def _settings(args) -> dict:
     return {"deepen_ms": getattr(args, "deepen_ms", None), "threads": getattr(args, "threads", 1),
             "l7": getattr(args, "l7", None), "ahead": getattr(args, "ahead", None), "small_sure": getattr(args, "small_sure", None),
             "small256": getattr(args, "small256", None), **_variant(args),
-            **({"pair": args.pair, "pair_min": getattr(args, "pair_min", None)} if getattr(args, "pair", None) else {}),
+            **({"pair": False} if getattr(args, "no_pair", False) else {}),
+            **({"pair_min": args.pair_min} if getattr(args, "pair_min", None) is not None else {}),
             **({"solve_budget": args.solve_budget} if getattr(args, "solve_budget", None) is not None else {}),
             **({"corner_depth": depth} if depth is not None else {})}
 
@@ -285,19 +289,10 @@ def build256(args) -> None:
 
 
 def buildpair(args) -> None:
-    """The pair table (block_tables.PAIR, an experiment): every state reachable from the big table's
-    block with 512 in its cell (1, 2) and two small tiles in the free cells (each such start), solved
-    densely (2.2 G keys: 4.4 GB) and saved compact to --out."""
+    """The pair table alone (block_tables.PAIR): every state reachable from its starts (pair_starts),
+    solved densely (2.2 G keys: 4.4 GB) and saved compact to --out (play's build does the same)."""
     pair = BlockTables(kinds=(bt.PAIR,))
-    free = bt.FREES[bt.PAIR]
-    starts = []
-    for i, a in enumerate(free):
-        for b in free[i + 1:]:
-            for ta in (2, 4):
-                for tb in (2, 4):
-                    grid = [[16384, 8192, 4096, 0], [2048, 1024, 512, 0], [0] * 4, [0] * 4]
-                    grid[a // 4][a % 4], grid[b // 4][b % 4] = ta, tb
-                    starts.append(tuple(tuple(r) for r in grid))
+    starts = bt.pair_starts()
     started = time.perf_counter()
     for i, grid in enumerate(starts):
         pair.solve_shared(grid, bt.PAIR, args.threads)
@@ -378,7 +373,7 @@ def main() -> None:
             p.add_argument("--ahead", type=int, help="solve the big table at the board's anchor + this (a variant)")
             p.add_argument("--l7", type=int, help="play the exact L7 endgame table from this target (a variant)")
             p.add_argument("--small256", metavar="FILE", help="the small table up to 256 (from build256) in place of play's")
-            p.add_argument("--pair", metavar="FILE", help="the pair table (from buildpair) before the big table")
+            p.add_argument("--no-pair", action="store_true", help="without the pair table (play before session 22)")
             p.add_argument("--pair-min", type=float, help="play the pair table from this chance (default: above 0)")
             p.add_argument("--solve-budget", type=float,
                            help="table states one decision may solve (default: play's, 50,000; bench's is inf)")

@@ -375,9 +375,10 @@ def test_table_games_record_the_tables_version_and_older_ones_read_as_version_2(
     from screenbot.agent.block_tables import TABLE_VERSION
 
     table = summary_settings(BenchSettings(stop_at=32768, corner="table"), workers=2, threads=1)
-    assert table["corner_tables"] == TABLE_VERSION == 2
+    assert table["corner_tables"] == TABLE_VERSION == 4  # session 22: the pair table added
     assert "corner_tables" not in summary_settings(BenchSettings(stop_at=32768, corner="eval"), workers=2, threads=1)
-    older = {k: v for k, v in table.items() if k != "corner_tables"}  # kept before session 21: version 2's tables
-    assert same_settings(older, table)
+    version_2 = {**table, "corner_tables": 2}
+    older = {k: v for k, v in version_2.items() if k != "corner_tables"}  # kept before session 21: version 2's tables
+    assert same_settings(older, version_2) and not same_settings(older, table)
     trial = {**table, "corner_tables": 3}  # session 21's trial of macroxue's model (runs/strength_32768_corner_v3)
-    assert not same_settings(trial, table) and not same_settings(trial, older)
+    assert not same_settings(trial, table) and not same_settings(trial, older) and not same_settings(version_2, table)

@@ -335,7 +335,7 @@ def test_load_or_build_replaces_an_unusable_file(tmp_path, monkeypatch):
     path = tmp_path / "corner.npz"
     path.write_bytes(b"not a table")
     built = _solved_some()
-    monkeypatch.setattr(C, "build_tables", lambda progress=None: built)
+    monkeypatch.setattr(C, "build_tables", lambda progress=None, earlier=None: built)
     older = tmp_path / "corner_tables_v1.npz"  # a file of an older version beside it: replaced by the build
     older.write_bytes(b"old tables")
     other = tmp_path / "corner_tables_v1.npz.notes"
@@ -345,6 +345,32 @@ def test_load_or_build_replaces_an_unusable_file(tmp_path, monkeypatch):
     assert not older.exists() and other.exists()
     again, seconds = C.load_or_build(path)
     assert seconds is None and again.states_solved() == built.states_solved()
+
+
+def test_a_build_beside_a_version_2_file_keeps_its_two_tables_and_solves_the_pair_table(tmp_path, monkeypatch):
+    from screenbot.agent import table_store
+
+    earlier = _solved_some().compact()
+    two = {kind: earlier.tables[kind] for kind in T.EARLIER_KINDS}  # BIG and SMALL, as a version-2 file holds them
+    old = tmp_path / f"corner_tables_v{T.EARLIER_VERSION}.npz"
+    table_store.save(old, T._header(T.EARLIER_KINDS, T.TABLE_VERSION), two)  # another version's header
+    assert C.earlier_tables(tmp_path / "corner.npz") is None
+    table_store.save(old, T._header(T.EARLIER_KINDS, T.EARLIER_VERSION), two)
+    start = _prefilled(PAIR, CROWDED_PAIR[0])  # a small solve in place of the 180 starts' 388 M states
+    monkeypatch.setattr(C, "pair_starts", lambda: [start])
+    monkeypatch.setattr(C, "_play_build_game", lambda *a: pytest.fail("the game is played only without a file"))
+    seen = []
+    monkeypatch.setattr(C, "BUILD_STEP", 1)
+    path = tmp_path / f"corner_tables_v{T.TABLE_VERSION}.npz"
+    tables, seconds = C.load_or_build(path, progress=seen.append)
+    assert seconds is not None and set(tables.tables) == {BIG, SMALL, PAIR}
+    assert seen and tables.tables[PAIR].solved() == seen[-1]  # progress counts the pair table's states
+    assert tables.tables[SMALL].solved() == earlier.tables[SMALL].solved()
+    assert not old.exists() and path.exists()  # the version-2 file is replaced
+    loaded, seconds = C.load_or_build(path)
+    assert seconds is None and loaded.states_solved() == tables.states_solved()
+    chance, move, kind = loaded.suggest(start, budget=1)  # a build solves below its starts; a start is one state more
+    assert kind == PAIR and chance == pytest.approx(_brute(start, PAIR), abs=2e-3)
 
 
 def test_a_solve_over_its_budget_is_unknown_now_and_goes_on_later():

@@ -33,13 +33,16 @@ from screenbot.game.rules import Grid, Move
 #    them, the cell being built; anchors up to 128. Played only where it is at least SMALL_SURE.
 #  - SMALL_256 (kind 2, an experiment: benchmarks/final_phase.py): SMALL with anchors up to 256, every
 #    cap one higher (5.7 G keys; macroxue's big runs take this table up to 512).
-#  - PAIR (kind 3, an experiment: benchmarks/final_phase.py): the big table's block with its cell (1, 2)
-#    holding g = 512 (the small shape's cell once built); goal: the small table's pairs of g/2 beside it
-#    or the big table's chain g/2, g/4, g/8, g/8, whichever comes first; free cells up to 256 (row 3: 128).
-# The default tables, play's, are BIG and SMALL (DEFAULT_KINDS).
+#  - PAIR (kind 3, session 22): the big table's block with its cell (1, 2) holding g = 512 (the small
+#    shape's cell once built); goal: the small table's pairs of g/2 beside it or the big table's chain
+#    g/2, g/4, g/8, g/8, whichever comes first; free cells up to 256 (row 3: 128). 2.2 G keys. Tried before
+#    BIG wherever it knows the board: the last step before 32768 no longer has to line up BIG's chain
+#    into a 3 x 3 block of big tiles with seven free cells.
+# The default tables, play's, are BIG, SMALL and PAIR (DEFAULT_KINDS); version 2's file held BIG and SMALL.
 
 BIG, SMALL, SMALL_256, PAIR = 0, 1, 2, 3
-DEFAULT_KINDS = (BIG, SMALL)
+DEFAULT_KINDS = (BIG, SMALL, PAIR)
+EARLIER_KINDS = (BIG, SMALL)  # what a version-2 file holds: a build takes them from it and solves PAIR only
 SMALL_KINDS = (SMALL, SMALL_256)  # the tables of the small shape, tried before BIG
 _BIG_RULES = dict(block=(0, 1, 2, 4, 5, 6), free=(3, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                   caps=(10, 9, 10, 9, 8, 8, 8, 8, 8, 8), limits=(1, 2, 1, 2, 3, 3, 3, 3, 3, 3),
@@ -247,20 +250,38 @@ def _root_children(root, kind):
     return out[:n]
 
 
-TABLE_VERSION = 2
+# 2: BIG and SMALL (sessions 15-21); 3: session 21's copy of macroxue's model, never play's; 4: PAIR added
+TABLE_VERSION = 4
+EARLIER_VERSION = 2
 TABLE_KEYS = tuple(-(-n // table_store.CHUNK) * table_store.CHUNK for n in STATES)
 OVERLAY_STEP = 1 << 20  # the overlay grows to hold at least this many more states (or the call's budget)
 
 
-def _header(kinds: tuple[int, ...] = DEFAULT_KINDS) -> bytes:
+def _header(kinds: tuple[int, ...] = DEFAULT_KINDS, version: int = TABLE_VERSION) -> bytes:
     parts = [f"{BLOCKS[k]}:{FREES[k]}:{CAPS[k]}:{LIMITS[k]}:{MAX_ANCHORS[k]}:{PREFILLS[k]}" for k in sorted(kinds)]
-    return f"screenbot corner block tables v{TABLE_VERSION} q{Q} ".encode() + ";".join(parts).encode()
+    return f"screenbot corner block tables v{version} q{Q} ".encode() + ";".join(parts).encode()
 
 
-def default_table_path() -> Path:
+def default_table_path(version: int = TABLE_VERSION) -> Path:
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("screenbot")) / f"corner_tables_v{TABLE_VERSION}.npz"
+    return Path(platformdirs.user_cache_dir("screenbot")) / f"corner_tables_v{version}.npz"
+
+
+def pair_starts() -> list[Grid]:
+    """The boards PAIR is solved from in a build: its block (16384 ... 512) with two new tiles in its free
+    cells, every way (180 boards). Nearly all its states are reached from the first (388 M; the other
+    179 add 0.04 %)."""
+    free = FREES[PAIR]
+    starts = []
+    for i, a in enumerate(free):
+        for b in free[i + 1:]:
+            for ta in (2, 4):
+                for tb in (2, 4):
+                    grid = [[16384, 8192, 4096, 0], [2048, 1024, 512, 0], [0] * 4, [0] * 4]
+                    grid[a // 4][a % 4], grid[b // 4][b % 4] = ta, tb
+                    starts.append(tuple(tuple(row) for row in grid))
+    return starts
 
 
 def _symmetries() -> list[tuple[np.ndarray, dict[Move, Move]]]:
@@ -378,8 +399,8 @@ class BlockTables:
         return best, best_move, complete
 
     def suggest(self, grid: Grid, budget: float = np.inf, big_min: float = 0.0) -> tuple[float, Move | None, int]:
-        """macroxue's order: the small table's move where it is at least SMALL_SURE, else the big
-        table's where it is above 0: (chance, move, kind); (0.0, None, -1) when neither applies. Each
+        """macroxue's order: the small table's move where it is at least SMALL_SURE, else the pair
+        table's where it is above PAIR_MIN (0), else the big table's where it is above 0: (chance, move, kind); (0.0, None, -1) when neither applies. Each
         table takes the best chance over the board's 8 orientations whose block is regular and not at
         its goal. States not solved yet are solved first, at most `budget` of them per call: a board
         whose solve does not finish in it counts as unknown this time (the solve goes on from where it
@@ -447,10 +468,10 @@ class BlockTables:
         return table_store.save(path, _header(tuple(self.tables)), self.tables)
 
     @classmethod
-    def load(cls, path: Path, kinds: tuple[int, ...] = DEFAULT_KINDS) -> BlockTables:
-        """The tables of these kinds in `path`, compact."""
+    def load(cls, path: Path, kinds: tuple[int, ...] = DEFAULT_KINDS, version: int = TABLE_VERSION) -> BlockTables:
+        """The tables of these kinds in `path` (a file of this version), compact."""
         tables = cls(kinds=())
-        tables.tables = table_store.load(path, _header(kinds), {kind: TABLE_KEYS[kind] for kind in kinds})
+        tables.tables = table_store.load(path, _header(kinds, version), {kind: TABLE_KEYS[kind] for kind in kinds})
         return tables
 
     def states_solved(self) -> int:

@@ -1,4 +1,4 @@
-"""Corner play, after macroxue/2048-ai: a corner evaluation and two block tables solved on demand.
+"""Corner play, after macroxue/2048-ai: a corner evaluation and block tables solved on demand.
 
 Ideas read in macroxue/2048-ai at commit fee3359 (node.h: the evaluation; tuple.h: the "Tuple10" and
 "Tuple11" tables; 2048.cc: the tables' move wherever they know the board), written anew here (not
@@ -15,7 +15,8 @@ serves both. The kernel counts a board below 0 as lost (0); macroxue's lost boar
 
 **The block tables** (`screenbot.agent.block_tables`): wherever a board has a block of big tiles in a
 corner that they know, their move is played (macroxue's rule, `BlockTables.suggest`). They are built
-once by playing a whole game on them (`build_tables`) and kept in the user cache dir.
+once by playing a whole game on them and solving the pair table from its starts (`build_tables`), and
+kept in the user cache dir.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ import numpy as np
 from numba import njit
 
 from screenbot.agent.base import Decision
-from screenbot.agent.block_tables import BIG, SMALL, SYMMETRIES, BlockTables, TableError, default_table_path
+from screenbot.agent.block_tables import (BIG, EARLIER_KINDS, EARLIER_VERSION, PAIR, SMALL, SYMMETRIES, BlockTables,
+                                         TableError, default_table_path, pair_starts)
 from screenbot.agent import expectimax as kernel
 from screenbot.agent.search import DEFAULT_BUDGET_MS, ExpectimaxAgent
 from screenbot.game.bitboard import ROW_COUNT, max_rank, to_bitboard
@@ -178,28 +180,46 @@ BUILD_DEPTH = 3
 BUILD_STEP = 2_000_000  # states solved between two progress reports
 BUILD_QUICK = 20_000  # a board needing more new states than this has them solved on BUILD_THREADS threads
 BUILD_THREADS = 2
-BUILD_STATES = 655_000_000  # about what one whole game makes the tables solve (session 15: 654 M)
+GAME_STATES = 655_000_000  # about what one whole game makes BIG and SMALL solve (session 15: 654 M)
+PAIR_STATES = 389_000_000  # what PAIR's starts make it solve (session 22: 388.5 M counted, 381.9 M kept)
+BUILD_STATES = GAME_STATES + PAIR_STATES
 PLAY_SOLVE_BUDGET = 50_000  # states a live decision may solve (~20 ms); a board it does not finish is searched
 
 
-def build_tables(progress: Callable[[int], None] | None = None, seed: int = BUILD_SEED) -> BlockTables:
-    """Solve what the tables need by playing one whole game on them (depth BUILD_DEPTH), solving every
-    board the game asks about completely first (a big solve on two threads); progress(states solved so
-    far) now and then. Nearly
-    all the states later games ask about are solved by then (session 15: a second and a third game
-    added 0.1 % more)."""
-    tables = BlockTables()
+def build_tables(progress: Callable[[int], None] | None = None, seed: int = BUILD_SEED,
+                 earlier: BlockTables | None = None) -> BlockTables:
+    """Solve what the tables need: BIG and SMALL by playing one whole game on them (depth BUILD_DEPTH),
+    solving every board the game asks about completely first (a big solve on two threads), unless
+    `earlier` (a version-2 file's) has them; then PAIR from its starts. progress(states solved so far)
+    now and then. Nearly all the states later games ask about are solved by then (session 15: a second
+    and a third game added 0.1 % more)."""
+    solved = 0
+    reported = 0
+
+    def report(now: int) -> None:
+        nonlocal reported
+        if progress is not None and solved + now - reported >= BUILD_STEP:
+            reported = solved + now
+            progress(reported)
+
+    if earlier is None:
+        tables = _play_build_game(report, seed)
+        solved = tables.solved
+    else:
+        tables = earlier
+    pair = BlockTables(kinds=(PAIR,))
+    for grid in pair_starts():
+        pair.solve_shared(grid, PAIR, BUILD_THREADS, report)
+    tables.tables[PAIR] = pair.compact().tables[PAIR]
+    return tables
+
+
+def _play_build_game(report: Callable[[int], None], seed: int) -> BlockTables:
+    """BIG and SMALL as one whole game asks for them, compact."""
+    tables = BlockTables(kinds=EARLIER_KINDS)
     agent = CornerAgent(tables, threads=1)
     game = Game(seed=seed)
     game.reset()
-    reported = 0
-
-    def report(solved: int) -> None:
-        nonlocal reported
-        if progress is not None and solved - reported >= BUILD_STEP:
-            reported = solved
-            progress(solved)
-
     try:
         while legal_moves(game.grid):
             while True:  # most boards need few new states (or none); a big solve is shared out
@@ -217,10 +237,22 @@ def build_tables(progress: Callable[[int], None] | None = None, seed: int = BUIL
     return tables.compact()
 
 
+def earlier_tables(path: Path) -> BlockTables | None:
+    """BIG and SMALL from the version-2 file beside `path` (what play built before session 22), or None."""
+    older = path.parent / f"corner_tables_v{EARLIER_VERSION}.npz"
+    if not older.exists():
+        return None
+    try:
+        return BlockTables.load(older, kinds=EARLIER_KINDS, version=EARLIER_VERSION)
+    except TableError:
+        return None
+
+
 def load_or_build(path: Path | None = None, progress: Callable[[int], None] | None = None
                   ) -> tuple[BlockTables, float | None]:
     """The tables from `path` (default: the user cache dir), built and saved there when missing or
-    unusable; (tables, seconds the build took, or None when loaded)."""
+    unusable (BIG and SMALL taken from a version-2 file beside it when there is one); (tables, seconds
+    the build took, or None when loaded)."""
     path = default_table_path() if path is None else path
     if path.exists():
         try:
@@ -228,7 +260,7 @@ def load_or_build(path: Path | None = None, progress: Callable[[int], None] | No
         except TableError:
             pass  # rebuilt below and saved over it
     start = time.perf_counter()
-    tables = build_tables(progress)
+    tables = build_tables(progress, earlier=earlier_tables(path))
     seconds = time.perf_counter() - start
     tables.save(path)
     _drop_older_versions(path)

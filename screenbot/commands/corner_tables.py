@@ -9,10 +9,10 @@ from screenbot.commands.build_progress import build_progress
 from screenbot.errors import UsageError
 
 GIB = 2**30
-BUILD_MEMORY = 8 * GIB  # a build's peak: both tables dense (6.6 GB) until each is compacted in turn
-LOAD_MEMORY = 2.5 * GIB  # the compact tables (1.8 GB) and some room
-CORNER_HELP = ("a corner evaluation and two block tables, after macroxue/2048-ai: the tables are built once "
-               "into the user cache dir (about 6 minutes, 8 GB of memory; 1.7 GB on disk) and take 1.8 GB of memory")
+BUILD_MEMORY = 8 * GIB  # a build's peak: BIG and SMALL dense (6.6 GB) until each is compacted in turn, then PAIR
+LOAD_MEMORY = 3.5 * GIB  # the compact tables (2.8 GB) and some room
+CORNER_HELP = ("a corner evaluation and three block tables, after macroxue/2048-ai: the tables are built once "
+               "into the user cache dir (about 11 minutes, 8 GB of memory; 2.7 GB on disk) and take 2.8 GB of memory")
 PLAIN_HELP = ("search with nneonneo's evaluation alone, without the corner tables (no build, no table memory; "
               "weaker in the endgame: 32768 in 10 of 40 simulated games, against 71 of 100 with them)")
 
@@ -44,14 +44,21 @@ def memory_shortfall(path) -> str | None:
 
 def ensure_corner_tables():
     """The BlockTables, built with a progress bar on stderr when not cached yet."""
-    from screenbot.agent.corner import BUILD_STATES, default_table_path, load_or_build
+    from screenbot.agent.block_tables import EARLIER_VERSION
+    from screenbot.agent.corner import BUILD_STATES, PAIR_STATES, default_table_path, load_or_build
 
     path = default_table_path()
     short = memory_shortfall(path)
     if short is not None:
         raise UsageError(short)
+    total = BUILD_STATES
     if not path.exists():
-        print(f"building the corner tables into {path} (once, about 6 minutes; play --plain plays without them)",
+        if (path.parent / f"corner_tables_v{EARLIER_VERSION}.npz").exists():
+            total = PAIR_STATES  # the two tables of the file before are kept: the pair table only
+            what = "the pair table beside the two built before, about 4 minutes"
+        else:
+            what = "about 11 minutes"
+        print(f"building the corner tables into {path} (once, {what}; play --plain plays without them)",
               file=sys.stderr, flush=True)
     else:
         print(f"loading the corner tables from {path}", file=sys.stderr, flush=True)
@@ -59,7 +66,7 @@ def ensure_corner_tables():
         with build_progress("corner tables") as progress:
             # the number of states a build solves is known only roughly: held below 100 % until done
             tables, seconds = load_or_build(path, progress=lambda solved: progress(
-                min(solved, int(BUILD_STATES * 0.99)), BUILD_STATES))
+                min(solved, int(total * 0.99)), total))
     except OSError as exc:
         raise UsageError(f"cannot keep the corner tables at {path}: {exc.strerror or exc}") from None
     except MemoryError:
