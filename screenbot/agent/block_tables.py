@@ -104,7 +104,7 @@ def _anchor(b, kind):
             return -1
     elif kind == PAIR:
         # row 1 falls from the left into the built cell, which holds the goal's rank
-        if t10 <= t11 or t11 <= t12 or t02 <= t12 or t12 > MAX_ANCHORS[PAIR] or t12 < PAIR_MIN_ANCHOR:
+        if t10 <= t11 or t11 <= t12 or t02 <= t12 or t12 > MAX_ANCHORS[kind] or t12 < PAIR_MIN_ANCHOR:
             return -1
         a = t12
     else:
