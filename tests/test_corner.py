@@ -448,9 +448,10 @@ def test_too_little_memory_for_the_tables_is_one_line_and_play_goes_on_without_t
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "playing without them" in err
     path.write_bytes(b"tables")  # loading needs less than a build
+    monkeypatch.setattr(corner_tables, "available_memory", lambda: 5 * corner_tables.GIB)
     assert corner_tables.memory_shortfall(path) is None
-    monkeypatch.setattr(corner_tables, "available_memory", lambda: 2 * corner_tables.GIB)
-    assert corner_tables.memory_shortfall(path).startswith("loading the corner tables needs about 2.5 GB")
+    monkeypatch.setattr(corner_tables, "available_memory", lambda: 3 * corner_tables.GIB)
+    assert corner_tables.memory_shortfall(path).startswith("loading the corner tables needs about 4.0 GB")
 
 
 def test_available_memory_is_read_from_the_system():

@@ -53,7 +53,6 @@ _SMALL_RULES = dict(block=(0, 1, 2, 4, 5), free=(3, 6, 7, 8, 9, 10, 11, 12, 13, 
 _SMALL_256_RULES = dict(_SMALL_RULES, caps=tuple(c + 1 for c in _SMALL_RULES["caps"]), max_anchor=8)
 _PAIR_RULES = dict(block=_BIG_RULES["block"], free=_BIG_RULES["free"], caps=(9, 9, 9, 9, 9, 9, 8, 8, 8, 8),
                    limits=(1, 1, 1, 1, 1, 1, 2, 2, 2, 2), max_anchor=9, prefill=(15, 14, 13, 12, 11, 9))
-PAIR_MIN_ANCHOR = 9  # PAIR answers only for a board whose cell (1, 2) holds this rank (its solved goal)
 _RULES = (_BIG_RULES, _SMALL_RULES, _SMALL_256_RULES, _PAIR_RULES)  # by kind
 BLOCKS = tuple(r["block"] for r in _RULES)
 FREES = tuple(r["free"] for r in _RULES)  # key digits, most significant first
@@ -103,8 +102,8 @@ def _anchor(b, kind):
         if a > MAX_ANCHORS[BIG]:
             return -1
     elif kind == PAIR:
-        # row 1 falls from the left into the built cell, which holds the goal's rank
-        if t10 <= t11 or t11 <= t12 or t02 <= t12 or t12 > MAX_ANCHORS[kind] or t12 < PAIR_MIN_ANCHOR:
+        # row 1 falls from the left into the built cell, which holds the solved goal's rank (512) exactly
+        if t10 <= t11 or t11 <= t12 or t02 <= t12 or t12 != MAX_ANCHORS[PAIR]:
             return -1
         a = t12
     else:
@@ -400,11 +399,12 @@ class BlockTables:
 
     def suggest(self, grid: Grid, budget: float = np.inf, big_min: float = 0.0) -> tuple[float, Move | None, int]:
         """macroxue's order: the small table's move where it is at least SMALL_SURE, else the pair
-        table's where it is above PAIR_MIN (0), else the big table's where it is above 0: (chance, move, kind); (0.0, None, -1) when neither applies. Each
-        table takes the best chance over the board's 8 orientations whose block is regular and not at
-        its goal. States not solved yet are solved first, at most `budget` of them per call: a board
-        whose solve does not finish in it counts as unknown this time (the solve goes on from where it
-        stopped next time; the big table's word counts only when every orientation is known).
+        table's (session 22) where it is above PAIR_MIN (0), else the big table's where it is above 0:
+        (chance, move, kind); (0.0, None, -1) when none applies. Each table takes the best chance over
+        the board's 8 orientations whose block is regular and not at its goal. States not solved yet are
+        solved first, at most `budget` of them per call: a board whose solve does not finish in it counts
+        as unknown this time (the solve goes on from where it stopped next time; the big table's word
+        counts only when every orientation is known).
         `big_min`: the big table's move is played only from this chance (macroxue: above 0)."""
         oriented = _orientations(grid)
         left = [float(budget)]

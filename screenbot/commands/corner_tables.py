@@ -10,7 +10,7 @@ from screenbot.errors import UsageError
 
 GIB = 2**30
 BUILD_MEMORY = 8 * GIB  # a build's peak: BIG and SMALL dense (6.6 GB) until each is compacted in turn, then PAIR
-LOAD_MEMORY = 3.5 * GIB  # the compact tables (2.8 GB) and some room
+LOAD_MEMORY = 4 * GIB  # the compact tables (2.8 GB; 3.5 GB at the peak of a load) and some room
 CORNER_HELP = ("a corner evaluation and three block tables, after macroxue/2048-ai: the tables are built once "
                "into the user cache dir (about 11 minutes, 8 GB of memory; 2.7 GB on disk) and take 2.8 GB of memory")
 PLAIN_HELP = ("search with nneonneo's evaluation alone, without the corner tables (no build, no table memory; "
