@@ -183,7 +183,8 @@ _worker: dict = {}  # in each worker process: its progress queue and its agent
 def _bench_block_tables():
     """play's corner tables from the user cache dir when they are there (same states, same values: a
     state's solved value does not depend on when it was solved), else empty ones each game solves into
-    (6.6 GB per worker, about 9 minutes of solving on one core in its first game)."""
+    (up to 11 GB per worker, about 9 minutes of solving on one core in its first game, more for the pair
+    table in its last phase)."""
     from screenbot.agent.block_tables import BlockTables, TableError, default_table_path
 
     path = default_table_path()

@@ -44,9 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "; measured weaker than the search alone, see README)")
     tables.add_argument("--corner", choices=("eval", "table"),
                         help="macroxue's way: 'table' (what `play` plays by default, the strongest measured) searches "
-                             "with a corner evaluation and plays two block tables' move wherever they know the board; "
-                             "each worker loads play's tables from the user cache dir (1.8 GB per worker), or when they "
-                             "are not built, solves them in memory as its games ask (about 6.6 GB per worker); "
+                             "with a corner evaluation and plays three block tables' move wherever they know the board; "
+                             "each worker loads play's tables from the user cache dir (2.8 GB per worker), or when they "
+                             "are not built, solves them in memory as its games ask (up to about 11 GB per worker); "
                              "'eval': the corner evaluation alone")
     p.add_argument("--corner-depth", metavar="D",
                    help="with --corner: macroxue's search instead of the adaptive depth (play's): depth D, chance paths "
