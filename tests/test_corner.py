@@ -182,26 +182,53 @@ CROWDED_256 = [
 ]
 
 
-def test_the_256_table_equals_a_brute_force_solve_and_keeps_its_own_file(tmp_path):
-    tables = BlockTables.empty_compact(kinds=(SMALL_256,))  # compact: the dense table would be 11 GB
+# PAIR (play's since session 22): the big table's block with 512 built in its cell (1, 2); goal: the
+# small table's pairs of 256 beside it or the big table's chain 256, 128, 64, 64; found by sampling boards
+# whose brute force is small
+CROWDED_PAIR = [
+    [64, 32, 256, 128, 32, 2, 128, 32, 0, 8],
+    [16, 256, 32, 256, 2, 0, 4, 4, 64, 32],
+    [32, 0, 64, 128, 256, 32, 8, 0, 4, 128],
+    [128, 256, 256, 128, 16, 8, 0, 16, 128, 4],
+    [0, 256, 32, 256, 32, 32, 64, 8, 32, 64],
+]
+
+
+@pytest.mark.parametrize("kind,boards,anchor,least", [(SMALL_256, CROWDED_256, 8, 0.1), (PAIR, CROWDED_PAIR, 9, 0.05)])
+def test_the_compactly_solved_tables_equal_a_brute_force_and_keep_their_own_files(tmp_path, kind, boards, anchor,
+                                                                                  least):
+    """SMALL_256 (final_phase.py's experiment) and PAIR (play's since session 22), solved in the compact
+    layout (dense they would take 11 GB and 4.4 GB of address space)."""
+    tables = BlockTables.empty_compact(kinds=(kind,))
     answers = []
-    for rest in CROWDED_256:
-        grid = _prefilled(SMALL_256, rest)
-        a = _regular_anchor(grid, SMALL_256)
-        assert a == 8 and not _goal(grid, a, SMALL_256)
-        assert T._anchor(np.uint64(to_bitboard(grid)), SMALL_256) == 8
-        chance, move, complete = tables._answer(T._orientations(grid), SMALL_256, [np.inf])
-        expected = _brute(grid, SMALL_256)
-        assert complete and 0.1 < expected < 0.9 and chance == pytest.approx(expected, abs=2e-3)
-        assert _block(apply_move(grid, move)[0], SMALL_256) == _block(grid, SMALL_256)
+    for rest in boards:
+        grid = _prefilled(kind, rest)
+        a = _regular_anchor(grid, kind)
+        assert a == anchor and not _goal(grid, a, kind)
+        assert T._anchor(np.uint64(to_bitboard(grid)), kind) == anchor
+        chance, move, complete = tables._answer(T._orientations(grid), kind, [np.inf])
+        expected = _brute(grid, kind)
+        assert complete and least < expected < 1 - least and chance == pytest.approx(expected, abs=2e-3)
+        assert _block(apply_move(grid, move)[0], kind) == _block(grid, kind)
         answers.append((chance, move))
-    path = tmp_path / "small256.npz"
+    path = tmp_path / "table.npz"
     tables.save(path)
-    loaded = BlockTables.load(path, kinds=(SMALL_256,))
-    assert [loaded._answer(T._orientations(_prefilled(SMALL_256, rest)), SMALL_256, [0])[:2]
-            for rest in CROWDED_256] == answers  # nothing solved again
+    loaded = BlockTables.load(path, kinds=(kind,))
+    assert [loaded._answer(T._orientations(_prefilled(kind, rest)), kind, [0])[:2] for rest in boards] == answers
     with pytest.raises(T.TableError, match="other block tables"):
         BlockTables.load(path)  # not play's tables
+
+
+@pytest.mark.parametrize("rest,goal", [
+    ([0, 0, 256, 128, 64, 0, 0, 0, 64, 0], True),  # the big table's chain along row 2
+    ([256, 256, 0, 0, 0, 0, 0, 0, 0, 2], True),  # a pair of 256s down column 3, one beside the 512
+    ([256, 128, 0, 0, 0, 128, 0, 0, 0, 0], True),  # 256, 128, 128 down column 3
+    ([0, 0, 256, 128, 64, 0, 0, 0, 32, 0], False),
+    ([256, 0, 0, 0, 0, 256, 0, 0, 0, 0], False),  # two 256s, neither beside the 512
+])
+def test_the_pair_tables_goal_is_the_big_tables_chain_or_the_small_tables_pairs(rest, goal):
+    grid = _prefilled(PAIR, rest)
+    assert _goal(grid, 9, PAIR) is goal and bool(T._is_goal(np.uint64(to_bitboard(grid)), 9, PAIR)) is goal
 
 
 def test_suggest_finds_a_block_in_any_orientation_and_maps_its_move_back():
@@ -671,43 +698,3 @@ print("ok")
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
-
-
-# PAIR (benchmarks/final_phase.py's variant): the big table's block with 512 built in its cell (1, 2); goal: the
-# small table's pairs of 256 beside it or the big table's chain 256, 128, 64, 64; found by sampling boards
-# whose brute force is small
-CROWDED_PAIR = [
-    [64, 32, 256, 128, 32, 2, 128, 32, 0, 8],
-    [16, 256, 32, 256, 2, 0, 4, 4, 64, 32],
-    [32, 0, 64, 128, 256, 32, 8, 0, 4, 128],
-    [128, 256, 256, 128, 16, 8, 0, 16, 128, 4],
-    [0, 256, 32, 256, 32, 32, 64, 8, 32, 64],
-]
-
-
-def test_the_pair_table_equals_a_brute_force_solve_and_keeps_its_own_file(tmp_path):
-    tables = BlockTables.empty_compact(kinds=(PAIR,))  # compact: the dense table would be 4.4 GB
-    answers = []
-    for rest in CROWDED_PAIR:
-        grid = _prefilled(PAIR, rest)
-        a = _regular_anchor(grid, PAIR)
-        assert a == 9 and not _goal(grid, a, PAIR)
-        assert T._anchor(np.uint64(to_bitboard(grid)), PAIR) == 9
-        chance, move, complete = tables._answer(T._orientations(grid), PAIR, [np.inf])
-        expected = _brute(grid, PAIR)
-        assert complete and 0.05 < expected < 0.95 and chance == pytest.approx(expected, abs=2e-3)
-        assert _block(apply_move(grid, move)[0], PAIR) == _block(grid, PAIR)
-        answers.append((chance, move))
-    # its goal is the big table's chain or the small table's pairs, in the kernel as in the statement above
-    for rest, goal in (([0, 0, 256, 128, 64, 0, 0, 0, 64, 0], True), ([256, 256, 0, 0, 0, 0, 0, 0, 0, 2], True),
-                       ([256, 128, 0, 0, 0, 128, 0, 0, 0, 0], True), ([0, 0, 256, 128, 64, 0, 0, 0, 32, 0], False),
-                       ([256, 0, 0, 0, 0, 256, 0, 0, 0, 0], False)):
-        grid = _prefilled(PAIR, rest)
-        assert _goal(grid, 9, PAIR) is goal and bool(T._is_goal(np.uint64(to_bitboard(grid)), 9, PAIR)) is goal
-    path = tmp_path / "pair.npz"
-    tables.save(path)
-    loaded = BlockTables.load(path, kinds=(PAIR,))
-    assert [loaded._answer(T._orientations(_prefilled(PAIR, rest)), PAIR, [0])[:2]
-            for rest in CROWDED_PAIR] == answers  # nothing solved again
-    with pytest.raises(T.TableError, match="other block tables"):
-        BlockTables.load(path)  # not play's tables
