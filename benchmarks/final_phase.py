@@ -52,7 +52,7 @@ import screenbot.agent.block_tables as bt  # noqa: E402
 from screenbot.agent.base import Decision  # noqa: E402
 from screenbot.agent.bench_summary import _percentile  # noqa: E402
 from screenbot.agent.block_tables import BlockTables, default_table_path  # noqa: E402
-from screenbot.agent.corner import PLAY_SOLVE_BUDGET, CornerAgent  # noqa: E402
+from screenbot.agent.corner import PLAY_SOLVE_BUDGET, CornerAgent, solve_pair_table  # noqa: E402
 from screenbot.game.rules import Game, max_tile  # noqa: E402
 
 PHASE_TILES = (16384, 8192, 4096, 2048, 1024)
@@ -291,15 +291,9 @@ def build256(args) -> None:
 def buildpair(args) -> None:
     """The pair table alone (block_tables.PAIR): every state reachable from its starts (pair_starts),
     solved densely (2.2 G keys: 4.4 GB) and saved compact to --out (play's build does the same)."""
-    pair = BlockTables(kinds=(bt.PAIR,))
-    starts = bt.pair_starts()
     started = time.perf_counter()
-    for i, grid in enumerate(starts):
-        pair.solve_shared(grid, bt.PAIR, args.threads)
-        if i % 20 == 0 or i == len(starts) - 1:
-            print(f"buildpair: start {i + 1}/{len(starts)}: {pair.solved:,} states, "
-                  f"{time.perf_counter() - started:.0f} s", flush=True)
-    pair.compact()
+    pair = BlockTables(kinds=())
+    pair.tables[bt.PAIR] = solve_pair_table(args.threads)
     size = pair.save(Path(args.out))
     print(f"buildpair: {pair.states_solved():,} states, {size / 1e9:.2f} GB in {args.out}, "
           f"{time.perf_counter() - started:.0f} s", flush=True)

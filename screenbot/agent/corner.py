@@ -34,6 +34,7 @@ from screenbot.agent.block_tables import (BIG, EARLIER_KINDS, EARLIER_VERSION, P
                                          TableError, default_table_path, pair_starts)
 from screenbot.agent import expectimax as kernel
 from screenbot.agent.search import DEFAULT_BUDGET_MS, ExpectimaxAgent
+from screenbot.agent.table_store import SolvedStates
 from screenbot.game.bitboard import ROW_COUNT, max_rank, to_bitboard
 from screenbot.game.rules import Game, Grid, Move, legal_moves, to_grid
 
@@ -207,11 +208,16 @@ def build_tables(progress: Callable[[int], None] | None = None, seed: int = BUIL
         solved = tables.solved
     else:
         tables = earlier
+    tables.tables[PAIR] = solve_pair_table(BUILD_THREADS, report)
+    return tables
+
+
+def solve_pair_table(threads: int = BUILD_THREADS, report: Callable[[int], None] | None = None) -> SolvedStates:
+    """PAIR solved whole from its starts (dense while solving: 4.4 GB), compact."""
     pair = BlockTables(kinds=(PAIR,))
     for grid in pair_starts():
-        pair.solve_shared(grid, PAIR, BUILD_THREADS, report)
-    tables.tables[PAIR] = pair.compact().tables[PAIR]
-    return tables
+        pair.solve_shared(grid, PAIR, threads, report)
+    return pair.compact().tables[PAIR]
 
 
 def _play_build_game(report: Callable[[int], None], seed: int) -> BlockTables:
@@ -237,9 +243,14 @@ def _play_build_game(report: Callable[[int], None], seed: int) -> BlockTables:
     return tables.compact()
 
 
+def earlier_table_path(path: Path) -> Path:
+    """Where the version-2 file (what play built before session 22) lies beside `path`."""
+    return path.parent / f"corner_tables_v{EARLIER_VERSION}.npz"
+
+
 def earlier_tables(path: Path) -> BlockTables | None:
-    """BIG and SMALL from the version-2 file beside `path` (what play built before session 22), or None."""
-    older = path.parent / f"corner_tables_v{EARLIER_VERSION}.npz"
+    """BIG and SMALL from the version-2 file beside `path`, or None."""
+    older = earlier_table_path(path)
     if not older.exists():
         return None
     try:

@@ -44,8 +44,7 @@ def memory_shortfall(path) -> str | None:
 
 def ensure_corner_tables():
     """The BlockTables, built with a progress bar on stderr when not cached yet."""
-    from screenbot.agent.block_tables import EARLIER_VERSION
-    from screenbot.agent.corner import BUILD_STATES, PAIR_STATES, default_table_path, load_or_build
+    from screenbot.agent.corner import BUILD_STATES, PAIR_STATES, default_table_path, earlier_table_path, load_or_build
 
     path = default_table_path()
     short = memory_shortfall(path)
@@ -53,7 +52,7 @@ def ensure_corner_tables():
         raise UsageError(short)
     total = BUILD_STATES
     if not path.exists():
-        if (path.parent / f"corner_tables_v{EARLIER_VERSION}.npz").exists():
+        if earlier_table_path(path).exists():
             total = PAIR_STATES  # the two tables of the file before are kept: the pair table only
             what = "the pair table beside the two built before, about 4 minutes"
         else:
