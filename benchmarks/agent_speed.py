@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Agent speed on nneonneo's reference positions: our time per move with its depth rule, beside its own figures.
 
-    .venv/bin/python benchmarks/agent_speed.py --positions ../shared/anchors/positions.json [--json]
+    .venv/bin/python -m benchmarks.agent_speed --positions ../shared/anchors/positions.json [--json]
 
 For each position: choose_move with nneonneo/2048-ai's settings (depth max(3, distinct tiles - 2),
 paths below probability 1e-4 cut off, no time budget), timed `--repeat` times after a warm-up;

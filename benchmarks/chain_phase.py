@@ -6,11 +6,11 @@ at the defaults actually reached:
 
     # 1. seeded games at the defaults; each line keeps the game's first board holding 8192, 4096
     #    and 2048 (the phase's start) and how the game ended
-    python benchmarks/chain_phase.py record --seeds 60014,60045 --out runs/phase_snaps.jsonl [--part 1/2]
+    python -m benchmarks.chain_phase record --seeds 60014,60045 --out runs/phase_snaps.jsonl [--part 1/2]
     # 2. each phase board played on to 16384 (or game over) with K random streams
-    python benchmarks/chain_phase.py go --snaps runs/phase_snaps.jsonl --streams 8 --out runs/A.jsonl [--depth-cap D]
+    python -m benchmarks.chain_phase go --snaps runs/phase_snaps.jsonl --streams 8 --out runs/A.jsonl [--depth-cap D]
     # 3. the figures
-    python benchmarks/chain_phase.py show runs/A.jsonl runs/B.jsonl
+    python -m benchmarks.chain_phase show runs/A.jsonl runs/B.jsonl
 
 Stream s of the game with seed S is the rules engine's generator seeded with S * 1000 + s (the
 phase board is the same, the tiles that come after it differ). Every step appends one JSON line as
@@ -22,17 +22,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
+from benchmarks.late_game import _done, _mine, _play, _seeds, append_line, command_line, read_lines
 
-from late_game import _done, _mine, _play, _seeds, append_line, read_lines  # noqa: E402
-
-from screenbot.agent.bench_summary import _percentile  # noqa: E402
-from screenbot.agent.search import ExpectimaxAgent  # noqa: E402
-from screenbot.game.rules import Game, max_tile  # noqa: E402
+from screenbot.agent.bench_summary import _percentile
+from screenbot.agent.search import ExpectimaxAgent
+from screenbot.game.rules import Game, max_tile
 
 PHASE_TILES = (8192, 4096, 2048)  # the phase starts on the first board holding all of them
 GOAL = 16384
@@ -80,7 +77,7 @@ def record(args) -> None:
             game.step(decision.move)
         line = {"seed": seed, "reached": not over, "moves": game.moves, "score": game.score,
                 "max_tile": max_tile(game.grid), "phase": phase, "final": [list(r) for r in game.grid],
-                "settings": _settings(args), "command": " ".join(sys.argv)}
+                "settings": _settings(args), "command": command_line()}
         append_line(out, line)
         print(f"record seed {seed}: {'16384' if not over else 'lost'} after {game.moves} moves", flush=True)
 
@@ -108,7 +105,7 @@ def go(args) -> None:
                 "reached": max_tile(game.grid) >= GOAL, "moves": game.moves, "final": [list(r) for r in game.grid],
                 "ms_median": _percentile(move_ms, 0.5), "ms_p95": _percentile(move_ms, 0.95),
                 "seconds": time.perf_counter() - started,
-                "settings": _settings(args), "command": " ".join(sys.argv)}
+                "settings": _settings(args), "command": command_line()}
         append_line(out, line)
         print(f"go seed {snap['seed']} stream {stream}: {'16384' if line['reached'] else 'lost'}", flush=True)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How long the command line takes to start: `python -m screenbot --help` and `--version`, wall time.
 
-    .venv/bin/python benchmarks/cli_start.py [--runs N] [--python PATH]
+    .venv/bin/python -m benchmarks.cli_start [--runs N] [--python PATH]
 
 Each command runs N times in a fresh process (after one unmeasured run that warms the file
 cache); prints the median and the 90th percentile in ms. Then runs `--help` once more under

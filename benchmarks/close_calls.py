@@ -3,9 +3,9 @@ deepening only the close calls buys: the evidence behind ExpectimaxAgent's `deep
 
     # 1. endgame positions: each snapshot at 16384 played on at depth 3 and sampled at 8 random moves;
     #    every depth 1 .. the rule's depth (at most 11) searched and kept (one line per position)
-    python benchmarks/close_calls.py sample --out runs/positions.jsonl [--part 1/2]
+    python -m benchmarks.close_calls sample --out runs/positions.jsonl [--part 1/2]
     # 2. each way of choosing against the rule's move, on the positions where the rule says > 6
-    python benchmarks/close_calls.py analyse runs/positions.jsonl
+    python -m benchmarks.close_calls analyse runs/positions.jsonl
 
 "Agreement" is how often a way of choosing picks the move the full rule's depth picks; "ms" sums
 the depths it would search (each decision searches every depth up to its last, one thread).
@@ -17,15 +17,12 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
+from benchmarks.late_game import _rng_state, command_line, resume
 
-from late_game import _rng_state, resume  # noqa: E402
-
-from screenbot.agent.search import ExpectimaxAgent, adaptive_depth  # noqa: E402
+from screenbot.agent.search import ExpectimaxAgent, adaptive_depth
 
 SNAPS = ["benchmarks/results/late_game/snaps_60001-60020.jsonl", "benchmarks/results/late_game/snaps_60021-60040.jsonl"]
 CAP = 6
@@ -113,7 +110,7 @@ def analyse(args) -> None:
         print(f"{name:40s} agreement {agree / len(deep):6.1%}  ms median {statistics.median(ms):6.1f}  mean {statistics.mean(ms):6.1f}")
     if args.json:
         Path(args.json).write_text(json.dumps({"positions": len(positions), "deeper_than_cap": len(deep), "ways": rows,
-                                               "command": " ".join(sys.argv)}, indent=1) + "\n")
+                                               "command": command_line()}, indent=1) + "\n")
 
 
 def main() -> None:

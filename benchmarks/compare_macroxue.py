@@ -1,26 +1,28 @@
 """Move by move against macroxue/2048-ai itself: does the corner player choose what macroxue's program chooses?
 
 The corner player is macroxue's ideas written anew (screenbot/agent/corner.py, block_tables.py). Its figures
-sit a few points below macroxue's own (32768: 64.4 % at depth 8 against its 72.1 %), so this asks macroxue's
+sit a few points below macroxue's own (32768: 64.4 % at depth 8, strength_32768_corner_d8_160_games.json,
+2026-11-25, against its 72.1 %), so this asks macroxue's
 program, built locally and run in its server mode, for its move on every board of our seeded games and
 counts where the two part. Nothing of macroxue's is in this repository: build it yourself, outside the
 checkout (its README: `make`, then `./2048 -S PORT -d D` answers GET /move?board=<16 ranks> with u/l/r/d;
 its first run solves its two tables, 4-8 minutes).
 
-    .venv/bin/python benchmarks/compare_macroxue.py --server 127.0.0.1:8080 --seeds 60001 --depth 6 \\
+    .venv/bin/python -m benchmarks.compare_macroxue --server 127.0.0.1:8080 --seeds 60001 --depth 6 \\
         [--moves 3000] [--json out.jsonl]
 
 Our player plays each game (block tables, else macroxue's search at --depth: paths below 2**-(D+4) cut, the
-pass score; `bench --corner-depth D`); at every board macroxue's program is asked too. Per game: how many
+pass score); at every board macroxue's program is asked too. Per game: how many
 moves each source chose, how many of them macroxue chose alike, and for the searched boards where the two
 part, our values of both moves (how far apart they were for us).
 
-Session 21 (macroxue at fee3359, `./2048 -S 8080 -d 6`, its small tables): the searched moves agree in 94-96 %,
+Measured 2026-11-25 (macroxue at fee3359, `./2048 -S 8080 -d 6`, its small tables): the searched moves agree in 94-96 %,
 the rest near-ties (median value gap 2e-5); the table moves in 67 %, because macroxue's tables keep chances cut
 down to 1/16000 at every step (ours: rounded to 1/16382), break ties up, left, right, down (ours: up, down,
 left, right) and put no new tile in the small shape's built cell. Tables with those three details (commit
-276d4b2, "version 3") agreed in 85.7 % of seed 60002's 8,005 table moves (the rest within a step or two of
-1/16000, float32 sums in macroxue's), but played no better: see the README, "macroxue's model to the detail".
+276d4b2, tables version 3) agreed in 85.7 % of seed 60002's 8,005 table moves (the rest within a step or two of
+1/16000, float32 sums in macroxue's), but played no better (2026-11-25: results/final_phase/tables_v3.jsonl,
+strength_32768_corner_tables_v3_40_games.json; the README, "macroxue's model to the detail").
 """
 
 from __future__ import annotations
@@ -30,14 +32,11 @@ import json
 import socket
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
+from benchmarks.late_game import _seeds, command_line
 
-from late_game import _seeds  # noqa: E402
-
-from screenbot.agent.bench import make_agent  # noqa: E402
-from screenbot.game.rules import Game, Move, legal_moves, max_tile  # noqa: E402
+from screenbot.agent.bench import make_agent
+from screenbot.game.rules import Game, Move, legal_moves, max_tile
 
 _REPLY_MOVES = {"u": Move.UP, "d": Move.DOWN, "l": Move.LEFT, "r": Move.RIGHT}
 _RANK_CHARS = "0123456789abcdefg"
@@ -113,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for seed in _seeds(args.seeds):
             line = compare(seed, agent, mx, args.moves, args.stop_at)
-            line["command"] = " ".join(sys.argv)
+            line["command"] = command_line()
             t, s = line["table_moves"], line["searched_moves"]
             print(f"seed {seed}: {line['moves']} moves (max {line['max_tile']}), table moves {t}, alike "
                   f"{line['table_alike']} ({line['table_alike'] / max(t, 1):.1%}); searched {s}, alike "

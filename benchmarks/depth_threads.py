@@ -1,13 +1,13 @@
 """How deep play's default search gets on one search thread and on several, within its time bounds.
 
-    .venv/bin/python benchmarks/depth_threads.py [--threads 1 2] [--moves 150] [--board "..."] [--json OUT.json]
+    .venv/bin/python -m benchmarks.depth_threads [--threads 1 2] [--moves 150] [--board "..."] [--json OUT.json]
 
 From each of the ten chain-phase boards in `benchmarks/results/chain_phase/snaps_defaults.jsonl`
 (8192, 4096 and 2048 on the board: where games before 16384 are lost), plays MOVES moves with
 `ExpectimaxAgent(threads=T)` at play's defaults, the same random stream per board for every T, and
 prints the time per move and the share of moves searched at each depth. Play searches on all the
 machine's threads (2 here), `bench` on one per game: the depths say how far apart they are.
-With --board, from that one board instead (as `benchmarks/live.py --board` plays it live).
+With --board, from that one board instead (as `python -m benchmarks.live --board` plays it live).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def main() -> int:
         print(f"{threads} search thread(s): {row['moves']} moves, {row['ms_median']:.1f} ms median, "
               f"p95 {row['ms_p95']:.1f} ms; depth {shares}", flush=True)
     if args.json:
-        args.json.write_text(json.dumps({"command": "benchmarks/depth_threads.py " + " ".join(sys.argv[1:]),
+        args.json.write_text(json.dumps({"command": "python -m benchmarks.depth_threads " + " ".join(sys.argv[1:]),
                                          "runs": rows}, indent=1) + "\n")
     return 0
 

@@ -1,35 +1,37 @@
 """The corner player's last phase on its own: from the first board holding 16384, 8192, 4096, 2048 and 1024
 to 32768 (or game over), many times over.
 
-Games at play's defaults that reach 16384 but not 32768 mostly die in the last ~500 moves (100 games,
-session 16: 22 of 26 such games ended at a score of 382.8k-387.4k, most of them one 64 short of
-merging the whole chain). A whole game costs about 2.5 minutes of a core; this phase about a second (the
-tables play ~92 % of its moves), so settings for it can be compared over hundreds of runs:
+Games at play's defaults that reach 16384 but not 32768 mostly die in the last ~500 moves
+(results/strength_32768_corner_100_games.json, 2026-11-24: 22 of 26 such games ended at a score of
+382.8k-387.4k, most of them one 64 short of merging the whole chain). A whole game costs about 2.5
+minutes of a core; this phase about a second (the tables play ~92 % of its moves), so settings for it
+can be compared over hundreds of runs:
 
-    # 1. continue late_game.py's snapshots (seeded games at their first 16384) with the corner player
+    # 1. continue benchmarks.late_game's snapshots (seeded games at their first 16384) with the corner player
     #    until the phase's first board (one line per game; the continuation uses the game's own stream),
     #    or (--seeds) play whole seeded games with it from their start, as `screenbot bench` does
-    python benchmarks/final_phase.py record --snaps benchmarks/results/late_game/snaps_60001-60020.jsonl \\
+    python -m benchmarks.final_phase record --snaps benchmarks/results/late_game/snaps_60001-60020.jsonl \\
         --out runs/final_snaps.jsonl [--part 1/2]
-    python benchmarks/final_phase.py record --seeds 60001-60040 --out runs/final_from_start.jsonl [--part 1/2]
+    python -m benchmarks.final_phase record --seeds 60001-60040 --out runs/final_from_start.jsonl [--part 1/2]
     # 2. each phase board played on K random streams with some setting (one line per run)
-    python benchmarks/final_phase.py go --snaps runs/final_snaps.jsonl --streams 8 --out runs/A.jsonl \\
+    python -m benchmarks.final_phase go --snaps runs/final_snaps.jsonl --streams 8 --out runs/A.jsonl \\
         [--deepen-ms MS] [--big-min P] [--threads T] [--part 1/2]
     # 3. the figures, and runs of two files compared pair by pair (same board, same stream)
-    python benchmarks/final_phase.py show runs/A.jsonl runs/B.jsonl
+    python -m benchmarks.final_phase show runs/A.jsonl runs/B.jsonl
 
 Stream s of a phase board from seed S is the rules engine's generator seeded with S * 1000 + s (as in
-chain_phase.py, whose `stream_games` deals them out). Every
-step appends one JSON line as a run ends and skips what --out already holds (a stopped run resumes);
---part K/N plays every N-th job only (one process per core). Each process loads play's corner tables
-from the user cache dir (1.8 GB).
+benchmarks.chain_phase, whose `stream_games` deals them out). Every step appends one JSON line as a
+run ends and skips what --out already holds (a stopped run resumes); --part K/N plays every N-th job
+only (one process per core). Each process loads play's corner tables from the user cache dir (1.8 GB).
 
-play's tables hold the pair table since session 22 (block_tables.PAIR); `go --no-pair` plays without it, as
-play did before; `buildpair --out FILE` solves it alone (~4 min, 4.4 GB) as play's build does.
+play's tables (version 4) hold the pair table (block_tables.PAIR); `go --no-pair` plays with the big and
+small tables alone (version 2's set); `buildpair --out FILE` solves the pair table alone (~4 min, 4.4 GB)
+as play's build does.
 
-The small table taken up to 256 (block_tables.SMALL_256, an experiment; session 18):
-    python benchmarks/final_phase.py build256 --snaps PHASE_BOARDS --out small256.npz   # ~40 min, 11 GB
-    python benchmarks/final_phase.py go --snaps PHASE_BOARDS --small256 small256.npz --out runs/B.jsonl ...
+The small table taken up to 256 (block_tables.SMALL_256, an experiment: results/final_phase/small256_sure_*.jsonl,
+2026-11-25):
+    python -m benchmarks.final_phase build256 --snaps PHASE_BOARDS --out small256.npz   # ~40 min, 11 GB
+    python -m benchmarks.final_phase go --snaps PHASE_BOARDS --small256 small256.npz --out runs/B.jsonl ...
 """
 
 from __future__ import annotations
@@ -43,17 +45,15 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).parent))
+from benchmarks.chain_phase import stream_games
+from benchmarks.late_game import _mine, _rng_state, _seeds, append_line, command_line, read_lines, resume
 
-from chain_phase import stream_games  # noqa: E402
-from late_game import _mine, _rng_state, _seeds, append_line, read_lines, resume  # noqa: E402
-
-import screenbot.agent.block_tables as bt  # noqa: E402
-from screenbot.agent.base import Decision  # noqa: E402
-from screenbot.agent.bench_summary import _percentile  # noqa: E402
-from screenbot.agent.block_tables import BlockTables, default_table_path  # noqa: E402
-from screenbot.agent.corner import PLAY_SOLVE_BUDGET, CornerAgent, solve_pair_table  # noqa: E402
-from screenbot.game.rules import Game, max_tile  # noqa: E402
+import screenbot.agent.block_tables as bt
+from screenbot.agent.base import Decision
+from screenbot.agent.bench_summary import _percentile
+from screenbot.agent.block_tables import BlockTables, default_table_path
+from screenbot.agent.corner import PLAY_SOLVE_BUDGET, CornerAgent, solve_pair_table
+from screenbot.game.rules import Game, max_tile
 
 PHASE_TILES = (16384, 8192, 4096, 2048, 1024)
 GOAL = 32768
@@ -137,12 +137,12 @@ def _agent(args):
         bt.SMALL_SURE = args.small_sure  # read by BlockTables.suggest at each call
     path = default_table_path()
     if not path.exists():
-        sys.exit(f"final_phase.py: no corner tables at {path}: run `screenbot play` or `screenbot hint --corner` once")
+        sys.exit(f"final_phase: no corner tables at {path}: run `screenbot play` once (it builds them)")
     tables = BlockTables.load(path)
     if getattr(args, "small256", None):  # the small table taken up to 256 in place of play's (up to 128)
         wide = BlockTables.load(Path(args.small256), kinds=(bt.SMALL_256,))
         tables.tables = {bt.BIG: tables.tables[bt.BIG], bt.SMALL_256: wide.tables[bt.SMALL_256]}
-    if getattr(args, "no_pair", False):  # play's tables before session 22: BIG and SMALL only
+    if getattr(args, "no_pair", False):  # BIG and SMALL only: tables version 2's set
         del tables.tables[bt.PAIR]
     elif getattr(args, "pair_min", None) is not None:
         bt.PAIR_MIN = args.pair_min
@@ -164,7 +164,8 @@ def _agent(args):
 
 
 def _corner_depth(args) -> int | None:
-    """macroxue's fixed depth (session 20's runs), or None for the adaptive rule (play's)."""
+    """macroxue's fixed depth (results/final_phase/d8_*.jsonl, 2026-11-25: 8), or None for the adaptive
+    rule (play's)."""
     depth = getattr(args, "corner_depth", "adaptive")
     return None if depth == "adaptive" else int(depth)
 
@@ -208,7 +209,7 @@ def _play(game: Game, agent, stop_at: int, stop=None, chances: list[int] | None 
 
 
 def _starts(args) -> list[tuple[int, Game, int]]:
-    """record's games as (seed, game, moves played before it): late_game.py's snapshots (--snaps) to go
+    """record's games as (seed, game, moves played before it): benchmarks.late_game's snapshots (--snaps) to go
     on with each game's own stream, or whole seeded games from their first tiles (--seeds), as
     `screenbot bench` plays them."""
     if args.seeds:
@@ -224,7 +225,7 @@ def _starts(args) -> list[tuple[int, Game, int]]:
 
 def record(args) -> None:
     if bool(args.snaps) == bool(args.seeds):
-        sys.exit("final_phase.py record: give --snaps or --seeds")
+        sys.exit("final_phase record: give --snaps or --seeds")
     out = Path(args.out)
     done = {line["seed"] for line in read_lines(out)}
     agent = _agent(args)
@@ -237,7 +238,7 @@ def record(args) -> None:
             "move": before + game.moves, "score": game.score, "grid": [list(r) for r in game.grid]}
         line = {"seed": seed, "phase": phase, "over": over, "final": [list(r) for r in game.grid],
                 "moves": before + game.moves, "score": game.score, "table_moves": table,
-                "seconds": time.perf_counter() - started, "command": " ".join(sys.argv)}
+                "seconds": time.perf_counter() - started, "command": command_line()}
         append_line(out, line)
         print(f"record seed {seed}: {'phase' if phase else 'lost'} at move {line['moves']}", flush=True)
 
@@ -255,7 +256,7 @@ def go(args) -> None:
                 "final": [list(r) for r in game.grid],
                 "ms_median": _percentile(move_ms, 0.5), "ms_p95": _percentile(move_ms, 0.95),
                 "seconds": time.perf_counter() - started, "settings": _settings(args),
-                "command": " ".join(sys.argv)}
+                "command": command_line()}
         append_line(out, line)
         print(f"go seed {snap['seed']} stream {stream}: {'32768' if line['reached'] else 'lost'} "
               f"({game.moves} moves, {line['seconds']:.0f} s)", flush=True)
@@ -348,13 +349,13 @@ def main() -> None:
     sub = parser.add_subparsers(dest="step", required=True)
     for name in ("record", "go"):
         p = sub.add_parser(name)
-        p.add_argument("--snaps", required=name == "go", help="record: late_game.py's snapshots; go: record's lines")
+        p.add_argument("--snaps", required=name == "go", help="record: benchmarks.late_game's snapshots; go: record's lines")
         p.add_argument("--out", required=True)
         p.add_argument("--part", default="1/1")
         p.add_argument("--corner-loss", choices=("fixed", "tile"),
                        help="where a lost board lies below the evaluation's 0 (default fixed, play's; see corner.lost_value)")
         p.add_argument("--corner-depth", default="adaptive",
-                       help="macroxue's search at this depth (session 20's runs: 8); default 'adaptive': nneonneo's "
+                       help="macroxue's search at this depth (final_phase/d8_*.jsonl, 2026-11-25: 8); default 'adaptive': nneonneo's "
                             "rule with the corner evaluation, as play searches")
         if name == "record":
             p.add_argument("--seeds", help="record: whole seeded games from their start instead, e.g. 60001-60040")
@@ -367,7 +368,7 @@ def main() -> None:
             p.add_argument("--ahead", type=int, help="solve the big table at the board's anchor + this (a variant)")
             p.add_argument("--l7", type=int, help="play the exact L7 endgame table from this target (a variant)")
             p.add_argument("--small256", metavar="FILE", help="the small table up to 256 (from build256) in place of play's")
-            p.add_argument("--no-pair", action="store_true", help="without the pair table (play before session 22)")
+            p.add_argument("--no-pair", action="store_true", help="without the pair table (tables version 2's set)")
             p.add_argument("--pair-min", type=float, help="play the pair table from this chance (default: above 0)")
             p.add_argument("--solve-budget", type=float,
                            help="table states one decision may solve (default: play's, 50,000; bench's is inf)")

@@ -5,15 +5,15 @@ building the second 16384), and a full game spends half its moves getting to the
 So settings are compared on the second half only:
 
     # 1. play seeded games at the defaults to their first 16384 (one line per game)
-    python benchmarks/late_game.py snap --seeds 60001-60020 --out runs/snaps.jsonl
+    python -m benchmarks.late_game snap --seeds 60001-60020 --out runs/snaps.jsonl
     # 2. continue every snapshot with some settings until 32768 or game over (one line per game)
-    python benchmarks/late_game.py go --snaps runs/snaps.jsonl --depth-cap 8 --out runs/cap8.jsonl
+    python -m benchmarks.late_game go --snaps runs/snaps.jsonl --depth-cap 8 --out runs/cap8.jsonl
     #    (or with the endgame tables choosing where they know the board:
     #     go --snaps runs/snaps.jsonl --tables [--table-threshold P --table-margin M --table-min-target T])
     # 3. the figures side by side
-    python benchmarks/late_game.py show runs/cap6.jsonl runs/cap8.jsonl
+    python -m benchmarks.late_game show runs/cap6.jsonl runs/cap8.jsonl
     # 4. snapshots + one continuation as whole games, in `screenbot bench --json`'s shape (and its plot)
-    python benchmarks/late_game.py whole --snaps runs/snaps.jsonl runs/cap8.jsonl --json out.json --plot out.png
+    python -m benchmarks.late_game whole --snaps runs/snaps.jsonl runs/cap8.jsonl --json out.json --plot out.png
 
 Each step appends one JSON line per game as it ends, skips games already in --out (so a run that
 is stopped resumes) and takes --part K/N to play every N-th game only (one process per core).
@@ -69,6 +69,12 @@ def append_line(path: Path, line: dict) -> None:
         f.write(json.dumps(line) + "\n")
 
 
+def command_line() -> str:
+    """The running command as typed from the repository's root (`python -m benchmarks.NAME ARGS`), for the
+    "command" field every result line carries."""
+    return " ".join([f"python -m benchmarks.{Path(sys.argv[0]).stem}", *sys.argv[1:]])
+
+
 def _done(path: Path) -> set[int]:
     return {line["seed"] for line in read_lines(path)}
 
@@ -110,7 +116,7 @@ def _agent(args) -> ExpectimaxAgent:
             endgame_weights = load_weights(*weights) if weights else None
             table = lines.row_table(lines.load(network)[0]) if network else None
         except ValueError as exc:
-            sys.exit(f"late_game.py: {exc}")
+            sys.exit(f"late_game: {exc}")
         agent = ExpectimaxAgent(threads=args.threads, weights=table, endgame_weights=endgame_weights,
                                 deepen_gap=getattr(args, "deepen_gap", None), deepen_ms=getattr(args, "deepen_ms", None))
     agent.warm_up()
@@ -141,7 +147,7 @@ def snap(args) -> None:
         line = {"seed": seed, "grid": [list(r) for r in game.grid], "score": game.score, "moves": game.moves,
                 "reached": not over, "seconds": time.perf_counter() - started,
                 "ms_median": _percentile(move_ms, 0.5), "max_tile": max_tile(game.grid),
-                "settings": {"depth": args.depth, "lines": args.lines}, "command": " ".join(sys.argv)}
+                "settings": {"depth": args.depth, "lines": args.lines}, "command": command_line()}
         append_line(out, line)
         print(f"snap seed {seed}: {'16384' if not over else 'lost'} after {game.moves} moves", flush=True)
 
@@ -173,7 +179,7 @@ def go(args) -> None:
                 "ms_median": _percentile(move_ms, 0.5), "ms_p95": _percentile(move_ms, 0.95),
                 "final": [list(r) for r in game.grid], "table_moves": table_moves[0],
                 "table_moves_not_the_searchs": table_moves[1], "settings": {**how, **extra, "stop_at": args.stop_at, "threads": args.threads},
-                "command": " ".join(sys.argv)}
+                "command": command_line()}
         append_line(out, line)
         print(f"go seed {s['seed']}: {max_tile(game.grid)} score {game.score}", flush=True)
 
@@ -221,7 +227,7 @@ def whole(args) -> None:
         **game_figures(games, reported_tiles(32768)),
         "settings": {**asdict(settings), "workers": 2, "described": settings.describe()
                      + "; one search thread per game, two games at a time"},
-        "command": "benchmarks/late_game.py snap (the defaults to the first 16384), then "
+        "command": "python -m benchmarks.late_game snap (the defaults to the first 16384), then "
                    + next(iter(conts.values())).get("command", "go").split("/benchmarks/")[-1],
         "ms_per_move_median_of_games_before_16384": statistics.median(g["ms_per_move_median_before_16384"] for g in games),
         "ms_per_move_median_of_games_after_16384": statistics.median(after) if after else None,
@@ -246,7 +252,7 @@ def main() -> None:
     p.add_argument("--part", default="1/1")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--depth", help="a fixed depth (or adaptive) without a budget, instead of play's defaults")
-    p.add_argument("--lines", help="evaluate with this line network (train_lines.py) instead of nneonneo's heuristic")
+    p.add_argument("--lines", help="evaluate with this line network (benchmarks.train_lines) instead of nneonneo's heuristic")
     p = sub.add_parser("go")
     p.add_argument("--snaps", required=True)
     p.add_argument("--out", required=True)
@@ -257,9 +263,9 @@ def main() -> None:
     p.add_argument("--table-margin", type=float, default=TABLE_MARGIN)
     p.add_argument("--table-min-target", type=int, default=0)
     p.add_argument("--weights", nargs="+", metavar=("FILE", "KEY"),
-                   help="the heuristic's weights from this JSON file (tune_weights.py --best), under KEY (default: weights)")
+                   help="the heuristic's weights from this JSON file (benchmarks.tune_weights --best), under KEY (default: weights)")
     p.add_argument("--depth")
-    p.add_argument("--lines", help="evaluate with this line network (train_lines.py) instead of nneonneo's heuristic")
+    p.add_argument("--lines", help="evaluate with this line network (benchmarks.train_lines) instead of nneonneo's heuristic")
     p.add_argument("--depth-cap")
     p.add_argument("--deepen-gap", type=float, help="close calls deepen up to the uncapped rule (ExpectimaxAgent's deepen_gap)")
     p.add_argument("--deepen-ms", type=float, help="... within this long from the decision's start (default: the agent's)")

@@ -1,6 +1,6 @@
 """Live play speed on the rig: the practice page's own timing, then moves/s and misreads over a game.
 
-    .venv/bin/python benchmarks/live.py [--seed S] [--max-moves N] [--anim A] [--theme T] [--zoom Z]
+    .venv/bin/python -m benchmarks.live [--seed S] [--max-moves N] [--anim A] [--theme T] [--zoom Z]
                                         [--board "..." [--score N]] [--keys K] [--progress N] [--json]
 
 Starts Xvfb + Chromium with the practice board (real animation speed unless --anim), measures
@@ -93,7 +93,7 @@ def main(argv=None) -> int:
     parser.add_argument("--deepen-ms", type=float, default=None, help="... within this long from the decision's start (default: the budget)")
     parser.add_argument("--share-table", choices=("on", "off"), default=None,
                         help="the boards one key can make share one search table (default: play's default)")
-    parser.add_argument("--plain", action="store_true", help="without the corner tables (screenbot play --plain)")
+    parser.add_argument("--plain", action="store_true", help="without the corner tables (screenbot play --player plain)")
     parser.add_argument("--theme", default="classic", help="practice page theme (classic or dark)")
     parser.add_argument("--zoom", type=float, default=1.0, help="browser zoom factor")
     parser.add_argument("--board", default=None, help='start from this board ("2 0 0 4 / ..."), e.g. a crowded late-game one')

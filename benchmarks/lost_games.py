@@ -1,8 +1,8 @@
-"""Where the corner player's lost games went: each seeded game replayed as `screenbot bench --corner table`
-plays it (play's player: block tables, else the search; --corner-depth D: macroxue's), with every move's source kept, and
-for the games that end short of the stop tile, how their last moves were chosen.
+"""Where the corner player's lost games went: each seeded game replayed as bench plays it with play's player
+(block tables, else the search; --corner-depth D: macroxue's search at depth D), with every move's source kept,
+and for the games that end short of the stop tile, how their last moves were chosen.
 
-    .venv/bin/python benchmarks/lost_games.py --seeds 60028,60029 [--corner-depth 8] [--stop-at 32768] [--last 200]
+    .venv/bin/python -m benchmarks.lost_games --seeds 60028,60029 [--corner-depth 8] [--stop-at 32768] [--last 200]
                                               [--json out.jsonl]
 
 Per game: the end (max tile, score, moves), the phase it ended in (before 16384; after it, before the board
@@ -16,17 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
+from benchmarks.final_phase import PHASE_TILES
+from benchmarks.late_game import _seeds, command_line
 
-from final_phase import PHASE_TILES  # noqa: E402
-from late_game import _seeds  # noqa: E402
-
-from screenbot.agent.bench import make_agent  # noqa: E402
-from screenbot.game.rules import Game, max_tile  # noqa: E402
+from screenbot.agent.bench import make_agent
+from screenbot.game.rules import Game, max_tile
 
 
 def phase(grid, stop_at: int) -> str:
@@ -76,7 +72,7 @@ def main() -> None:
     agent.warm_up()
     for seed in _seeds(args.seeds):
         line = replay(seed, agent, args.stop_at, args.last)
-        line["command"] = "benchmarks/lost_games.py " + " ".join(sys.argv[1:])
+        line["command"] = command_line()
         print(json.dumps(line), flush=True)
         if args.json:
             with open(args.json, "a") as out:

@@ -1,8 +1,8 @@
-"""Merge `screenbot bench --json` files (e.g. one game per process, so an ended session loses one game at
+"""Merge `screenbot bench --json` files (e.g. one game per process, so a stopped run loses one game at
 most) into one summary of the same shape, and optionally draw it beside the published players.
 (`screenbot bench --keep-games DIR` keeps one such file per game and merges them itself.)
 
-    .venv/bin/python benchmarks/merge_bench.py RUN1.json RUN2.json ... [--json OUT.json] [--plot OUT.png]
+    .venv/bin/python -m benchmarks.merge_bench RUN1.json RUN2.json ... [--json OUT.json] [--plot OUT.png]
 
 All files must have the same settings (the number of workers aside). Tile shares, scores and moves
 are over every game. Time per move: the moves' own times are not kept in the files, so the figures

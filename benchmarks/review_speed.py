@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Review speed: how long `screenbot review` takes on a long screen video, against the video's own length.
 
-    .venv/bin/python benchmarks/review_speed.py [--minutes M] [--fps F] [--pace S] [--seed S] [--keep DIR]
+    .venv/bin/python -m benchmarks.review_speed [--minutes M] [--fps F] [--pace S] [--seed S] [--keep DIR]
                                                 [--no-decode-pass] [--json FILE]
-    .venv/bin/python benchmarks/review_speed.py --video FILE [--json FILE]
+    .venv/bin/python -m benchmarks.review_speed --video FILE [--json FILE]
 
 Without --video it first records one: Xvfb + Chromium with the practice board at its real animation
 speed, a scripted player at a human pace (--pace s a move, +-10 % from a seeded RNG; the depth-2

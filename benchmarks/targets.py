@@ -5,7 +5,7 @@ tests/targets/screens/) are read with a profile calibrated on the first of them;
 is started on a fresh Xvfb, calibrated on the live screen, and played for --moves moves with the
 real agent and X keys; every board play believed is checked against the game's own record.
 
-    .venv/bin/python benchmarks/targets.py [--moves 300] [--only term2048] [--json]
+    .venv/bin/python -m benchmarks.targets [--moves 300] [--only term2048] [--json]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Train the line network (screenbot.agent.lines) by TD(0) on afterstates, greedy one-ply play.
 
-    python benchmarks/train_lines.py --kinds 1 --games 800000 --out runs/lines.npz [--endgame-share 0.5]
+    python -m benchmarks.train_lines --kinds 1 --games 800000 --out runs/lines.npz [--endgame-share 0.5]
 
 Games start fresh, or (a share `--endgame-share` of them) from a board with big tiles already in a
 corner (16384; 16384 and 8192 along an edge; ...) plus two new tiles, so that the lines a late
@@ -54,7 +54,7 @@ def main() -> None:
     parser.add_argument("--log")
     args = parser.parse_args()
     if not 0 <= args.endgame_share < 1:
-        sys.exit("train_lines.py: --endgame-share must be from 0 to below 1")
+        sys.exit("train_lines: --endgame-share must be from 0 to below 1")
     rng = np.random.default_rng(args.seed)
     # a pool of starts: 0 = a fresh game; the endgame share as a share of the pool
     pool = 1000
@@ -81,7 +81,8 @@ def main() -> None:
             log.write(json.dumps(line) + "\n")
             log.flush()
     lines.save(args.out, S, {"kinds": args.kinds, "games": done, "alpha": args.alpha,
-                             "endgame_share": args.endgame_share, "seed": args.seed, "command": " ".join(sys.argv)})
+                             "endgame_share": args.endgame_share, "seed": args.seed,
+                             "command": " ".join(["python -m benchmarks.train_lines", *sys.argv[1:]])})
     print(f"saved {args.out}")
 
 

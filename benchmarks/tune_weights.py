@@ -3,19 +3,19 @@
 The six weights of `screenbot.agent.heuristic.Weights` (base stays: it only keeps a live board above
 a lost one) are searched as log multipliers of nneonneo's values (empty, merges, monotonicity, sum)
 and offsets of its powers (monotonicity power, sum power). A candidate's fitness is the mean score
-gained when it plays on from every snapshot (`late_game.py snap`) at a fixed, shallow depth until
+gained when it plays on from every snapshot (`python -m benchmarks.late_game snap`) at a fixed, shallow depth until
 32768 or game over. Every candidate of a generation plays the same continuations (the same random
 stream per snapshot, new ones each generation), and nneonneo's weights play them too, so each
 generation says how the candidates compare with the defaults on the same tiles.
 
     pip install 'screenbot[tune]'   # the cma package
-    python benchmarks/tune_weights.py --snaps benchmarks/results/late_game/snaps_60001-60020.jsonl \\
+    python -m benchmarks.tune_weights --snaps benchmarks/results/late_game/snaps_60001-60020.jsonl \\
         --depth 3 --generations 30 --workers 2 --out runs/tune.jsonl
 
 One JSON line per generation goes to --out. A stopped run does not resume (CMA-ES's state is not
 saved): the file's lines stay, and --best keeps the last generation's CMA-ES mean under "weights"
 (and under "best_candidate" the candidate that beat the defaults by most on its generation's
-continuations), ready for `late_game.py go --weights FILE [KEY]`.
+continuations), ready for `python -m benchmarks.late_game go --weights FILE [KEY]`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from late_game import _play, resume  # benchmarks/, this script's folder
+from benchmarks.late_game import _play, command_line, resume
 from screenbot.agent.heuristic import POWER_RANGE, Weights
 from screenbot.agent.search import ExpectimaxAgent
 
@@ -59,7 +59,7 @@ def _continue(task: tuple) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--snaps", required=True, help="late_game.py snap's lines (those that reached 16384 are used)")
+    parser.add_argument("--snaps", required=True, help="benchmarks.late_game snap's lines (those that reached 16384 are used)")
     parser.add_argument("--depth", type=int, default=3, help="fixed search depth of every move (default 3)")
     parser.add_argument("--generations", type=int, default=30)
     parser.add_argument("--popsize", type=int, default=8)
@@ -74,7 +74,7 @@ def main() -> None:
     try:
         import cma
     except ImportError:
-        sys.exit("tune_weights.py: needs the cma package: pip install 'screenbot[tune]'")
+        sys.exit("tune_weights: needs the cma package: pip install 'screenbot[tune]'")
 
     snaps = [json.loads(line) for line in Path(args.snaps).read_text().splitlines() if line.strip()]
     snaps = [s for s in snaps if s["reached"]] * args.streams
@@ -97,14 +97,14 @@ def main() -> None:
             mean_w = weights_of(list(es.mean))
             line = {"generation": gen, "default_gain": gains[0], "gains": gains[1:], "best_gain": gains[k],
                     "best": asdict(candidates[k]), "mean": asdict(mean_w), "sigma": es.sigma,
-                    "seconds": time.perf_counter() - started, "command": " ".join(sys.argv)}
+                    "seconds": time.perf_counter() - started, "command": command_line()}
             with open(args.out, "a") as f:
                 f.write(json.dumps(line) + "\n")
             if gains[k] - gains[0] > best_gain:  # judged against the defaults on the same continuations
                 best_gain, best_weights = gains[k] - gains[0], candidates[k]
             Path(args.best).write_text(json.dumps({"weights": asdict(mean_w), "best_candidate": asdict(best_weights),
                                                    "best_candidate_gain_over_default": best_gain,
-                                                   "generations": gen + 1, "command": " ".join(sys.argv)}, indent=1))
+                                                   "generations": gen + 1, "command": command_line()}, indent=1))
             print(f"gen {gen}: default {gains[0]:,.0f}  best {gains[k]:,.0f}  mean of candidates "
                   f"{statistics.mean(gains[1:]):,.0f}  sigma {es.sigma:.3f}  {line['seconds']:.0f} s", flush=True)
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Vision speed: grab+read of a settled board (no OCR), calibration on a 4K screen, OCR calls per 1,000 frames.
 
-    .venv/bin/python benchmarks/vision.py            # recorded frames (tests/fixtures/screens)
-    .venv/bin/python benchmarks/vision.py --rig      # also the live screen: Xvfb + Chromium via mss
+    .venv/bin/python -m benchmarks.vision            # recorded frames (tests/fixtures/screens)
+    .venv/bin/python -m benchmarks.vision --rig      # also the live screen: Xvfb + Chromium via mss
 
 Prints medians. Targets (issue 4): read <= 5 ms, 4K calibration <= 1 s.
 """

@@ -1,0 +1,1 @@
+"""Measurements of screenbot (speed, strength, the lab's experiments): scripts run as `python -m benchmarks.<name>`."""
