@@ -19,3 +19,7 @@ class MissingExtraError(ScreenbotError):
 
 class BoardParseError(UsageError):
     """A typed-in board that is not 16 powers of two (or empty cells)."""
+
+
+class TableError(ScreenbotError):
+    """A table file that cannot be used (corrupt, another version, another shape): it is built again."""

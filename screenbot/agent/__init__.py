@@ -1,6 +1,7 @@
-"""The agents that choose moves (the `Agent` interface, the expectimax search) and the simulated-game bench."""
+"""The agents that choose moves: the `Agent` interface, and `make_player`, the one place that makes them."""
 
 from screenbot.agent.base import Agent, Decision, SearchCancelled  # noqa: F401
+from screenbot.agent.players import DEFAULT_PLAYER, PLAYERS, make_player  # noqa: F401
 
 
 def __getattr__(name: str):

@@ -1,4 +1,4 @@
-"""The `Agent` interface play depends on: choose a move, stop a search, allow searches again, start a new table."""
+"""The `Agent` interface play depends on: choose a move, stop a search, allow searches again."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ class Decision:
     depth: int = 0  # the depth the values come from (chance layers after the root move)
     ms: float = 0.0  # wall time of the whole decision
     nodes: int = 0  # move nodes searched at that depth
-    table: float | None = None  # the endgame tables knew the board: their best chance of building the next tile
+    chance: float | None = None  # a table knew the board: its chance of reaching its goal with this move
 
 
 class Agent(abc.ABC):
@@ -32,9 +32,8 @@ class Agent(abc.ABC):
     can_cancel: bool = True
 
     @abc.abstractmethod
-    def choose(self, board: Grid, budget_ms: float | None = None, *, keep_table: bool = False) -> Decision:
-        """The move for `board` within about `budget_ms` (None: the agent's default). `keep_table`:
-        the agent may reuse what it learned since the last `new_table()` (boards one key can make)."""
+    def choose(self, board: Grid, budget_ms: float | None = None) -> Decision:
+        """The move for `board` within about `budget_ms` (None: the agent's default)."""
 
     @abc.abstractmethod
     def cancel(self) -> None:
@@ -44,10 +43,6 @@ class Agent(abc.ABC):
     @abc.abstractmethod
     def allow(self) -> None:
         """`choose` runs again after `cancel()`."""
-
-    @abc.abstractmethod
-    def new_table(self) -> None:
-        """Forget what `keep_table` searches stored (between searches, never during one)."""
 
     def warm_up(self) -> None:
         """Get ready (compile, load tables) before the first move; nothing by default."""

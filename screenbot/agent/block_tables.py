@@ -1,9 +1,9 @@
 """The corner block tables, after macroxue/2048-ai (tuple.h: its "Tuple10" and "Tuple11"), written anew.
 
 A block of big tiles in the top-left corner (BLOCKS), the other cells free, each capped (CAPS). A
-board is "regular" for a table when the block's neighbours differ and fall as `_anchor` says, and the
+board is "regular" for a table when the block's neighbours differ and fall as `anchor` says, and the
 free cells stay below the anchor (a tile of the block) by each cell's margin (LIMITS). The goal
-(`_is_goal`) is a chain lined up in the free cells, one merge sequence from a new anchor-sized tile. A
+(`is_goal`) is a chain lined up in the free cells, one merge sequence from a new anchor-sized tile. A
 table holds, for every arrangement of the free cells, the best chance of reaching the goal with the
 block never moving, and the move that gets it. As macroxue does, one table serves every block: it is
 solved with the block prefilled (PREFILLS: the largest anchor), so a board with a smaller anchor is
@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from screenbot.agent import table_store
-from screenbot.agent.orientations import SYMMETRIES, orientations as _orientations  # noqa: F401 (re-exported)
+from screenbot.agent.orientations import SYMMETRIES, orientations  # noqa: F401 (re-exported)
 from screenbot.agent.table_store import SolvedStates, TableError, get_entry, put_entry
 from screenbot.game.bitboard import execute_move
 from screenbot.game.rules import Grid, Move
@@ -32,14 +32,15 @@ from screenbot.game.rules import Grid, Move
 #  - BIG (kind 0): the 3 x 2 block of rows 0-1, columns 0-2; ten free cells; anchors up to 1024.
 #  - SMALL (kind 1): row 0's first three cells and row 1's first two; eleven free cells, (1, 2) among
 #    them, the cell being built; anchors up to 128. Played only where it is at least SMALL_SURE.
-#  - SMALL_256 (kind 2, an experiment: benchmarks/final_phase.py): SMALL with anchors up to 256, every
-#    cap one higher (5.7 G keys; macroxue's big runs take this table up to 512).
-#  - PAIR (kind 3, session 22): the big table's block with its cell (1, 2) holding g = 512 (the small
+#  - SMALL_256 (kind 2, not one of play's: research/ builds it): SMALL with anchors up to 256, every
+#    cap one higher (5.7 G keys; macroxue's big runs take this table up to 512). Its kind number is
+#    part of the file format, so it is defined here.
+#  - PAIR (kind 3): the big table's block with its cell (1, 2) holding g = 512 (the small
 #    shape's cell once built); goal: the small table's pairs of g/2 beside it or the big table's chain
 #    g/2, g/4, g/8, g/8, whichever comes first; free cells up to 256 (row 3: 128). 2.2 G keys. Tried before
-#    BIG wherever it knows the board: the last step before 32768 no longer has to line up BIG's chain
-#    into a 3 x 3 block of big tiles with seven free cells.
-# The default tables, play's, are BIG, SMALL and PAIR (DEFAULT_KINDS); version 2's file held BIG and SMALL.
+#    BIG wherever it knows the board: the last step before 32768 need not line up BIG's chain into a
+#    3 x 3 block of big tiles with seven free cells.
+# The default tables, play's, are BIG, SMALL and PAIR (DEFAULT_KINDS); a version-2 file holds BIG and SMALL.
 
 BIG, SMALL, SMALL_256, PAIR = 0, 1, 2, 3
 DEFAULT_KINDS = (BIG, SMALL, PAIR)
@@ -58,7 +59,7 @@ _RULES = (_BIG_RULES, _SMALL_RULES, _SMALL_256_RULES, _PAIR_RULES)  # by kind
 BLOCKS = tuple(r["block"] for r in _RULES)
 FREES = tuple(r["free"] for r in _RULES)  # key digits, most significant first
 CAPS = tuple(r["caps"] for r in _RULES)  # ranks a free cell holds: 0 .. cap - 1
-# a free cell holds at most anchor - limit (0: no such bound; the small table's built cell is bounded in `_anchor`)
+# a free cell holds at most anchor - limit (0: no such bound; the small table's built cell is bounded in `anchor`)
 LIMITS = tuple(r["limits"] for r in _RULES)
 MAX_ANCHORS = tuple(r["max_anchor"] for r in _RULES)  # 1024, 128, 256, 512
 PREFILLS = tuple(r["prefill"] for r in _RULES)  # the block each table is solved with
@@ -74,8 +75,8 @@ for _k in range(len(_RULES)):
     _FREE[_k, :_n], _CAPS[_k, :_n], _LIMITS[_k, :_n] = FREES[_k], CAPS[_k], LIMITS[_k]
 del _k, _n
 _NFREE = np.array([len(f) for f in FREES], np.int64)
-_BLOCK_MASK = np.array([sum(0xF << (4 * c) for c in b) for b in BLOCKS], np.uint64)
-_PREFILL_BITS = np.array([sum(r << (4 * c) for r, c in zip(p, b)) for p, b in zip(PREFILLS, BLOCKS)], np.uint64)
+BLOCK_MASK = np.array([sum(0xF << (4 * c) for c in b) for b in BLOCKS], np.uint64)
+PREFILL_BITS = np.array([sum(r << (4 * c) for r, c in zip(p, b)) for p, b in zip(PREFILLS, BLOCKS)], np.uint64)
 _M4 = np.uint64(0xF)
 Q = 16382  # chances are kept in 1/Q steps
 
@@ -86,7 +87,7 @@ def _at(b, cell):
 
 
 @njit(cache=True)
-def _anchor(b, kind):
+def anchor(b, kind):
     """The anchor rank when the board's block is regular for this table, else -1."""
     t00 = _at(b, 0)
     t01 = _at(b, 1)
@@ -119,7 +120,7 @@ def _anchor(b, kind):
 
 
 @njit(cache=True)
-def _is_goal(b, a, kind):
+def is_goal(b, a, kind):
     """BIG: a chain a-1, a-2, a-3, a-3 lined up in the free cells, one merge sequence from a new
     anchor-sized tile: along row 2 from the left (the last a-3 beside the first), or down column 3.
     PAIR: either BIG's chain for the anchor a (the built cell's rank) or SMALL's pattern for g = a.
@@ -149,7 +150,7 @@ def _is_goal(b, a, kind):
 
 
 @njit(cache=True)
-def _key(b, kind):
+def state_key(b, kind):
     k = np.int64(0)
     for i in range(_NFREE[kind]):
         k = k * _CAPS[kind, i] + _at(b, _FREE[kind, i])
@@ -161,9 +162,9 @@ def _block_move(b, m, kind):
     """(board after move m, its anchor) when the move changes the board, leaves the block in place and
     keeps it regular; else (b, -1)."""
     nb, _ = execute_move(b, m)
-    if nb == b or (nb & _BLOCK_MASK[kind]) != (b & _BLOCK_MASK[kind]):
+    if nb == b or (nb & BLOCK_MASK[kind]) != (b & BLOCK_MASK[kind]):
         return b, np.int64(-1)
-    return nb, _anchor(nb, kind)
+    return nb, anchor(nb, kind)
 
 
 W_SOLVED = 0  # work[]: states solved so far ...
@@ -171,11 +172,11 @@ W_LIMIT = 1  # ... and how many a call may solve before it gives up (the states 
 
 
 @njit(cache=True, nogil=True)
-def _solve(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
+def solve_state(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
     """The best chance from board b (after its new tile; block prefilled and regular), stored with its
     move; -1.0 when work[W_LIMIT] states were solved first (only finished states are ever stored, so
     a later call goes on from there)."""
-    k = _key(b, kind)
+    k = state_key(b, kind)
     e = get_entry(k, dense, bits, ranks, entries, okeys, ovals)
     if e != 0:
         return ((np.int64(e) - 1) >> 2) / Q
@@ -187,7 +188,7 @@ def _solve(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
         nb, a = _block_move(b, m, kind)
         if a < 0:
             continue
-        if _is_goal(nb, a, kind):
+        if is_goal(nb, a, kind):
             p = 1.0
         else:
             twos = 0.0
@@ -198,10 +199,10 @@ def _solve(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
                 if _at(nb, cell) == 0:
                     empty += 1
                     shift = np.uint64(4 * cell)
-                    p2 = _solve(nb | (np.uint64(1) << shift), kind, dense, bits, ranks, entries, okeys, ovals, work)
+                    p2 = solve_state(nb | (np.uint64(1) << shift), kind, dense, bits, ranks, entries, okeys, ovals, work)
                     if p2 < 0.0:
                         return -1.0
-                    p4 = _solve(nb | (np.uint64(2) << shift), kind, dense, bits, ranks, entries, okeys, ovals, work)
+                    p4 = solve_state(nb | (np.uint64(2) << shift), kind, dense, bits, ranks, entries, okeys, ovals, work)
                     if p4 < 0.0:
                         return -1.0
                     twos += p2
@@ -220,10 +221,10 @@ def _solve(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
 def _lookup(b, kind, dense, bits, ranks, entries, okeys, ovals, work):
     """(chance, move) for an oriented board whose block is regular and not at its goal, solved first
     if need be; (-1.0, 0) when the solve ran out of work[W_LIMIT]."""
-    k = _key(b, kind)
+    k = state_key(b, kind)
     e = get_entry(k, dense, bits, ranks, entries, okeys, ovals)
     if e == 0:
-        if _solve((b & ~_BLOCK_MASK[kind]) | _PREFILL_BITS[kind], kind, dense, bits, ranks, entries, okeys, ovals,
+        if solve_state((b & ~BLOCK_MASK[kind]) | PREFILL_BITS[kind], kind, dense, bits, ranks, entries, okeys, ovals,
                   work) < 0.0:
             return -1.0, np.int64(0)
         e = get_entry(k, dense, bits, ranks, entries, okeys, ovals)
@@ -238,7 +239,7 @@ def _root_children(root, kind):
     n = 0
     for m in range(4):
         nb, a = _block_move(root, m, kind)
-        if a < 0 or _is_goal(nb, a, kind):
+        if a < 0 or is_goal(nb, a, kind):
             continue
         for i in range(_NFREE[kind]):
             cell = _FREE[kind, i]
@@ -250,7 +251,8 @@ def _root_children(root, kind):
     return out[:n]
 
 
-# 2: BIG and SMALL (sessions 15-21); 3: session 21's copy of macroxue's model, never play's; 4: PAIR added
+# The file format's version: 2 holds BIG and SMALL; 3 a variant of macroxue's model (research, never play's);
+# 4 BIG, SMALL and PAIR (play's)
 TABLE_VERSION = 4
 EARLIER_VERSION = 2
 TABLE_KEYS = tuple(-(-n // table_store.CHUNK) * table_store.CHUNK for n in STATES)
@@ -285,8 +287,14 @@ def pair_starts() -> list[Grid]:
 
 
 class BlockTables:
-    """The two block tables in memory, solved as boards ask for them (and kept in a file between runs).
-    Made empty and dense (for solving many states); `compact()` and `load()` give the compact layout."""
+    """The block tables of `kinds` in memory (play's: BIG, SMALL and PAIR), solved as boards ask for them
+    and kept in a file between runs. Made empty and dense (for solving many states); `compact()` and
+    `load()` give the compact layout. `suggest` plays a table's move from these chances on (macroxue's
+    rule; a subclass may set others):"""
+
+    small_sure = SMALL_SURE  # the small tables' move from this chance
+    pair_min = PAIR_MIN  # the pair table's move above this chance
+    big_min = 0.0  # the big table's move above this chance
 
     def __init__(self, kinds: tuple[int, ...] = DEFAULT_KINDS) -> None:
         self.tables = {kind: SolvedStates(kind, TABLE_KEYS[kind]) for kind in kinds}
@@ -320,8 +328,8 @@ class BlockTables:
             self.tables[kind] = self.tables[kind].compacted()
         return self
 
-    def _lookup(self, b: np.uint64, kind: int, budget: list[float]) -> tuple[float, int]:
-        """_lookup on one table within what is left of the call's budget (budget[0], counted down)."""
+    def lookup(self, b: np.uint64, kind: int, budget: list[float]) -> tuple[float, int]:
+        """The module's lookup on one table within what is left of the call's budget (budget[0], counted down)."""
         table, work = self.tables[kind], self.work
         while True:
             if table.room() < min(budget[0], OVERLAY_STEP):
@@ -339,16 +347,16 @@ class BlockTables:
                 return p, int(m)
             # else out of room in the overlay: it grows, and the solve goes on from the states it finished
 
-    def _answer(self, oriented: list, kind: int, left: list[float]) -> tuple[float, Move | None, bool]:
+    def answer(self, oriented: list, kind: int, left: list[float]) -> tuple[float, Move | None, bool]:
         """One table's best chance and move over the orientations whose block is regular and not at
         its goal, and whether every one of them was answered within the budget (the big table stops
         at the first that was not)."""
         best, best_move, complete = 0.0, None, True
         for b, moves in oriented:
-            a = _anchor(b, kind)
-            if a < 0 or _is_goal(b, a, kind):
+            a = anchor(b, kind)
+            if a < 0 or is_goal(b, a, kind):
                 continue
-            p, m = self._lookup(b, kind, left)
+            p, m = self.lookup(b, kind, left)
             if p < 0.0:
                 self._unfinished[kind] += 1
                 complete = False
@@ -358,24 +366,23 @@ class BlockTables:
                 best, best_move = p, moves[Move(m)]
         return best, best_move, complete
 
-    def suggest(self, grid: Grid, budget: float = np.inf, big_min: float = 0.0) -> tuple[float, Move | None, int]:
-        """macroxue's order: the small table's move where it is at least SMALL_SURE, else the pair
-        table's (session 22) where it is above PAIR_MIN (0), else the big table's where it is above 0:
+    def suggest(self, grid: Grid, budget: float = np.inf) -> tuple[float, Move | None, int]:
+        """macroxue's order: the small table's move where it is at least `small_sure`, else the pair
+        table's where it is above `pair_min` (0), else the big table's where it is above `big_min` (0):
         (chance, move, kind); (0.0, None, -1) when none applies. Each table takes the best chance over
         the board's 8 orientations whose block is regular and not at its goal. States not solved yet are
         solved first, at most `budget` of them per call: a board whose solve does not finish in it counts
         as unknown this time (the solve goes on from where it stopped next time; the big table's word
-        counts only when every orientation is known).
-        `big_min`: the big table's move is played only from this chance (macroxue: above 0)."""
-        oriented = _orientations(grid)
+        counts only when every orientation is known)."""
+        oriented = orientations(grid)
         left = [float(budget)]
         for kind in (*SMALL_KINDS, PAIR, BIG):
             if kind not in self.tables:
                 continue
-            best, best_move, complete = self._answer(oriented, kind, left)
+            best, best_move, complete = self.answer(oriented, kind, left)
             if kind == BIG and not complete:
                 return 0.0, None, -1
-            least = SMALL_SURE if kind in SMALL_KINDS else PAIR_MIN if kind == PAIR else big_min
+            least = self.small_sure if kind in SMALL_KINDS else self.pair_min if kind == PAIR else self.big_min
             if best_move is not None and best >= least and best > 0:
                 return best, best_move, kind
         return 0.0, None, -1
@@ -391,12 +398,12 @@ class BlockTables:
             table = self.tables[kind]
             if not table.is_dense:
                 raise ValueError("solve_shared needs the dense layout")
-            for b, _ in _orientations(grid):
-                a = _anchor(b, kind)
-                if a < 0 or _is_goal(b, a, kind):
+            for b, _ in orientations(grid):
+                a = anchor(b, kind)
+                if a < 0 or is_goal(b, a, kind):
                     continue
-                root = (b & ~_BLOCK_MASK[kind]) | _PREFILL_BITS[kind]
-                if table.dense[_key(root, kind)] == 0:
+                root = (b & ~BLOCK_MASK[kind]) | PREFILL_BITS[kind]
+                if table.dense[state_key(root, kind)] == 0:
                     jobs += list(_root_children(root, kind))
         if not jobs:
             return
@@ -411,7 +418,7 @@ class BlockTables:
                     child = next(pending, None)
                 if child is None:
                     return
-                _solve(child, kind, *layout, work)
+                solve_state(child, kind, *layout, work)
 
         pool = [threading.Thread(target=worker, args=(w,), daemon=True) for w in works]
         for t in pool:

@@ -2,7 +2,8 @@
 
 Ideas read in macroxue/2048-ai at commit fee3359 (node.h: the evaluation; tuple.h: the "Tuple10" and
 "Tuple11" tables; 2048.cc: the tables' move wherever they know the board), written anew here (not
-copied). `play --corner`, `bench --corner table`.
+copied). The players `corner-v4` (with the tables) and `corner-eval` (without) of
+`screenbot.agent.players`.
 
 **The evaluation.** For a line of ranks r0..r3 read from the corner side, with s(r) = r * 2**r:
 s(r0) plus, for each neighbouring pair (a, b) = (s(r_i), s(r_i+1)), a + b when a >= b and 12 * (a - b)
@@ -10,8 +11,8 @@ s(r0) plus, for each neighbouring pair (a, b) = (s(r_i), s(r_i+1)), a + b when a
 and its four columns read from the top, so big tiles are driven to the top-left corner, in falling
 order along the top row and the left column. In the kernel's row table the nibble 0 of a row word is
 its left cell, and the transposed board's rows are the columns read from the top, so one table
-serves both. The kernel counts a board below 0 as lost (0); macroxue's lost board is worth
--max(2**17, ...): each line gets LINE_OFFSET so that a value of 0 lands there.
+serves both. The kernel counts a board below 0 as lost (0); a lost board lies 2**17 below macroxue's 0
+(LOST_VALUE): each line gets LINE_OFFSET so that a value of 0 lands there.
 
 **The block tables** (`screenbot.agent.block_tables`): wherever a board has a block of big tiles in a
 corner that they know, their move is played (macroxue's rule, `BlockTables.suggest`). They are built
@@ -32,15 +33,13 @@ from numba import njit
 from screenbot.agent.base import Decision
 from screenbot.agent.block_tables import (BIG, EARLIER_KINDS, EARLIER_VERSION, PAIR, SMALL, SYMMETRIES, BlockTables,
                                          TableError, default_table_path, pair_starts)
-from screenbot.agent import expectimax as kernel
-from screenbot.agent.search import DEFAULT_BUDGET_MS, ExpectimaxAgent
+from screenbot.agent.search import ExpectimaxAgent
 from screenbot.agent.table_store import SolvedStates
-from screenbot.game.bitboard import ROW_COUNT, max_rank, to_bitboard
-from screenbot.game.rules import Game, Grid, Move, legal_moves, to_grid
+from screenbot.game.bitboard import ROW_COUNT
+from screenbot.game.rules import Game, Grid, legal_moves, to_grid
 
-LOST_VALUE = 2**17  # macroxue's lost board, below a board's value of 0
+LOST_VALUE = 2**17  # how far below macroxue's 0 a lost board lies
 LINE_OFFSET = LOST_VALUE / 8  # per line: a board at macroxue's -2**17 scores 0 here (lost)
-LOSS_RULES = ("fixed", "tile")  # how far below macroxue's 0 a lost board lies: see lost_value
 PENALTY = 12  # a rising pair costs 12 times its difference
 
 
@@ -71,78 +70,42 @@ def corner_row_table(offset: float = LINE_OFFSET) -> np.ndarray:
     return out
 
 
-def lost_value(top: int, rule: str = "fixed") -> float:
-    """How far below macroxue's 0 a lost board lies, for a search from a board whose largest tile has rank
-    `top`: 'fixed', 2**17 (sessions 15-19); 'tile', macroxue's max(2**17, 2 * s(top)) with s(r) = r * 2**r
-    (its node.h, Search: game_over_score), which from an 8192 on makes a loss cost more than a broken formation
-    and tells apart the boards that score between -2 s(top) and -2**17 (the kernel counts a board below its 0
-    as lost)."""
-    if rule not in LOSS_RULES:
-        raise ValueError(f"loss rule {rule!r}: one of {', '.join(LOSS_RULES)}")
-    return float(LOST_VALUE if rule == "fixed" else max(LOST_VALUE, 2 * (top << top)))
-
-
 class CornerAgent(ExpectimaxAgent):
     """The expectimax agent on the corner evaluation, with the block tables' move wherever they know the
     board (macroxue's rule, see BlockTables.suggest); `tables=None`: the corner evaluation alone.
     `solve_budget`: at most this many table states solved per decision (unbounded by default; play
-    bounds it so that a board the tables have not met yet costs one move's time, not minutes).
-    `big_min`: the big table's move is played only from this chance (default 0: macroxue's rule, any
-    chance above 0; benchmarks/final_phase.py measures other values). `loss`: where a lost board lies below the
-    evaluation's 0 (see lost_value; each root board's largest tile sets it for its search)."""
+    bounds it so that a board the tables have not met yet costs one move's time, not minutes)."""
 
     def __init__(self, tables: BlockTables | None = None, depth_cap: int | str | None = None,
                  threads: int | None = None, deepen_gap: float | None = None, deepen_ms: float | None = None,
-                 solve_budget: float = np.inf, big_min: float = 0.0, prune: bool = False,
-                 fixed_depth: int | None = None, loss: str = "fixed") -> None:
+                 solve_budget: float = np.inf) -> None:
         super().__init__(depth_cap, threads, weights=corner_row_table(), deepen_gap=deepen_gap, deepen_ms=deepen_ms)
-        lost_value(0, loss)  # a wrong rule fails here, not at the first search
-        self.loss = loss
-        self._by_lost = {LOST_VALUE: self._scores}  # the row table for each lost value met (offset lost / 8 a line)
         self.block = tables
         self.solve_budget = solve_budget
-        self.big_min = big_min
-        self.prune = prune or fixed_depth is not None
-        self.fixed_depth = fixed_depth
 
-    def _pass_value(self, grid: Grid) -> float:
-        """With `prune`, macroxue's pass score (its node.h, Search): when the board searched from scores at
-        least macroxue's 0, a chance node scoring below twice its largest tile's s(r) = r * 2**r is not
-        searched further (its evaluation stands: a formation broken that far is not worth looking into)."""
-        if not self.prune:
-            return 0.0
-        b = np.uint64(to_bitboard(grid))
-        top = max_rank(b)
-        lost = lost_value(top, self.loss)
-        if kernel.score(b, np.uint64(kernel.transpose(b)), self._table(lost)) < lost:
-            return 0.0
-        return float(2 * (top << top) + lost)
-
-    def _scores_for(self, grid: Grid) -> np.ndarray:
-        if self.loss == "fixed":  # play's: one table, nothing to work out per decision
-            return self._scores
-        return self._table(lost_value(max_rank(np.uint64(to_bitboard(grid))), self.loss))
-
-    def _table(self, lost: float) -> np.ndarray:
-        """The corner row table whose 0 (the kernel's lost board) lies `lost` below macroxue's 0."""
-        table = self._by_lost.get(lost)
-        if table is None:
-            table = self._by_lost[lost] = corner_row_table(lost / 8)
-        return table
+    def table_decision(self, grid: Grid) -> Decision | None:
+        """The tables' move and its chance where they know the board, else None."""
+        if self.block is None:
+            return None
+        start = time.perf_counter()
+        chance, move, _ = self.block.suggest(grid, self.solve_budget)
+        if move is None:
+            return None
+        return Decision(move, {}, 0, (time.perf_counter() - start) * 1000.0, 0, chance=chance)
 
     def choose(self, board: Grid, budget_ms: float | None = None, depth: int | str | None = None,
                **kwargs) -> Decision:
         grid = to_grid(board)
-        if self.block is not None:
-            start = time.perf_counter()
-            chance, move, _ = self.block.suggest(grid, self.solve_budget, self.big_min)
-            if move is not None:
-                return Decision(move, {}, 0, (time.perf_counter() - start) * 1000.0, 0, table=chance)
-        if self.fixed_depth is not None and depth is None:
-            # macroxue's search: depth D, paths below 2**-(D + 4) cut, pruned (see _pass_value); within the budget
-            depth = self.fixed_depth
-            budget_ms = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-            kwargs.setdefault("cutoff", 2.0 ** -(self.fixed_depth + 4))
+        decision = self.table_decision(grid)
+        if decision is not None:
+            return decision
+        return self.search(grid, budget_ms, depth, **kwargs)
+
+    def search(self, board: Grid, budget_ms: float | None = None, depth: int | str | None = None,
+               **kwargs) -> Decision:
+        """The corner evaluation's search alone (the tables not asked), the board turned so that its
+        largest tile sits in the top-left corner (see corner_turn); the values of every legal move."""
+        grid = to_grid(board)
         turn = corner_turn(grid)
         if turn is None:
             return super().choose(grid, budget_ms, depth, **kwargs)
@@ -181,8 +144,8 @@ BUILD_DEPTH = 3
 BUILD_STEP = 2_000_000  # states solved between two progress reports
 BUILD_QUICK = 20_000  # a board needing more new states than this has them solved on BUILD_THREADS threads
 BUILD_THREADS = 2
-GAME_STATES = 655_000_000  # about what one whole game makes BIG and SMALL solve (session 15: 654 M)
-PAIR_STATES = 389_000_000  # what PAIR's starts make it solve (session 22: 388.5 M counted, 381.9 M kept)
+GAME_STATES = 655_000_000  # about what one whole game makes BIG and SMALL solve (654 M measured)
+PAIR_STATES = 389_000_000  # what PAIR's starts make it solve (388.5 M counted, 381.9 M kept)
 BUILD_STATES = GAME_STATES + PAIR_STATES
 PLAY_SOLVE_BUDGET = 50_000  # states a live decision may solve (~20 ms); a board it does not finish is searched
 
@@ -192,8 +155,8 @@ def build_tables(progress: Callable[[int], None] | None = None, seed: int = BUIL
     """Solve what the tables need: BIG and SMALL by playing one whole game on them (depth BUILD_DEPTH),
     solving every board the game asks about completely first (a big solve on two threads), unless
     `earlier` (a version-2 file's) has them; then PAIR from its starts. progress(states solved so far)
-    now and then. Nearly all the states later games ask about are solved by then (session 15: a second
-    and a third game added 0.1 % more)."""
+    now and then. Nearly all the states later games ask about are solved by then (a second and a third
+    game add 0.1 % more)."""
     solved = 0
     reported = 0
 
@@ -244,7 +207,7 @@ def _play_build_game(report: Callable[[int], None], seed: int) -> BlockTables:
 
 
 def earlier_table_path(path: Path) -> Path:
-    """Where the version-2 file (what play built before session 22) lies beside `path`."""
+    """Where a version-2 file (BIG and SMALL without PAIR) lies beside `path`."""
     return path.parent / f"corner_tables_v{EARLIER_VERSION}.npz"
 
 
@@ -286,9 +249,3 @@ def _drop_older_versions(path: Path) -> None:
                 old.unlink()
             except OSError:
                 pass  # not ours to remove after all: it stays
-
-
-def play_agent(tables: BlockTables, depth_cap: int | str | None = None, deepen_gap: float | None = None,
-               deepen_ms: float | None = None) -> CornerAgent:
-    """The corner agent as play uses it: a board the tables have not met costs at most PLAY_SOLVE_BUDGET."""
-    return CornerAgent(tables, depth_cap, deepen_gap=deepen_gap, deepen_ms=deepen_ms, solve_budget=PLAY_SOLVE_BUDGET)

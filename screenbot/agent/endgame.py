@@ -33,18 +33,17 @@ import hashlib
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from screenbot.agent.base import Decision
 from screenbot.agent.endgame_solve import SHAPES, VECTORS, Shape, move_chances, solve
-from screenbot.agent.search import ExpectimaxAgent
 from screenbot.game.bitboard import rank_of
-from screenbot.game.rules import Grid, Move, to_grid
+from screenbot.errors import TableError
+from screenbot.game.rules import Grid, Move
 
-__all__ = ["EndgameTables", "FRAMES", "PROB_SCALE", "SHAPES", "Shape", "Suggestion", "TableError", "TablesAgent", "solve"]
+__all__ = ["EndgameTables", "FRAMES", "PROB_SCALE", "SHAPES", "Shape", "Suggestion", "TableError", "solve"]
 
 TABLE_VERSION = 3
 PROB_SCALE = 65535  # probabilities are kept as uint16
@@ -61,8 +60,6 @@ def default_table_path() -> Path:
     return Path(platformdirs.user_cache_dir("screenbot")) / f"endgame_v{TABLE_VERSION}.npz"
 
 
-class TableError(Exception):
-    """An endgame table file that cannot be used (corrupt, another version)."""
 
 
 @dataclass(frozen=True)
@@ -213,44 +210,3 @@ class Frame:
 
 
 FRAMES = tuple(Frame(s, r, c) for s in (False, True) for r in (False, True) for c in (False, True))
-
-
-# TablesAgent's defaults: the tables' say wherever they know the board (threshold 0), their best
-# moves counted within TABLE_TIE of each other, the search's own move kept only when it is one of them
-TABLE_THRESHOLD = 0.0
-TABLE_TIE = 0.005
-TABLE_MARGIN = TABLE_TIE
-
-
-class TablesAgent(ExpectimaxAgent):
-    """The expectimax agent with the endgame tables' say over its move (an experiment: weaker than the
-    search alone, see README). Where the tables know the board with at least `threshold` chance of
-    success, the search's move stands if its chance (0 for a move that shifts the block) is within
-    `margin` of the best; otherwise, of the moves within TABLE_TIE of the best chance, the one the search
-    values most. The search's values are kept, to compare moves by; `min_target` leaves smaller
-    targets to the search."""
-
-    def __init__(self, tables: EndgameTables, depth_cap: int | str | None = None, threads: int | None = None,
-                 threshold: float = TABLE_THRESHOLD, margin: float = TABLE_MARGIN, min_target: int = 0) -> None:
-        super().__init__(depth_cap, threads)
-        self.tables = tables
-        self.threshold = threshold
-        self.margin = margin
-        self.min_target = min_target
-
-    def choose(self, board: Grid, budget_ms: float | None = None, depth: int | str | None = None,
-               **kwargs) -> Decision:
-        decision = super().choose(board, budget_ms, depth, **kwargs)
-        if decision.move is None:
-            return decision
-        suggestion = self.tables.suggest(to_grid(board), min_target=self.min_target)
-        if suggestion is None or suggestion.probability < self.threshold:
-            return decision
-        if suggestion.chances.get(decision.move, 0.0) >= suggestion.probability - self.margin:
-            return replace(decision, table=suggestion.probability)
-        good = [m for m, p in suggestion.chances.items()
-                if p >= suggestion.probability - TABLE_TIE and m in decision.values]
-        if not good:
-            return decision
-        move = max(good, key=lambda m: (decision.values[m], -m))  # on a tie the first in Move order
-        return replace(decision, move=move, table=suggestion.probability)

@@ -56,7 +56,6 @@ W_ABORTED = 2  # set to 1 when abandoned
 W_DEPTH_CUT = 3  # chance nodes whose children were cut off by depth rather than by probability
 W_GEN = 4  # the current generation (1 .. GENERATIONS - 1)
 W_CUTOFF = 5  # the path-probability cutoff
-W_PASS = 6  # 0: off; else a chance node the heuristic scores below this is a leaf (macroxue's pass score)
 _W_REST = 8  # 16 floats: per move and row, the heuristic of the slid rows other than that row
 WORK_SIZE = _W_REST + 16
 
@@ -196,11 +195,6 @@ def _child_value(tt, work, nb, nt, depth, cprob, gen, s):
     """The value of chance node nb: from the table if it holds it from this generation at >= depth
     (and then, if a depth limit cut its search, that counts as a depth cut here too: a deeper
     search would see more below it), else searched."""
-    pass_value = work[W_PASS]
-    if pass_value != 0.0:
-        v = score(nb, nt, s)
-        if v < pass_value:
-            return v
     slot = np.int64((nb * _HASH_MUL) >> _HASH_SHIFT)
     info = tt[2 * slot + 1]
     if tt[2 * slot] ^ info == nb:

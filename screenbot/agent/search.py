@@ -23,12 +23,8 @@ spawns, see `_Search`). Another thread may stop the search under way with `cance
 `choose` raises SearchCancelled within a few thousand nodes, and searches stay cancelled until
 `allow()`. A cancelled search stores no value it did not finish, so what it stored stays good.
 
-Each decision starts a new generation of the table (an empty table, in effect), unless it is made
-with `keep_table=True`: then it also uses what the searches since the last `new_table()` stored.
-A node's stored value may then come from a sibling board's search, where it was reached with
-another path probability and so cut off at other places (as within one search, between move
-orders). Table entries keep whether a depth limit cut their search, so a kept table deepens as far
-as a fresh one.
+Each decision starts a new generation of the table (an empty table, in effect): no value stored
+for one decision is read by another.
 """
 
 from __future__ import annotations
@@ -82,7 +78,6 @@ class _Search:
         self.tt = np.zeros(2 * kernel.TT_ENTRIES, np.uint64)
         self.works = [np.zeros(kernel.WORK_SIZE, np.float64)]
         self.nodes_per_ms = 15000.0  # per thread; refined by every timed search
-        self.pass_value = 0.0  # kernel.W_PASS of the next searches (0: off)
         self.cancelled = False  # set by ExpectimaxAgent.cancel() from another thread
         self._jobs: list[queue.SimpleQueue] = []
         self._done: queue.SimpleQueue = queue.SimpleQueue()
@@ -146,7 +141,6 @@ class _Search:
             work[kernel.W_ABORTED] = 0.0
             work[kernel.W_DEPTH_CUT] = 0.0
             work[kernel.W_CUTOFF] = cutoff
-            work[kernel.W_PASS] = self.pass_value
         if self.cancelled:  # a cancel that came just before the limits above were set
             self.stop_all()
         started = time.perf_counter()
@@ -167,15 +161,7 @@ class _Search:
     def _run_parallel(self, afters: np.ndarray, depth: int, cutoff: float) -> np.ndarray:
         spawns = []  # (root move, cell, tile rank) in the order the kernel adds them up
         empties = []
-        leaves = {}  # root move -> its value, for a root chance node the pass score leaves unsearched
         for k, after in enumerate(afters.tolist()):
-            if self.pass_value != 0.0:
-                b = np.uint64(after)
-                v = kernel.score(b, np.uint64(kernel.transpose(b)), self.scores)
-                if v < self.pass_value:
-                    leaves[k] = v
-                    empties.append(0)
-                    continue
             cells = [i for i in range(16) if not (after >> (4 * i)) & 0xF]
             empties.append(len(cells))
             spawns += [(k, i, rank) for i in cells for rank in (1, 2)]
@@ -213,7 +199,7 @@ class _Search:
             out[k] += 0.9 * values[j]
             out[k] += 0.1 * values[j + 1]
         for k, n in enumerate(empties):
-            out[k] = leaves[k] if k in leaves else out[k] / n
+            out[k] /= n
         return out
 
 
@@ -251,24 +237,21 @@ class ExpectimaxAgent(Agent):
     `depth_cap` caps the depth the adaptive rule gives (default DEFAULT_DEPTH_CAP; ENDGAME_CAP:
     that until the first ENDGAME_TILE and none after, see `cap_for`); `threads` (default
     `default_threads()`) is how many threads one search uses; `weights` (default: nneonneo's) are
-    the heuristic's, and `endgame_weights` (default: the same) its weights once ENDGAME_TILE is on
-    the board; either may also be a ready row table (another evaluation of the same shape, such as
-    `lines.row_table`). `deepen_gap` (default DEFAULT_DEEPEN_GAP; 0: off): with a budget and the
+    the heuristic's, or a ready row table (another evaluation of the same shape, such as the corner
+    evaluation's). `deepen_gap` (default DEFAULT_DEEPEN_GAP; 0: off): with a budget and the
     adaptive depth, a decision whose two best moves at the capped depth lie within this share of
     the best value deepens on, up to the uncapped rule's depth, within the budget and `deepen_ms`
     (default DEFAULT_DEEPEN_MS) from the decision's start (searched as deep as nneonneo's rule would, as far
     as time allows; the default 1 deepens every decision whose second-best move is not lost)."""
 
     def __init__(self, depth_cap: int | str | None = None, threads: int | None = None,
-                 weights: Weights | None = None, endgame_weights: Weights | None = None,
-                 deepen_gap: float | None = None, deepen_ms: float | None = None) -> None:
+                 weights: Weights | np.ndarray | None = None, deepen_gap: float | None = None, deepen_ms: float | None = None) -> None:
         depth_cap = check_depth_cap(depth_cap)
         deepen_gap = check_deepen_gap(deepen_gap)
         self.deepen_gap = DEFAULT_DEEPEN_GAP if deepen_gap is None else deepen_gap
         self.deepen_ms = DEFAULT_DEEPEN_MS if check_budget(deepen_ms, "deepen_ms") is None else float(deepen_ms)
         self.depth_cap = DEFAULT_DEPTH_CAP if depth_cap is None else depth_cap
         self._scores = _row_table(weights, ROW_SCORE)
-        self._endgame_scores = _row_table(endgame_weights, self._scores)
         self._search = _Search(default_threads() if threads is None else threads, self._scores)
 
     @property
@@ -287,9 +270,6 @@ class ExpectimaxAgent(Agent):
     def allow(self) -> None:
         self._search.cancelled = False
 
-    def new_table(self) -> None:
-        self._search.new_generation()
-
     def close(self) -> None:
         self._search.set_threads(1)
 
@@ -307,7 +287,6 @@ class ExpectimaxAgent(Agent):
         *,
         cutoff: float = DEFAULT_CUTOFF,
         depth_cap: int | str | None = None,
-        keep_table: bool = False,
         deepen_gap: float | str | None = None,
     ) -> Decision:
         """The best move for `board` (4x4 tile values) by expectimax.
@@ -318,7 +297,6 @@ class ExpectimaxAgent(Agent):
         - neither: `depth=DEFAULT_DEPTH` within `budget_ms=DEFAULT_BUDGET_MS` (the defaults for play).
         `depth_cap` (default: the agent's) caps the depth the adaptive rule gives.
         `deepen_gap` (default: the agent's) deepens a close call past the cap (see the class).
-        `keep_table`: also use the values the searches since the last `new_table()` stored.
         """
         start = time.perf_counter()
         grid = to_grid(board)
@@ -345,28 +323,22 @@ class ExpectimaxAgent(Agent):
         search = self._search
         if search.cancelled:
             raise SearchCancelled("the search was cancelled")
-        scores = self._scores_for(grid)
-        if not keep_table or scores is not search.scores:  # values of other weights are no use
-            search.new_generation()
-        search.scores = scores
-        search.pass_value = self._pass_value(grid)
+        search.new_generation()
+        search.scores = self._scores_for(grid)
         if budget_ms is None:
             values, nodes, _ = search.run(afters, depth, cutoff, np.inf)
             return _decision(moves, values, depth, start, nodes)
         return _deepen(search, moves, afters, depth, cutoff, budget_ms, start, deepen_to, gap, self.deepen_ms)
 
     def _scores_for(self, grid: Grid) -> np.ndarray:
-        """The row table a search from this board evaluates with: the endgame weights' from ENDGAME_TILE on."""
-        return self._endgame_scores if max_tile(grid) >= ENDGAME_TILE else self._scores
-
-    def _pass_value(self, grid: Grid) -> float:
-        """kernel.W_PASS for a search from this board: 0 (every chance node searched to the depth)."""
-        return 0.0
+        """The row table a search from this board evaluates with (one for every board here; a subclass
+        may choose by board)."""
+        return self._scores
 
 
 def _row_table(weights: Weights | np.ndarray | None, default: np.ndarray) -> np.ndarray:
     """The kernel's row table for `weights`: `default` for None, built for a `Weights`, or an evaluation's
-    ready table (e.g. `lines.row_table`: float64, one value per row word)."""
+    ready table (float64, one value per row word)."""
     if weights is None:
         return default
     if isinstance(weights, Weights):

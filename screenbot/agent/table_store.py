@@ -23,8 +23,7 @@ import numpy as np
 from numba import njit
 
 
-class TableError(Exception):
-    """A block table file that cannot be used (corrupt, another version)."""
+from screenbot.errors import TableError  # noqa: F401 (raised here, re-exported)
 
 
 RANK_WORDS = 8  # bitmap words (64 keys each) per rank count

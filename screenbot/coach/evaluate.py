@@ -1,15 +1,17 @@
-"""Judging each move of a rebuilt game against the expectimax agent: the loss and its band.
+"""Judging each move of a rebuilt game against play's player: the loss and its band.
 
-The loss of a move is the share of the best move's expected value that the played move gives up:
-(V_best - V_played) / V_best, where V is the agent's expected heuristic value after each move
-(0 when the played move is the agent's; clamped to [0, 1]; 0 when V_best <= 0). Being a ratio, it
+The judge is the player `screenbot play` plays (screenbot.agent.players; another with `player`). The
+loss of a move is the share of the best move's expected value that the played move gives up:
+(V_best - V_played) / V_best, where V is the player's search value after each move (0 when the
+played move is the player's; clamped to [0, 1]; 0 when V_best <= 0). Where the player's tables know
+the board, the best move is theirs and V still comes from its search. Being a ratio, it
 does not grow with the board: the values themselves rise as the tiles do, a share of them does
 not, so a loss early in a game and one late in it can be compared (README: Reviewing a game).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from screenbot.game.rules import Grid, Move
@@ -84,24 +86,30 @@ class Judged:
 class Judge:
     """Searches each distinct board once (a cache by board) and judges the moves played on them.
 
-    `choose(board)` -> Decision (move, values); by default an ExpectimaxAgent searching `depth`
-    (an int, or "adaptive": nneonneo's rule capped at `depth_cap`) with no time limit, so a review
-    gives the same losses on a busy machine as on a quiet one (`budget_ms` trades that for speed).
+    `choose(board)` -> Decision (move, values); by default the player `player` (play's unless told;
+    its tables loaded or built, when it has them, unless given as `tables`) searching `depth` (an
+    int, or "adaptive": nneonneo's rule capped at `depth_cap`) with no time limit, so a review gives
+    the same losses on a busy machine as on a quiet one (`budget_ms` trades that for speed).
     """
 
     def __init__(self, choose: Callable | None = None, depth: int | str = "adaptive", depth_cap: int | None = None,
-                 budget_ms: float | None = None) -> None:
+                 budget_ms: float | None = None, player: str | None = None, tables=None) -> None:
         self.settings: dict = {}
         self.agent = None
         if choose is None:
-            from screenbot.agent.search import ExpectimaxAgent
+            from screenbot.agent.players import DEFAULT_PLAYER, make_player
 
-            agent = ExpectimaxAgent(depth_cap)
+            player = DEFAULT_PLAYER if player is None else player
+            agent = make_player(player, tables=tables, depth_cap=depth_cap)
             self.agent = agent
-            self.settings = {"depth": depth, "depth_cap": agent.depth_cap, "budget_ms": budget_ms}
+            self.settings = {"player": player, "depth": depth, "depth_cap": agent.depth_cap, "budget_ms": budget_ms}
 
             def choose(board: Grid):
-                return agent.choose(board, budget_ms, depth)
+                decision = agent.choose(board, budget_ms, depth)
+                if decision.move is not None and not decision.values:  # a table's move: the search values it
+                    values = agent.search(board, budget_ms, depth).values
+                    decision = replace(decision, values=values)
+                return decision
 
         self._choose = choose
         self.cache: dict[Grid, object] = {}

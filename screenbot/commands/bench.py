@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from screenbot.agent.limits import DEEPEN_GAP_HELP, check_budget, check_deepen_gap, check_depth, check_depth_cap
-from screenbot.commands.endgame_tables import TABLES_HELP, ensure_tables
+from screenbot.agent.players import player_spec
+from screenbot.commands.player_args import add_player_argument
 from screenbot.errors import MissingExtraError, UsageError
 from screenbot.game.rules import MAX_TILE
 
 if TYPE_CHECKING:
-    from screenbot.agent.bench import BenchSettings, Progress
+    from screenbot.bench.games import BenchSettings, Progress
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -23,9 +24,9 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "bench",
-        help="play seeded simulated games with the agent and report how far they get",
-        description="Play N simulated games (game i with seed S+i) on the rules engine with the expectimax "
-                    "agent; report the share of games that reached each tile from 2048 up, scores, moves "
+        help="play seeded simulated games with a player and report how far they get",
+        description="Play N simulated games (game i with seed S+i) on the rules engine with a player "
+                    "(play's unless --player says otherwise); report the share of games that reached each tile from 2048 up, scores, moves "
                     "and time per move.",
     )
     p.add_argument("--games", type=int, default=10, metavar="N", help="how many games (default 10)")
@@ -36,25 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--depth-cap", metavar="D", help="cap the adaptive depth at D (default 6, what `play` uses; 40: nneonneo's rule uncapped; "
                    "'endgame': 6 until a 16384 is on the board, no cap after: stronger, too slow for live play)")
     p.add_argument("--deepen-gap", metavar="G", help=DEEPEN_GAP_HELP)
-    p.add_argument("--shared-table", action="store_true",
-                   help="search each board in a table that up to 2 of its sibling boards filled first, as `play` thinks ahead")
-    tables = p.add_mutually_exclusive_group()
-    tables.add_argument("--endgame-tables", action="store_true",
-                        help="play the endgame tables' best moves where they know the board (" + TABLES_HELP +
-                             "; measured weaker than the search alone, see README)")
-    tables.add_argument("--corner", choices=("eval", "table"),
-                        help="macroxue's way: 'table' (what `play` plays by default, the strongest measured) searches "
-                             "with a corner evaluation and plays three block tables' move wherever they know the board; "
-                             "each worker loads play's tables from the user cache dir (2.8 GB per worker), or when they "
-                             "are not built, solves them in memory as its games ask (up to about 11 GB per worker); "
-                             "'eval': the corner evaluation alone")
-    p.add_argument("--corner-depth", metavar="D",
-                   help="with --corner: macroxue's search instead of the adaptive depth (play's): depth D, chance paths "
-                        "below 2**-(D+4) cut, and a board that breaks the corner formation (scored below twice its "
-                        "largest tile's worth) not searched further; 'adaptive': the default, said outright")
-    p.add_argument("--corner-loss", choices=("fixed", "tile"),
-                   help="with --corner: where a lost board lies below the corner evaluation's 0: 'fixed' (2**17, play's) "
-                        "or 'tile' (macroxue's -max(2**17, 2 s(r)) for the board's largest tile r, s(r) = r 2**r)")
+    add_player_argument(p)
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")
     p.add_argument("--threads", type=int, metavar="T",
                    help="search threads per game (default: the machine's search threads shared out among the "
@@ -89,7 +72,7 @@ def _check_plotting(path: str | None) -> None:
 
 
 def settings_from_args(args: argparse.Namespace) -> BenchSettings:
-    from screenbot.agent.bench import BenchSettings
+    from screenbot.bench.games import BenchSettings
 
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, got {args.games}")
@@ -109,32 +92,8 @@ def settings_from_args(args: argparse.Namespace) -> BenchSettings:
     _check_output(args.plot, "--plot")
     _check_plotting(args.plot)
     return BenchSettings(check_budget(args.budget_ms, "--budget-ms"), check_depth(args.depth, "--depth"), args.stop_at,
-                         check_depth_cap(args.depth_cap, "--depth-cap"), shared_table=args.shared_table,
-                         endgame_tables=args.endgame_tables,
-                         deepen_gap=check_deepen_gap(args.deepen_gap, "--deepen-gap"), corner=args.corner,
-                         corner_depth=_corner_depth(args), corner_loss=_corner_loss(args))
-
-
-def _corner_loss(args) -> str:
-    if args.corner_loss is not None and not args.corner:
-        raise UsageError("--corner-loss goes with --corner eval or --corner table")
-    return args.corner_loss or "fixed"
-
-
-def _corner_depth(args) -> int | None:
-    """macroxue's fixed depth when asked for (None: the adaptive rule, as play searches)."""
-    if args.corner_depth is None or args.corner_depth == "adaptive":
-        return None
-    if not args.corner:
-        raise UsageError("--corner-depth goes with --corner eval or --corner table")
-    if args.depth is not None:
-        raise UsageError("--corner-depth is a depth of its own: leave out --depth")
-    if args.depth_cap is not None or args.deepen_gap is not None:
-        raise UsageError("--depth-cap and --deepen-gap belong to the adaptive depth: leave them out with --corner-depth D")
-    depth = check_depth(args.corner_depth, "--corner-depth")
-    if depth == 0:
-        raise UsageError("--corner-depth must be 1 or more (or 'adaptive')")
-    return depth
+                         check_depth_cap(args.depth_cap, "--depth-cap"),
+                         deepen_gap=check_deepen_gap(args.deepen_gap, "--deepen-gap"), player=args.player)
 
 
 class _ProgressView:
@@ -190,8 +149,6 @@ class _ProgressView:
 
 
 def format_summary(summary: dict) -> str:
-    from screenbot.agent.bench import BenchSettings
-
     s = summary["settings"]
     lines = [f"{summary['games']} games from seed {summary['seed']}, {_how(s)}"]
     lines.append("reached: " + "  ".join(f"{tile} {100 * share:.0f}%" for tile, share in summary["reached"].items()))
@@ -215,7 +172,7 @@ def _depth_line(depths: dict | None) -> list[str]:
 
 def _how(settings: dict) -> str:
     """How the games were played, as the summaries' first line says it."""
-    from screenbot.agent.bench import BenchSettings
+    from screenbot.bench.games import BenchSettings
 
     threads = settings.get("threads")
     each = f", {threads} search thread(s) each" if threads is not None else ""
@@ -241,7 +198,7 @@ def format_merged(merged: dict) -> str:
 def _kept(folder: Path, seeds: list[int], settings: dict) -> dict[int, dict]:
     """The games already kept in `folder` for these seeds (seed -> its one-game summary); a file that is
     not one, or that was played another way, is an error rather than a game played twice or mixed in."""
-    from screenbot.agent.bench_summary import same_settings
+    from screenbot.bench.summary import same_settings
 
     kept = {}
     for seed in seeds:
@@ -271,9 +228,9 @@ def _write_json(path: Path, data: dict) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from screenbot.agent.bench import bench_threads, run_games
-    from screenbot.agent.bench_summary import merge_summaries, summarize, summary_settings
-    from screenbot.agent.bench_plot import plot_reach
+    from screenbot.bench.games import bench_threads, run_games
+    from screenbot.bench.summary import merge_summaries, summarize, summary_settings
+    from screenbot.bench.plot import plot_reach
 
     settings = settings_from_args(args)
     seeds = list(range(args.seed, args.seed + args.games))
@@ -290,8 +247,12 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UsageError(f"--keep-games {args.keep_games}: cannot make the folder ({exc.strerror})") from None
     todo = [seed for seed in seeds if not kept or seed not in kept]
-    if settings.endgame_tables and todo:
-        ensure_tables()  # built here once, with a progress bar; the games load them
+    tables = None
+    if todo and player_spec(settings.player).tables:  # built here once, with a progress bar
+        from screenbot.commands.corner_tables import ensure_corner_tables
+
+        # one process: its games play on these; several: each worker loads the file
+        tables = ensure_corner_tables(load=args.workers <= 1 or len(todo) == 1)
     if kept:
         print(f"bench: {len(kept)} of the {len(seeds)} games are kept in {folder} already; "
               f"playing the other {len(todo)}", file=sys.stderr, flush=True)
@@ -304,7 +265,8 @@ def run(args: argparse.Namespace) -> int:
     results = []
     if todo:
         with _ProgressView(len(todo), settings.describe()) as view:
-            results = run_games(todo, settings, args.workers, view, on_result=keep if folder else None, threads=threads)
+            results = run_games(todo, settings, args.workers, view, on_result=keep if folder else None, threads=threads,
+                                tables=tables)
     if folder is None:
         summary = summarize(results, settings, args.seed, args.workers, time.perf_counter() - started, threads)
         print(format_summary(summary))

@@ -7,7 +7,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from screenbot.commands.review import add_judge_options, judge_options
+from screenbot.commands.review import add_judge_options, judge_from, judge_options
 from screenbot.errors import UsageError
 
 
@@ -17,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="watch a person play the game on the screen: each move judged as it lands",
         description="Follows the 2048 game on the screen while you play it, infers each move from the boards "
                     "(several moves between two looks too, where the rules allow only one way), and prints one "
-                    "line per move: your move, the agent's, and the share of the best move's expected value "
+                    "line per move: your move, play's player's, and the share of the best move's expected value "
                     "given up. Ends at game over or Ctrl-C and writes the review (report.html, loss.png, "
                     "review.json). Never presses a key or clicks.",
     )
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         from screenbot.coach.report import check_plotting
 
         check_plotting()
-    from screenbot.coach.evaluate import Judge, percent
+    from screenbot.coach.evaluate import percent
     from screenbot.coach.live import Coach, CoachSettings
     from screenbot.control.desktop import check_desktop
     from screenbot.play.eyes import ScreenEyes
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
     check_desktop(keys=False)  # the coach only looks
     with open_session(profile=args.profile, keep_new=True) as session:  # no board: one line, before any search
-        judge = Judge(**options)
+        judge = judge_from(args, options)
         if judge.agent is not None:
             judge.agent.warm_up()
         eyes = ScreenEyes(session.screen, session.profile)

@@ -11,10 +11,6 @@ from screenbot.errors import UsageError
 GIB = 2**30
 BUILD_MEMORY = 8 * GIB  # a build's peak: BIG and SMALL dense (6.6 GB) until each is compacted in turn, then PAIR
 LOAD_MEMORY = 4 * GIB  # the compact tables (2.8 GB; 3.5 GB at the peak of a load) and some room
-CORNER_HELP = ("a corner evaluation and three block tables, after macroxue/2048-ai: the tables are built once "
-               "into the user cache dir (about 11 minutes, 8 GB of memory; 2.7 GB on disk) and take 2.8 GB of memory")
-PLAIN_HELP = ("search with nneonneo's evaluation alone, without the corner tables (no build, no table memory; "
-              "weaker in the endgame: 32768 in 10 of 40 simulated games, against 71 of 100 with them)")
 
 
 def available_memory() -> int | None:
@@ -42,9 +38,11 @@ def memory_shortfall(path) -> str | None:
     return f"{what} the corner tables needs about {need / GIB:.1f} GB of free memory and {free / GIB:.1f} GB is free"
 
 
-def ensure_corner_tables():
-    """The BlockTables, built with a progress bar on stderr when not cached yet."""
-    from screenbot.agent.corner import BUILD_STATES, PAIR_STATES, default_table_path, earlier_table_path, load_or_build
+def ensure_corner_tables(load: bool = True):
+    """The BlockTables, built with a progress bar on stderr when not cached yet (`load=False`: None
+    when they are cached, only built when not)."""
+    from screenbot.agent.block_tables import default_table_path
+    from screenbot.agent.corner import BUILD_STATES, PAIR_STATES, earlier_table_path, load_or_build
 
     path = default_table_path()
     short = memory_shortfall(path)
@@ -54,11 +52,13 @@ def ensure_corner_tables():
     if not path.exists():
         if earlier_table_path(path).exists():
             total = PAIR_STATES  # the two tables of the file before are kept: the pair table only
-            what = "the pair table beside the two built before, about 4 minutes"
+            what = "the pair table beside the two of a version-2 file, about 4 minutes"
         else:
             what = "about 11 minutes"
-        print(f"building the corner tables into {path} (once, {what}; play --plain plays without them)",
+        print(f"building the corner tables into {path} (once, {what}; --player plain plays without them)",
               file=sys.stderr, flush=True)
+    elif not load:
+        return None
     else:
         print(f"loading the corner tables from {path}", file=sys.stderr, flush=True)
     try:
@@ -73,16 +73,3 @@ def ensure_corner_tables():
     if seconds is not None:
         print(f"corner tables built in {seconds:.0f} s: {path}", file=sys.stderr, flush=True)
     return tables
-
-
-def corner_tables_or_none():
-    """For play's default: the tables, or None with a one-line note when memory is short for them now
-    (play then searches without them, as with --plain)."""
-    from screenbot.agent.corner import default_table_path
-
-    short = memory_shortfall(default_table_path())
-    if short is not None:
-        print(f"screenbot: note: {short}: playing without them (play --plain skips the tables and this note)",
-              file=sys.stderr, flush=True)
-        return None
-    return ensure_corner_tables()

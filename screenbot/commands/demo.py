@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from screenbot.agent.players import DEMO_PLAYER
+from screenbot.commands.player_args import add_player_argument
 from screenbot.errors import UsageError
 
 DEFAULT_MOVES = 300
@@ -22,18 +24,23 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, help="the practice board's seed (default: from the clock)")
     p.add_argument("--theme", choices=("classic", "dark"), default="classic", help="the practice board's look")
     p.add_argument("--virtual", action="store_true", help="use a virtual display even when there is a screen")
+    add_player_argument(p, default=DEMO_PLAYER, why="a demo shows a game at once, and the tables matter only "
+                        "thousands of moves after its 300")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     if args.moves is not None and args.moves < 1:
         raise UsageError("--moves must be 1 or more")
+    from screenbot.commands.player_args import player_from_args
     from screenbot.play.demo import run_demo
     from screenbot.play.session import StatusLine
 
     moves = None if args.to_end else (args.moves or DEFAULT_MOVES)
+    agent = player_from_args(args)
     status = StatusLine()
-    result = run_demo(moves, args.out, seed=args.seed, theme=args.theme, status=status, force_virtual=args.virtual)
+    result = run_demo(moves, args.out, seed=args.seed, theme=args.theme, status=status, force_virtual=args.virtual,
+                      agent=agent)
     status.end()
     print(f"played on {result.where}")
     print(result.summary.text())

@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from screenbot.agent.limits import DEEPEN_GAP_HELP, DEFAULT_DEEPEN_MS, MAX_FIXED_DEPTH, check_budget, check_deepen_gap, check_depth, check_depth_cap
-from screenbot.commands.corner_tables import CORNER_HELP
+from screenbot.commands.player_args import add_player_argument
 from screenbot.commands.endgame_tables import TABLES_HELP, ensure_tables
 from screenbot.errors import BoardParseError, UsageError
 from screenbot.game.rules import Grid, Move, format_board, parse_board
@@ -43,13 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--endgame-tables", action="store_true",
                    help="also print each move's chance of building the next big tile with the big tiles kept in place, "
                         "from exact endgame tables (" + TABLES_HELP + "; the best move stays the search's)")
-    p.add_argument("--corner", action="store_true",
-                   help="advise what `play` plays by default: " + CORNER_HELP + "; where the tables know the board, "
-                        "their move and its chance, else the corner evaluation's search")
+    add_player_argument(p)
     p.set_defaults(func=run)
-
-
-HINT_SOLVE_BUDGET = 5_000_000  # table states one hint may solve (a few seconds); a board needing more is searched
 
 
 def grid_from_args(args: argparse.Namespace) -> Grid:
@@ -75,10 +70,10 @@ def format_advice(grid: Grid, decision: Decision, suggestion: Suggestion | None 
     if decision.move is None:
         lines.append("no legal move: the game is over")
         return "\n".join(lines)
-    if decision.table is not None:
+    if decision.chance is not None:
         lines.append(f"best move: {decision.move.key}  (corner block tables, {decision.ms:.1f} ms)")
         lines.append(f"(the tables' best chance of building the next tile beside the corner block without moving it: "
-                     f"{100 * decision.table:.1f} %)")
+                     f"{100 * decision.chance:.1f} %)")
         return "\n".join(lines)
     lines.append(f"best move: {decision.move.key}  (depth {decision.depth}, {decision.ms:.1f} ms)")
     width = max(len(f"{v:,.0f}") for v in decision.values.values())
@@ -98,24 +93,15 @@ def format_advice(grid: Grid, decision: Decision, suggestion: Suggestion | None 
 
 
 def run(args: argparse.Namespace) -> int:
-    from screenbot.agent.search import ExpectimaxAgent
+    from screenbot.commands.player_args import player_from_args
 
     depth_cap = check_depth_cap(args.depth_cap, "--depth-cap")
     deepen_gap = check_deepen_gap(args.deepen_gap, "--deepen-gap")
     budget_ms, depth = check_budget(args.budget_ms, "--budget-ms"), check_depth(args.depth, "--depth")
     deepen_ms = check_budget(args.deepen_ms, "--deepen-ms")
-    if args.corner and args.endgame_tables:
-        raise UsageError("--corner and --endgame-tables are two different tables: pick one")
     grid = grid_from_args(args)
     tables = ensure_tables() if args.endgame_tables else None
-    if args.corner:
-        from screenbot.agent.corner import CornerAgent
-        from screenbot.commands.corner_tables import ensure_corner_tables
-
-        agent = CornerAgent(ensure_corner_tables(), depth_cap, deepen_gap=deepen_gap, deepen_ms=deepen_ms,
-                            solve_budget=HINT_SOLVE_BUDGET)
-    else:
-        agent = ExpectimaxAgent(depth_cap, deepen_gap=deepen_gap, deepen_ms=deepen_ms)
+    agent = player_from_args(args, depth_cap=depth_cap, deepen_gap=deepen_gap, deepen_ms=deepen_ms)
     agent.warm_up()  # loading the compiled search must not eat the time budget
     decision = agent.choose(grid, budget_ms, depth)
     print(format_advice(grid, decision, tables.suggest(grid) if tables is not None else None))

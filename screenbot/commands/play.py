@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from screenbot.agent.limits import DEEPEN_GAP_HELP, check_budget, check_deepen_gap, check_depth_cap
-from screenbot.commands.corner_tables import CORNER_HELP, PLAIN_HELP
+from screenbot.commands.player_args import add_player_argument
 from screenbot.errors import UsageError
 
 
@@ -24,7 +24,7 @@ def register(subparsers) -> None:
                    help="search at most D layers deep (the agent's default if unset; lower is faster and weaker; 'endgame': "
                         "the default until a 16384 is on the board, no cap after: stronger, ~5.5 moves/s in the endgame)")
     p.add_argument("--deepen-gap", metavar="G", help=DEEPEN_GAP_HELP)
-    p.add_argument("--plain", action="store_true", help=PLAIN_HELP + "; by default play uses " + CORNER_HELP)
+    add_player_argument(p)
     p.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per move, then a summary line")
     p.add_argument("--record", metavar="DIR", help="keep the board frames, the log and the profile in DIR (for replay)")
     p.add_argument("--dry-run", action="store_true", help="read the board and say the move, press nothing")
@@ -63,15 +63,10 @@ def run(args) -> int:
     from screenbot.play.session import StatusLine, open_live
 
     parts = open_live(args.profile, dry_run=args.dry_run, keys=args.keys)
-    agent = None
-    try:
-        if not args.plain:  # once the board is found: a first build takes minutes, and no board should fail at once
-            from screenbot.agent.corner import play_agent
-            from screenbot.commands.corner_tables import corner_tables_or_none
+    try:  # once the board is found: the tables' first build takes minutes, and no board should fail at once
+        from screenbot.commands.player_args import player_from_args
 
-            tables = corner_tables_or_none()
-            if tables is not None:
-                agent = play_agent(tables, args.depth_cap, args.deepen_gap)
+        agent = player_from_args(args, depth_cap=args.depth_cap, deepen_gap=args.deepen_gap)
     except BaseException:
         parts.close()
         raise

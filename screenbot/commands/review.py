@@ -5,17 +5,18 @@ from __future__ import annotations
 import argparse
 
 from screenbot.agent.limits import MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
+from screenbot.commands.player_args import add_player_argument, player_tables
 from screenbot.errors import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "review",
-        help="review a recorded game: every move judged against the agent",
+        help="review a recorded game: every move judged against play's player",
         description="Rebuilds a game from a video (MP4/WebM/AVI), a folder of screenshots or a "
                     "`screenbot play --record` folder, infers each move from the boards on the frames, and "
-                    "judges it against the expectimax agent: the loss is the share of the best move's "
-                    "expected value the move gave up. Presses nothing.",
+                    "judges it against the player `screenbot play` plays: the loss is the share of the best "
+                    "move's expected value the move gave up. Presses nothing.",
     )
     p.add_argument("source", metavar="SOURCE", help="a video file, a folder of screenshots, or a recording folder")
     p.add_argument("--json", metavar="FILE", help="write the review as one JSON object")
@@ -30,7 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def add_judge_options(p: argparse.ArgumentParser) -> None:
-    """The search that judges the moves (review and coach)."""
+    """The player and the search that judge the moves (review and coach)."""
+    add_player_argument(p)
     p.add_argument("--depth", metavar="D", default="adaptive",
                    help=f"search depth 0..{MAX_FIXED_DEPTH}, or 'adaptive' (default: what `play` uses, no time limit)")
     p.add_argument("--depth-cap", metavar="D", help="cap the adaptive depth at D (default 6; 'endgame': 6 until a 16384 is on the board, no cap after)")
@@ -39,22 +41,31 @@ def add_judge_options(p: argparse.ArgumentParser) -> None:
 
 
 def judge_options(args: argparse.Namespace) -> dict:
-    """--depth, --depth-cap and --budget-ms, checked, as Judge's keyword arguments."""
-    return {"depth": check_depth(args.depth, "--depth"), "depth_cap": check_depth_cap(args.depth_cap, "--depth-cap"),
+    """--player, --depth, --depth-cap and --budget-ms, checked, as Judge's keyword arguments (the player's
+    name and tables are worked out when the judge is made: `judge_from`)."""
+    return {"player": args.player, "depth": check_depth(args.depth, "--depth"), "depth_cap": check_depth_cap(args.depth_cap, "--depth-cap"),
             "budget_ms": check_budget(args.budget_ms, "--budget-ms")}
+
+
+def judge_from(args: argparse.Namespace, options: dict):
+    """The Judge of these options, its player's tables loaded (built first with a progress bar)."""
+    from screenbot.coach.evaluate import Judge
+
+    name, tables = player_tables(args)
+    return Judge(**{**options, "player": name}, tables=tables)
 
 
 def run(args: argparse.Namespace) -> int:
     options = judge_options(args)
     if args.still_frames is not None and args.still_frames < 1:
         raise UsageError("--still-frames must be 1 or more")
-    from screenbot.coach.evaluate import Judge, percent
+    from screenbot.coach.evaluate import percent
     from screenbot.coach.report import check_plotting, write_json, write_report
     from screenbot.coach.review import review
 
     if args.out:
         check_plotting()
-    result = review(args.source, Judge(**options), args.still_frames, use_log=not args.frames_only)
+    result = review(args.source, judge_from(args, options), args.still_frames, use_log=not args.frames_only)
     print(f"{len(result.moves)} moves rebuilt, {len(result.game.gaps)} gap{'s' if len(result.game.gaps) != 1 else ''}, "
           f"accuracy {percent(result.accuracy)} (the agent's move played)")
     print("\n".join(result.summary_lines()))

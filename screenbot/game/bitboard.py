@@ -89,7 +89,7 @@ def _slide_row_left(word):
 
 
 @njit(cache=True)
-def _reverse_row(word):
+def reverse_row(word):
     return ((word & 0xF) << 12) | (((word >> 4) & 0xF) << 8) | (((word >> 8) & 0xF) << 4) | (word >> 12)
 
 
@@ -99,8 +99,8 @@ def _build_tables(left, right, gain_left, gain_right, empties):
         moved, gain = _slide_row_left(word)
         left[word] = moved
         gain_left[word] = gain
-        moved_rev, gain_rev = _slide_row_left(_reverse_row(word))
-        right[word] = _reverse_row(moved_rev)
+        moved_rev, gain_rev = _slide_row_left(reverse_row(word))
+        right[word] = reverse_row(moved_rev)
         gain_right[word] = gain_rev
         e = 0
         for i in range(4):

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from screenbot.agent.players import DEMO_PLAYER
 from screenbot.board_state import BoardState
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import to_grid
@@ -79,7 +80,7 @@ class DemoResult:
 
 def _browser_on_screen(url: str, tmp: Path) -> subprocess.Popen:
     """A fresh Chromium window (its own profile) showing `url` on the user's screen."""
-    from screenbot.practice.rig import QUIET_BROWSER_FLAGS, find_browser
+    from screenbot.practice.launch import QUIET_BROWSER_FLAGS, find_browser
 
     args = [find_browser(), *QUIET_BROWSER_FLAGS, f"--user-data-dir={tmp / 'profile'}",
             "--window-position=40,40", "--window-size=720,960", f"--app={url}"]
@@ -123,7 +124,8 @@ def _still_sight(eyes, timeout_s: float = 1.5):
     return None
 
 
-def _play(settings: PlaySettings, out: Path, keeper: FrameKeeper, status, wait_still) -> tuple[Summary, Player]:
+def _play(settings: PlaySettings, out: Path, keeper: FrameKeeper, status, wait_still, agent=None
+          ) -> tuple[Summary, Player]:
     from screenbot.play.session import open_live
     from screenbot.session import calibrate_live
     from screenbot.control.screen import MssScreen
@@ -141,7 +143,7 @@ def _play(settings: PlaySettings, out: Path, keeper: FrameKeeper, status, wait_s
             status(player)
 
     try:
-        player = Player(parts.eyes, parts.keyboard, settings, focus_watch=parts.focus_watch,
+        player = Player(parts.eyes, parts.keyboard, settings, agent, focus_watch=parts.focus_watch,
                         record=Recording(log, stop_dir=out / "stop"), status=after_move)
         summary = player.play()
         final = _still_sight(parts.eyes) or player.last_sight
@@ -154,19 +156,20 @@ def _play(settings: PlaySettings, out: Path, keeper: FrameKeeper, status, wait_s
 
 
 def run_demo(moves: int | None, out: str | Path, seed: int | None = None, theme: str = "classic",
-             status=None, force_virtual: bool = False) -> DemoResult:
-    """Play the practice board: on this screen when there is one, else on a virtual display."""
+             status=None, force_virtual: bool = False, agent=None) -> DemoResult:
+    """Play the practice board: on this screen when there is one, else on a virtual display. `agent`:
+    the player (default: DEMO_PLAYER, which shows a game at once)."""
     from screenbot.control.desktop import desktop_problem
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    settings = PlaySettings(max_moves=moves)
+    settings = PlaySettings(max_moves=moves, player=DEMO_PLAYER)
     keeper = FrameKeeper()
     seed = int(time.time()) % 100000 if seed is None else seed
     if desktop_problem() is None and not force_virtual:
-        summary, player, state, where = _demo_on_screen(settings, out, keeper, status, seed, theme)
+        summary, player, state, where = _demo_on_screen(settings, out, keeper, status, seed, theme, agent)
     else:
-        summary, player, state, where = _demo_virtual(settings, out, keeper, status, seed, theme)
+        summary, player, state, where = _demo_virtual(settings, out, keeper, status, seed, theme, agent)
     page_misreads = misreads_against_page(player.tracker.history, state)
     gif = write_gif(keeper.chosen(), out / "demo.gif", fps=GIF_FPS, width=GIF_WIDTH)
     report = summary.as_dict() | {"page_misreads": page_misreads, "where": where, "seed": seed, "theme": theme}
@@ -174,7 +177,7 @@ def run_demo(moves: int | None, out: str | Path, seed: int | None = None, theme:
     return DemoResult(summary, out, gif, out / LOG_NAME, page_misreads, where)
 
 
-def _demo_on_screen(settings, out, keeper, status, seed, theme):
+def _demo_on_screen(settings, out, keeper, status, seed, theme, agent):
     from screenbot.practice.server import PracticeServer
 
     tmp = Path(tempfile.mkdtemp(prefix="screenbot-demo-"))
@@ -184,7 +187,7 @@ def _demo_on_screen(settings, out, keeper, status, seed, theme):
             browser = _browser_on_screen(server.url(theme=theme, seed=seed), tmp)
             if server.state.wait_for(lambda s: s["ready"], 30) is None:
                 raise DemoError("the browser did not show the practice board within 30 s")
-            summary, player = _play(settings, out, keeper, status, lambda: time.sleep(1.0))
+            summary, player = _play(settings, out, keeper, status, lambda: time.sleep(1.0), agent)
             state = server.state.snapshot()
     finally:
         _end(browser)
@@ -192,10 +195,10 @@ def _demo_on_screen(settings, out, keeper, status, seed, theme):
     return summary, player, state, f"this screen ({os.environ.get('DISPLAY', 'desktop')})"
 
 
-def _demo_virtual(settings, out, keeper, status, seed, theme):
+def _demo_virtual(settings, out, keeper, status, seed, theme, agent):
     from screenbot.practice.rig import Rig
 
     with Rig(seed=seed, theme=theme, export_env=True) as rig:
-        summary, player = _play(settings, out, keeper, status, rig.wait_still)
+        summary, player = _play(settings, out, keeper, status, rig.wait_still, agent)
         state = rig.state()
     return summary, player, state, "a virtual display (Xvfb + Chromium)"

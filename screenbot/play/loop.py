@@ -25,12 +25,15 @@ __all__ = ["Player", "PlaySettings", "StopPlaying", "Summary"]
 
 
 def default_agent(settings: PlaySettings) -> Agent:
-    """The expectimax agent with play's depth cap (loads the compiled search)."""
+    """The player `settings.player` (play's by default) with the settings' search limits (loads the
+    compiled search, and a player's tables: built first when they are not yet)."""
     try:
-        from screenbot.agent.search import ExpectimaxAgent
+        from screenbot.agent.players import make_player
+
+        return make_player(settings.player, depth_cap=settings.depth_cap, deepen_gap=settings.deepen_gap,
+                           deepen_ms=settings.deepen_ms)
     except ImportError as exc:
-        raise StopPlaying(f"the agent (screenbot.agent.search) cannot be loaded: {exc}") from exc
-    return ExpectimaxAgent(settings.depth_cap, deepen_gap=settings.deepen_gap, deepen_ms=settings.deepen_ms)
+        raise StopPlaying(f"the agent (screenbot.agent) cannot be loaded: {exc}") from exc
 
 
 class Player:
@@ -148,7 +151,7 @@ class Player:
             self.agent = default_agent(self.settings)
         self.agent.warm_up()
         if self.settings.think_ahead and not self.settings.dry_run:
-            self.thinker = Thinker(self.agent, self.settings.budget_ms, share_table=self.settings.share_table)
+            self.thinker = Thinker(self.agent, self.settings.budget_ms)
             self.watcher.thinker = self.thinker
 
     def first_board(self) -> Grid:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from screenbot.agent.players import DEFAULT_PLAYER
+
 
 @dataclass
 class PlaySettings:
@@ -12,6 +14,7 @@ class PlaySettings:
     1.2-2.0 s after the last move."""
 
     max_moves: int | None = None
+    player: str = DEFAULT_PLAYER  # the agent when none is given (screenbot.agent.players)
     budget_ms: float | None = None
     depth_cap: int | str | None = None  # cap on the agent's adaptive depth (None: the agent's default)
     deepen_gap: float | None = None  # decisions deepen past the cap (None: the agent's default, every decision; 0: off)
@@ -41,10 +44,6 @@ class PlaySettings:
     early_give_up_s: float = 0.3
     # search the boards that may come next while the animation plays (see play.thinker)
     think_ahead: bool = True
-    # the boards one key can make share one search table (see play.thinker, agent.search). Off: over
-    # the same seeds, simulated games with the shared table lost 16384 more often (README, Numbers),
-    # and live play is as fast without it now that wrong guesses are stopped half-way.
-    share_table: bool = False
     # the X focus/stacking check made while watching counts for a key pressed within this time;
     # while the new tile has not shown yet it is made again when older than focus_recheck_s
     focus_check_fresh_s: float = 0.06

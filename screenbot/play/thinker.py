@@ -20,26 +20,18 @@ class Thinker:
     decision for the board that did come, at once if it was searched already, else as soon as the
     thread gets to it (it goes first). Every decision is the agent's own answer for exactly that
     board with the same budget, so thinking ahead changes when the answer is ready, not what it is
-    (beyond the small amount a search on several threads varies by itself from run to run, and the
-    near-ties a shared table can tip, see `share_table`).
+    (beyond the small amount a search on several threads varies by itself from run to run).
     The agent is only ever called from the thread, so it never runs twice at once.
 
     When the agent can cancel (`agent.can_cancel`), the search of a board that is no longer wanted
     (a guess the new tile proved wrong) is stopped half-way, so that the board that did come is
     searched at once rather than after it; a stopped search is dropped.
-
-    With `share_table`, the boards of one round -- those one key can lead to, see `next_round()` --
-    share what their searches stored (`keep_table`), and the agent's table is cleared, in this
-    thread, before a round's first search.
     """
 
-    def __init__(self, agent: Agent, budget_ms: float | None = None, keep: int = 64, share_table: bool = False) -> None:
+    def __init__(self, agent: Agent, budget_ms: float | None = None, keep: int = 64) -> None:
         self.agent = agent
         self.budget_ms = budget_ms
         self.keep = keep
-        self.share_table = share_table
-        self._round = 0  # rounds begun (next_round)
-        self._searched_round = -1  # the round the latest search belonged to
         self._cancelling: Grid | None = None  # the board whose search was told to stop
         self._lock = threading.Condition()
         self._wanted: list[Grid] = []  # boards to search, in order
@@ -63,11 +55,6 @@ class Thinker:
     def can_stop(self) -> bool:
         """Whether a search under way can be stopped half-way (the agent can cancel)."""
         return self.agent.can_cancel
-
-    def next_round(self) -> None:
-        """A key was pressed: the boards searched from now on follow from it (a new table for them)."""
-        with self._lock:
-            self._round += 1
 
     def expect(self, boards: list[Grid]) -> None:
         """Search these boards next (dropping earlier guesses not searched yet)."""
@@ -126,13 +113,9 @@ class Thinker:
                 if self._cancelling is not None:
                     self._cancelling = None
                     self.agent.allow()
-                fresh = self.share_table and self._searched_round != self._round
-                self._searched_round = self._round
             started = time.perf_counter()
             try:
-                if fresh:
-                    self.agent.new_table()
-                decision = self.agent.choose(board, self.budget_ms, keep_table=self.share_table)
+                decision = self.agent.choose(board, self.budget_ms)
                 failure = None
             except BaseException as exc:  # handed to whoever asks for this board
                 decision, failure = None, exc

@@ -58,8 +58,6 @@ class Watcher:
         """Watch the board after a key until it shows the predicted board with its new tile: read
         while the tile grows in when this game's colours allow it, else once it is still."""
         key_t = self.ctx.clock()
-        if self.thinker is not None:
-            self.thinker.next_round()
         timing = (think_ms, agent_ms)
         if self.spawn_reader is not None:
             if not self.spawn_reader.ready_for(prediction):

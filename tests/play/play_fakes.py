@@ -56,14 +56,13 @@ class FirstLegalAgent(Agent):
         self.chosen = 0
         self.cancels = 0
         self.allows = 0
-        self.tables = 0
         self.warmed = False
         self._stop = threading.Event()
 
     def warm_up(self):
         self.warmed = True
 
-    def choose(self, board, budget_ms=None, *, keep_table=False):
+    def choose(self, board, budget_ms=None):
         if self._stop.wait(self.think_s):
             raise SearchCancelled("cancelled")
         legal = legal_moves(board)
@@ -80,9 +79,6 @@ class FirstLegalAgent(Agent):
     def allow(self):
         self.allows += 1
         self._stop.clear()
-
-    def new_table(self):
-        self.tables += 1
 
 
 class SimulatedScreen(Eyes):

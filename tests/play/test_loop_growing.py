@@ -163,7 +163,7 @@ def test_play_works_with_any_agent_and_stops_its_wrong_guesses_through_its_cance
     page = GrowingPage(clock, seed=11)
     agent = FirstLegalAgent(think_s=0.02)
     reader = SpawnReader(page.page.cells(), tuple(page.page.strips(c) for c in page.page.cells()))
-    player = Player(page, page.keyboard, PlaySettings(max_moves=30, share_table=True), agent=agent,
+    player = Player(page, page.keyboard, PlaySettings(max_moves=30), agent=agent,
                     spawn_reader=reader, clock=clock)
     summary = player.play()
     assert summary.ok and summary.moves == 30, summary.reason
@@ -171,4 +171,3 @@ def test_play_works_with_any_agent_and_stops_its_wrong_guesses_through_its_cance
     assert agent.warmed
     assert agent.cancels > 0 and player.thinker.cancelled > 0  # wrong guesses were stopped half-way
     assert agent.allows >= agent.cancels - 1  # and searches were allowed again after each
-    assert agent.tables > 0  # with a shared table, each key's boards began a new one

@@ -26,8 +26,8 @@ C = parse_board("2 . . . / . . . . / . . . . / . 4 . 2")
 
 
 class CountingAgent(Agent):
-    """Answers for every board after `delay_s` and cannot be stopped half-way; records the boards,
-    any overlap of calls, and (with the thread's name and the boards so far) each new table."""
+    """Answers for every board after `delay_s` and cannot be stopped half-way; records the boards and
+    any overlap of calls."""
 
     can_cancel = False
 
@@ -35,7 +35,6 @@ class CountingAgent(Agent):
         self.delay_s = delay_s
         self.fail_on = fail_on
         self.boards = []
-        self.tables = []
         self.running = 0
         self.overlapped = False
         self.lock = threading.Lock()
@@ -46,10 +45,7 @@ class CountingAgent(Agent):
     def allow(self):
         raise AssertionError("an agent that cannot cancel was asked to")
 
-    def new_table(self):
-        self.tables.append((threading.current_thread().name, len(self.boards)))
-
-    def choose(self, board, budget_ms=None, *, keep_table=False):
+    def choose(self, board, budget_ms=None):
         with self.lock:
             self.running += 1
             self.overlapped |= self.running > 1
@@ -143,17 +139,14 @@ class FixedDepth(Agent):
     def __init__(self, agent, depth):
         self.agent, self.depth = agent, depth
 
-    def choose(self, board, budget_ms=None, *, keep_table=False):
-        return self.agent.choose(board, depth=self.depth, keep_table=keep_table)
+    def choose(self, board, budget_ms=None):
+        return self.agent.choose(board, depth=self.depth)
 
     def cancel(self):
         self.agent.cancel()
 
     def allow(self):
         self.agent.allow()
-
-    def new_table(self):
-        self.agent.new_table()
 
 
 def test_the_real_agent_gives_the_same_move_ahead_or_not(expectimax):
@@ -186,20 +179,3 @@ def test_a_guess_that_did_not_come_is_stopped_half_way_and_the_board_that_came_s
         assert thinker.decide(small)[0].move == expectimax.choose(small, depth=14).move
     finally:
         thinker.close()
-
-
-def test_each_round_starts_with_a_new_table_in_the_thinker_thread_before_its_first_search():
-    agent = CountingAgent()
-    thinker = Thinker(agent, share_table=True)
-    try:
-        thinker.decide(A)  # the first board: a round of its own
-        thinker.next_round()  # a key: B and C may come
-        thinker.expect([B, C])
-        wait_until(lambda: len(agent.boards) == 3)
-        thinker.decide(C)  # searched in the same round as B: no new table between them
-        thinker.next_round()
-        thinker.decide(A)
-    finally:
-        thinker.close()
-    assert agent.tables == [("screenbot-thinker", 0), ("screenbot-thinker", 1), ("screenbot-thinker", 3)]
-    assert agent.boards == [A, B, C, A]

@@ -1,12 +1,11 @@
-"""Simulated games for measuring the agent: seeded games on the rules engine, in one process or several
-(their summary: bench_summary.py)."""
+"""Simulated games for measuring a player: seeded games on the rules engine, in one process or several
+(their summary: screenbot.bench.summary)."""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
 import queue as queue_module
-import random
 import signal
 import sys
 import threading
@@ -15,69 +14,54 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from screenbot.agent.endgame import EndgameTables, TablesAgent
+from screenbot.agent.base import Agent
 from screenbot.agent.limits import ENDGAME_CAP
+from screenbot.agent.players import DEFAULT_PLAYER, make_player, player_spec
 from screenbot.agent.search import (DEFAULT_BUDGET_MS, DEFAULT_DEEPEN_GAP, DEFAULT_DEEPEN_MS, DEFAULT_DEPTH,
-                                   DEFAULT_DEPTH_CAP, ENDGAME_TILE, RULE_MAX_DEPTH, ExpectimaxAgent,
-                                   default_threads)
-from screenbot.game.rules import EMPTY, Game, Grid, apply_move, empty_cells, max_tile, place
+                                   DEFAULT_DEPTH_CAP, ENDGAME_TILE, RULE_MAX_DEPTH, default_threads)
+from screenbot.game.rules import EMPTY, Game, Grid, max_tile
 
-# With shared_table: before each move's board, up to this many of its siblings are searched
-# (a random number of them, 0 included), into the same table.
-SHARED_SIBLINGS = 2
 PROGRESS_EVERY = 25  # moves between progress reports from a game
 
 
 @dataclass(frozen=True)
 class BenchSettings:
-    """How the agent plays: a time budget or a depth (neither: the default budget), and when a game stops."""
+    """How the player plays: a time budget or a depth (neither: the default budget), and when a game stops.
+    `variant`: how the games' agent differs from the named player's, in words (research scripts play
+    their own agents through `play_game`; a summary records it so that other games are never mixed in)."""
 
     budget_ms: float | None = None
     depth: int | str | None = None
     stop_at: int | None = None  # stop a game once this tile is on the board
     depth_cap: int | str | None = None  # cap on the adaptive depth (None: the agent's default; or ENDGAME_CAP)
-    # as play searches: each board in a table that some of its siblings (the new tile of the move
-    # before in another empty cell) filled first, as when play's guesses came before it
-    shared_table: bool = False
-    endgame_tables: bool = False  # the endgame tables' move where they know the board
     deepen_gap: float | None = None  # decisions deepen past the cap (None: the agent's default, every decision; 0: off)
-    corner: str | None = None  # "table": the corner evaluation and the block table (agent/corner.py); "eval": the evaluation alone
-    corner_depth: int | None = None  # with corner: macroxue's pruned search at this depth (None: the adaptive depth)
-    corner_loss: str = "fixed"  # with corner: where a lost board lies below the evaluation's 0 (corner.lost_value)
+    player: str = DEFAULT_PLAYER  # screenbot.agent.players
+    variant: str | None = None
 
     def describe(self) -> str:
         cap = {None: str(DEFAULT_DEPTH_CAP), ENDGAME_CAP: f"{DEFAULT_DEPTH_CAP}, uncapped from {ENDGAME_TILE}"}.get(
             self.depth_cap, str(self.depth_cap))
-        if self.corner and self.corner_depth is not None and self.depth is None:
-            budget = DEFAULT_BUDGET_MS if self.budget_ms is None else self.budget_ms
-            how = (f"macroxue's search (depth {self.corner_depth}, paths below 2**-{self.corner_depth + 4} cut, "
-                   f"formation breaks not searched further; at most {budget:g} ms)")
-        elif self.depth is None and self.budget_ms is None:
+        if self.depth is None and self.budget_ms is None:
             name = "the defaults" if self.depth_cap is None else f"depth cap {self.depth_cap}"
             how = f"{name} ({DEFAULT_DEPTH} depth up to {cap}, at most {DEFAULT_BUDGET_MS:g} ms)"
         elif self.budget_ms is None:
             how = f"depth {self.depth}" + (f" up to {cap}" if self.depth == "adaptive" else "")
         else:
             how = f"budget {self.budget_ms:g} ms"
-        shared = f", a table shared with up to {SHARED_SIBLINGS} sibling boards searched first" if self.shared_table else ""
-        tables = ", endgame tables" if self.endgame_tables else ""
-        tables += {None: "", "eval": ", the corner evaluation", "table": ", the corner evaluation and block table"}[
-            self.corner]
-        if self.corner and self.corner_loss == "tile":
-            tables += ", a loss worth -max(2**17, 2 s(largest tile))"
         # only the adaptive depth within a budget (the defaults are one) can deepen past its cap, and
         # only a cap below the rule's deepest can bind
         deepen, gap = "", self.resolved_deepen_gap()
         binds = not isinstance(self.depth_cap, int) or self.depth_cap < RULE_MAX_DEPTH
-        if ((self.budget_ms is None) == (self.depth is None) and self.depth in (None, "adaptive") and binds
-                and not (self.corner and self.corner_depth is not None)):
+        if (self.budget_ms is None) == (self.depth is None) and self.depth in (None, "adaptive") and binds:
             if gap >= 1:
                 deepen = f", every decision deepened toward the uncapped rule (up to {DEFAULT_DEEPEN_MS:g} ms)"
             elif gap:
                 deepen = f", close calls (within {gap:g}, up to {DEFAULT_DEEPEN_MS:g} ms) deepened"
             else:
                 deepen = ", close calls not deepened"
-        return how + deepen + shared + tables + (f", stop at {self.stop_at}" if self.stop_at else "")
+        variant = f" ({self.variant})" if self.variant else ""
+        return (f"player {self.player}{variant}, " + how + deepen
+                + (f", stop at {self.stop_at}" if self.stop_at else ""))
 
     def resolved_deepen_gap(self) -> float:
         """The gap the agent plays with (the agent's default when not given)."""
@@ -85,12 +69,12 @@ class BenchSettings:
 
     @classmethod
     def from_summary(cls, settings: dict) -> "BenchSettings":
-        """The settings as `summarize` wrote them. Older results lack the later fields; those without
-        `deepen_gap` were played before close calls were deepened, so they read as 0 (off)."""
-        return cls(settings["budget_ms"], settings["depth"], settings["stop_at"], settings.get("depth_cap"),
-                   settings.get("shared_table", False), settings.get("endgame_tables", False),
-                   settings.get("deepen_gap", 0.0), settings.get("corner"), settings.get("corner_depth"),
-                   settings.get("corner_loss", "fixed"))
+        """The settings as `summarize` wrote them, older summaries' fields read as screenbot.bench.summary's
+        `normal_settings` gives them."""
+        from screenbot.bench.summary import normal_settings
+
+        s = normal_settings(settings)
+        return cls(s["budget_ms"], s["depth"], s["stop_at"], s["depth_cap"], s["deepen_gap"], s["player"], s["variant"])
 
 
 @dataclass(frozen=True)
@@ -122,32 +106,26 @@ def play_game(
     settings: BenchSettings,
     index: int = 0,
     report: Callable[[Progress], None] | None = None,
-    agent: ExpectimaxAgent | None = None,
+    agent: Agent | None = None,
 ) -> GameResult:
-    """One seeded game of the agent on the rules engine, until no move is legal or stop_at is reached."""
-    agent = agent or ExpectimaxAgent()
+    """One seeded game of `agent` (default: the settings' player) on the rules engine, until no move is
+    legal or stop_at is reached."""
+    agent = agent or make_agent(settings)
     game = Game(seed=seed)
     game.reset()
     move_ms: list[float] = []
     depths: Counter = Counter()
     started = time.perf_counter()
     over = False
-    siblings_rng = random.Random(seed)
-    after = None  # the board after the last move, before its new tile
     while True:
         if settings.stop_at and max_tile(game.grid) >= settings.stop_at:
             break
         how = dict(budget_ms=settings.budget_ms, depth=settings.depth, depth_cap=settings.depth_cap,
                    deepen_gap=settings.deepen_gap)
-        if settings.shared_table:
-            agent.new_table()
-            for sibling in _some_siblings(after, game.grid, siblings_rng):
-                agent.choose(sibling, keep_table=True, **how)
-        decision = agent.choose(game.grid, keep_table=settings.shared_table, **how)
+        decision = agent.choose(game.grid, **how)
         if decision.move is None:
             over = True
             break
-        after = apply_move(game.grid, decision.move)[0]
         game.step(decision.move)
         move_ms.append(decision.ms)
         depths[decision.depth] += 1
@@ -162,51 +140,14 @@ def play_game(
     return result
 
 
-def _some_siblings(after: Grid | None, board: Grid, rng: random.Random) -> list[Grid]:
-    """A random number (0 to SHARED_SIBLINGS) of the boards `after` could have become instead of
-    `board`: the same new tile in another empty cell."""
-    if after is None:
-        return []
-    cells = empty_cells(after)
-    new = [(r, c) for r, c in cells if board[r][c] != 0]
-    if len(new) != 1:
-        return []
-    (nr, nc), = new
-    others = [cell for cell in cells if cell != (nr, nc)]
-    picked = rng.sample(others, rng.randint(0, min(SHARED_SIBLINGS, len(others))))
-    return [place(after, r, c, board[nr][nc]) for r, c in picked]
-
-
 _worker: dict = {}  # in each worker process: its progress queue and its agent
 
 
-def _bench_block_tables():
-    """play's corner tables from the user cache dir when they are there (same states, same values: a
-    state's solved value does not depend on when it was solved), else empty ones each game solves into
-    (up to 11 GB per worker, about 9 minutes of solving on one core in its first game, more for the pair
-    table in its last phase)."""
-    from screenbot.agent.block_tables import BlockTables, TableError, default_table_path
-
-    path = default_table_path()
-    if path.exists():
-        try:
-            return BlockTables.load(path)
-        except TableError:
-            pass
-    return BlockTables()
-
-
-def make_agent(threads: int | None = None, endgame_tables: bool = False, corner: str | None = None,
-               corner_depth: int | None = None, corner_loss: str = "fixed") -> ExpectimaxAgent:
-    """The agent a bench game plays with (the tables loaded from the user cache dir, built there first if need be)."""
-    if corner:
-        from screenbot.agent.corner import CornerAgent
-
-        return CornerAgent(_bench_block_tables() if corner == "table" else None, threads=threads,
-                           fixed_depth=corner_depth, loss=corner_loss)
-    if endgame_tables:
-        return TablesAgent(EndgameTables.load_or_build()[0], threads=threads)
-    return ExpectimaxAgent(threads=threads)
+def make_agent(settings: BenchSettings, threads: int | None = None, tables=None) -> Agent:
+    """The agent a bench game plays with: the settings' player (its tables given, or loaded from the
+    user cache dir: built there first if need be)."""
+    return make_player(settings.player, tables=tables if player_spec(settings.player).tables else None,
+                       threads=threads)
 
 
 def _die_with_parent() -> None:
@@ -237,11 +178,10 @@ def _stop_on_sigterm():
     return signal.signal(signal.SIGTERM, stop)
 
 
-def _worker_start(progress_queue, threads: int, endgame_tables: bool, corner: str | None = None,
-                  corner_depth: int | None = None, corner_loss: str = "fixed") -> None:
+def _worker_start(progress_queue, threads: int, settings: BenchSettings) -> None:
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the parent ends the workers
-    agent = make_agent(threads, endgame_tables, corner, corner_depth, corner_loss)  # the workers share the cores
+    agent = make_agent(settings, threads)  # the workers share the cores
     agent.warm_up()  # loads the compiled kernels from numba's disk cache
     _worker.update(queue=progress_queue, agent=agent)
 
@@ -257,18 +197,19 @@ def run_games(
     report: Callable[[Progress], None] | None = None,
     on_result: Callable[[GameResult], None] | None = None,
     threads: int | None = None,
+    tables=None,
 ) -> list[GameResult]:
     """Play one game per seed, in this process or in `workers` processes, each searching on `threads`
     threads (default `bench_threads(workers, len(seeds))`).
 
     Results come back in seed order; `report` sees progress as it happens and `on_result` each game
     as soon as it ends (both in this process), so that a run stopped half-way keeps its finished games.
+    `tables`: the player's tables, already loaded (in this process; the workers load their own).
     """
     seeds = list(seeds)
     threads = bench_threads(workers, len(seeds)) if threads is None else threads
     if workers <= 1 or len(seeds) == 1:
-        agent = make_agent(threads, settings.endgame_tables, settings.corner, settings.corner_depth,
-                           settings.corner_loss)
+        agent = make_agent(settings, threads, tables)
         agent.warm_up()
         results = []
         try:
@@ -292,8 +233,7 @@ def run_games(
 
 def _run_pool(context, progress_queue, results, seeds, settings, workers, threads, report, on_result):
     with context.Pool(min(workers, len(seeds)), initializer=_worker_start,
-                      initargs=(progress_queue, threads, settings.endgame_tables, settings.corner,
-                                settings.corner_depth, settings.corner_loss)) as pool:
+                      initargs=(progress_queue, threads, settings)) as pool:
         pending = {i: pool.apply_async(_worker_game, (seed, i, settings)) for i, seed in enumerate(seeds)}
         while pending:
             try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from screenbot.agent.bench import BenchSettings
+from screenbot.bench.games import BenchSettings
 
 
 # The strongest published players' share of games reaching 16384 and 32768 (the issue tracker's

@@ -1,5 +1,5 @@
 """The bench's summary: its figures over seeded games (one JSON-ready object), how the games were played, and
-several summaries merged into one (bench.py plays the games)."""
+several summaries merged into one (screenbot.bench.games plays the games)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import asdict, fields
 from typing import Sequence
 
-from screenbot.agent.bench import BenchSettings, GameResult
+from screenbot.bench.games import BenchSettings, GameResult
 from screenbot.agent.search import DEFAULT_DEEPEN_MS
 
 REPORTED_TILES = (2048, 4096, 8192, 16384, 32768, 65536)
@@ -42,13 +42,8 @@ def _depths_over(per_game: list[dict]) -> dict:
 
 def summary_settings(settings: BenchSettings, workers: int, threads: int) -> dict:
     """How the games were played, as a summary writes it: every default resolved (defaults change)."""
-    out = {**asdict(settings), "deepen_gap": settings.resolved_deepen_gap(), "deepen_ms": DEFAULT_DEEPEN_MS,
-           "threads": threads, "workers": workers, "described": settings.describe()}
-    if settings.corner == "table":
-        from screenbot.agent.block_tables import TABLE_VERSION
-
-        out["corner_tables"] = TABLE_VERSION  # the tables' rules: games on other tables are other games
-    return out
+    return {**asdict(settings), "deepen_gap": settings.resolved_deepen_gap(), "deepen_ms": DEFAULT_DEEPEN_MS,
+            "threads": threads, "workers": workers, "described": settings.describe()}
 
 
 def summarize(results: list[GameResult], settings: BenchSettings, seed: int, workers: int, elapsed_s: float,
@@ -85,18 +80,41 @@ def summarize(results: list[GameResult], settings: BenchSettings, seed: int, wor
     }
 
 
-# what a setting recorded only since some session reads as in an older summary: each field its default; the
-# corner tables' version, recorded since session 21, the version 2 that table games played before
-_OLDER_DEFAULTS = {f.name: f.default for f in fields(BenchSettings)}
-_OLDER_TABLES = {"corner_tables": 2}
+_DEFAULTS = {f.name: f.default for f in fields(BenchSettings)}
+# Summaries in benchmarks/results name the agent by the fields below rather than by `player`: read
+# they give the player and, for agents that are none of screenbot's players, a variant in words.
+# A field a summary lacks reads as its default; a summary without `deepen_gap` predates deepening
+# past the cap, so it reads as 0 (off); corner tables without a version are version 2.
+_AGENT_FIELDS = ("corner", "corner_tables", "corner_depth", "corner_loss", "endgame_tables", "shared_table")
+
+
+def normal_settings(settings: dict) -> dict:
+    """A summary's settings in the current fields (see _AGENT_FIELDS), everything else as written."""
+    s = {**_DEFAULTS, "deepen_gap": 0.0, **settings}
+    if "player" in settings:
+        return s
+    corner = settings.get("corner")
+    s["player"] = {"table": f"corner-v{settings.get('corner_tables', 2)}", "eval": "corner-eval"}.get(corner, "plain")
+    variant = []
+    if settings.get("corner_depth") is not None:
+        variant.append(f"macroxue's search at depth {settings['corner_depth']}")
+    if settings.get("corner_loss", "fixed") != "fixed":
+        variant.append(f"loss rule {settings['corner_loss']}")
+    if settings.get("endgame_tables"):
+        variant.append("endgame tables")
+    if settings.get("shared_table"):
+        variant.append("a table shared with sibling boards")
+    s["variant"] = ", ".join(variant) or None
+    for key in _AGENT_FIELDS:
+        s.pop(key, None)
+    return s
 
 
 def same_settings(a: dict, b: dict) -> bool:
     """Whether two summaries' settings played the same games: everything but how many processes ran
     them (and the description, which follows from the rest)."""
     def played(s: dict) -> dict:
-        tables = _OLDER_TABLES if s.get("corner") == "table" else {}
-        return {**_OLDER_DEFAULTS, **tables, **{k: v for k, v in s.items() if k not in ("workers", "described")}}
+        return {k: v for k, v in normal_settings(s).items() if k not in ("workers", "described")}
     return played(a) == played(b)
 
 

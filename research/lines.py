@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from screenbot.game.bitboard import ROW_COUNT, _reverse_row, execute_move, transpose
+from screenbot.game.bitboard import ROW_COUNT, reverse_row, execute_move, transpose
 
 _M16 = np.uint64(0xFFFF)
 
@@ -40,7 +40,7 @@ _M16 = np.uint64(0xFFFF)
 @njit(cache=True)
 def _fill_reverse(out):
     for w in range(ROW_COUNT):
-        out[w] = _reverse_row(w)
+        out[w] = reverse_row(w)
 
 
 REVERSE = np.zeros(ROW_COUNT, np.uint16)

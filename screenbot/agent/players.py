@@ -1,0 +1,83 @@
+"""The one place that makes players: `make_player(name, **options)`.
+
+Every command that plays or judges (play, demo, hint, bench, coach, review) and the play loop's
+default get their agent here, so a library user's `make_player()` plays as `screenbot play` does.
+
+The players, by name (a name with a version changes only with a new version of what it plays):
+- `corner-v4` (the default): the corner evaluation's search with play's three block tables
+  (version 4 of the table file: BIG, SMALL and PAIR) after macroxue/2048-ai; where the tables know
+  the board their move is played. The tables are built once into the user cache dir.
+- `corner-eval`: the same search without the tables.
+- `plain`: the search on nneonneo/2048-ai's evaluation.
+Their strength, measured: docs/strength.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from screenbot.errors import UsageError
+
+if TYPE_CHECKING:
+    from screenbot.agent.base import Agent
+    from screenbot.agent.block_tables import BlockTables
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    name: str
+    summary: str  # one line, for help texts
+    tables: bool = False  # plays the corner block tables (they must be loaded, or built once)
+    evaluation: str = "plain"  # the search's evaluation: "plain" (nneonneo's) or "corner" (macroxue's)
+
+
+PLAYERS = {spec.name: spec for spec in (
+    PlayerSpec("corner-v4", "the corner evaluation's search with three block tables after macroxue/2048-ai "
+                            "(built once into the user cache dir)", tables=True, evaluation="corner"),
+    PlayerSpec("corner-eval", "the corner evaluation's search without the tables", evaluation="corner"),
+    PlayerSpec("plain", "the search on nneonneo/2048-ai's evaluation"),
+)}
+DEFAULT_PLAYER = "corner-v4"
+# The demo's: it shows a game at once, and the tables matter only once a corner block of big tiles
+# forms, thousands of moves after the demo's 300.
+DEMO_PLAYER = "plain"
+# What a command plays when play's tables cannot be had now (not enough memory): the strongest player
+# without them (docs/strength.md).
+WITHOUT_TABLES = "plain"
+PLAY_SOLVE_BUDGET = 50_000  # table states a decision may solve (~20 ms); a board it does not finish is searched
+
+
+def player_spec(name: str) -> PlayerSpec:
+    """The player of this name; a UsageError naming the players otherwise."""
+    try:
+        return PLAYERS[name]
+    except (KeyError, TypeError):
+        raise UsageError(f"no player named {name!r}: one of {', '.join(PLAYERS)}") from None
+
+
+def make_player(name: str = DEFAULT_PLAYER, *, tables: BlockTables | None = None,
+                depth_cap: int | str | None = None, deepen_gap: float | None = None,
+                deepen_ms: float | None = None, threads: int | None = None) -> Agent:
+    """A new agent of the player `name`. `tables`: play's block tables, already loaded (players with
+    tables only; without them they are loaded from the user cache dir, or built there first: minutes).
+    `depth_cap`, `deepen_gap`, `deepen_ms`, `threads`: the search's settings (None: its defaults)."""
+    spec = player_spec(name)
+    if tables is not None and not spec.tables:
+        raise ValueError(f"the player {name!r} plays no tables")
+    search = dict(depth_cap=depth_cap, threads=threads, deepen_gap=deepen_gap, deepen_ms=deepen_ms)
+    if spec.evaluation == "plain":
+        from screenbot.agent.search import ExpectimaxAgent
+
+        return ExpectimaxAgent(**search)
+    from screenbot.agent.corner import CornerAgent, load_or_build
+
+    if not spec.tables:
+        return CornerAgent(None, **search)
+    if tables is None:
+        tables, _ = load_or_build()
+    return CornerAgent(tables, solve_budget=PLAY_SOLVE_BUDGET, **search)
+
+
+PLAYER_HELP = ("the player: " + "; ".join(f"'{s.name}' {s.summary}" for s in PLAYERS.values())
+               + f" (default {DEFAULT_PLAYER!r}, what play plays)")

@@ -1,0 +1,1 @@
+"""`screenbot bench`: seeded simulated games played by a player, and their summary."""
