@@ -324,13 +324,13 @@ class ExpectimaxAgent(Agent):
         if search.cancelled:
             raise SearchCancelled("the search was cancelled")
         search.new_generation()
-        search.scores = self._scores_for(grid)
+        search.scores = self.row_table_for(grid)
         if budget_ms is None:
             values, nodes, _ = search.run(afters, depth, cutoff, np.inf)
             return _decision(moves, values, depth, start, nodes)
         return _deepen(search, moves, afters, depth, cutoff, budget_ms, start, deepen_to, gap, self.deepen_ms)
 
-    def _scores_for(self, grid: Grid) -> np.ndarray:
+    def row_table_for(self, grid: Grid) -> np.ndarray:
         """The row table a search from this board evaluates with (one for every board here; a subclass
         may choose by board)."""
         return self._scores

@@ -22,7 +22,7 @@ def reported_tiles(stop_at: int | None) -> list[int]:
     return [t for t in REPORTED_TILES if t <= stop_at] or [stop_at]
 
 
-def _percentile(values: Sequence[float], q: float) -> float:
+def percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     if not ordered:
         return 0.0
@@ -64,15 +64,15 @@ def summarize(results: list[GameResult], settings: BenchSettings, seed: int, wor
         "moves_mean": statistics.fmean(r.moves for r in results),
         "moves_median": statistics.median(r.moves for r in results),
         "moves_total": total_moves,
-        "ms_per_move_median": _percentile(move_ms, 0.5),
-        "ms_per_move_p95": _percentile(move_ms, 0.95),
+        "ms_per_move_median": percentile(move_ms, 0.5),
+        "ms_per_move_p95": percentile(move_ms, 0.95),
         "depths": _depths_over([{str(d): n for d, n in r.depths.items()} for r in results]),
         "moves_per_s": total_moves / game_seconds if game_seconds > 0 else 0.0,  # one process
         "moves_per_s_all_workers": total_moves / elapsed_s if elapsed_s > 0 else 0.0,
         "elapsed_s": elapsed_s,
         "per_game": [
             {"seed": r.seed, "score": r.score, "moves": r.moves, "max_tile": r.max_tile, "over": r.over,
-             "ms_per_move_median": _percentile(r.move_ms, 0.5), "ms_per_move_p95": _percentile(r.move_ms, 0.95),
+             "ms_per_move_median": percentile(r.move_ms, 0.5), "ms_per_move_p95": percentile(r.move_ms, 0.95),
              "depths": {str(d): n for d, n in r.depths.items()},  # how deep its moves were searched
              "final": [list(row) for row in r.final]}  # the last board: where a lost game died
             for r in results
