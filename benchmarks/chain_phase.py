@@ -1,4 +1,5 @@
-"""Where games at the defaults die before 16384: the last phase (8192, 4096 and 2048 on the board) on its own.
+"""Where the plain player's games (nneonneo's evaluation, `--player plain`) at its defaults die before 16384:
+the last phase (8192, 4096 and 2048 on the board) on its own.
 
 Most games lost before 16384 die in its last ~900 moves (bench's last boards: 8192, 4096, 2048, 1024,
 512 ... on a full board), so this plays that phase alone, many times over, from the boards games
@@ -27,8 +28,9 @@ from pathlib import Path
 
 from benchmarks.late_game import _done, _mine, _play, _seeds, append_line, command_line, read_lines
 
-from screenbot.agent.bench_summary import _percentile
-from screenbot.agent.search import ExpectimaxAgent
+from screenbot.agent import make_player
+from screenbot.agent.base import Agent
+from screenbot.bench.summary import percentile
 from screenbot.game.rules import Game, max_tile
 
 PHASE_TILES = (8192, 4096, 2048)  # the phase starts on the first board holding all of them
@@ -41,8 +43,8 @@ def in_phase(grid) -> bool:
     return all(t in tiles for t in PHASE_TILES)
 
 
-def _agent(args) -> ExpectimaxAgent:
-    agent = ExpectimaxAgent(depth_cap=args.depth_cap, threads=1)
+def _agent(args) -> Agent:
+    agent = make_player("plain", depth_cap=args.depth_cap, threads=1)
     agent.warm_up()
     return agent
 
@@ -103,7 +105,7 @@ def go(args) -> None:
         move_ms, _ = _play(game, agent, GOAL, _how(args))
         line = {"seed": snap["seed"], "stream": stream, "from_move": snap["phase"]["move"],
                 "reached": max_tile(game.grid) >= GOAL, "moves": game.moves, "final": [list(r) for r in game.grid],
-                "ms_median": _percentile(move_ms, 0.5), "ms_p95": _percentile(move_ms, 0.95),
+                "ms_median": percentile(move_ms, 0.5), "ms_p95": percentile(move_ms, 0.95),
                 "seconds": time.perf_counter() - started,
                 "settings": _settings(args), "command": command_line()}
         append_line(out, line)

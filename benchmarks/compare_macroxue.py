@@ -11,12 +11,14 @@ its first run solves its two tables, 4-8 minutes).
     .venv/bin/python -m benchmarks.compare_macroxue --server 127.0.0.1:8080 --seeds 60001 --depth 6 \\
         [--moves 3000] [--json out.jsonl]
 
-Our player plays each game (block tables, else macroxue's search at --depth: paths below 2**-(D+4) cut, the
-pass score); at every board macroxue's program is asked too. Per game: how many
+Our player (research.macroxue.MacroxueAgent) plays each game (block tables, else macroxue's search at --depth:
+paths below 2**-(D+4) cut; its pruning by pass score is not reproduced, see research/macroxue.py); at every
+board macroxue's program is asked too. Per game: how many
 moves each source chose, how many of them macroxue chose alike, and for the searched boards where the two
 part, our values of both moves (how far apart they were for us).
 
-Measured 2026-11-25 (macroxue at fee3359, `./2048 -S 8080 -d 6`, its small tables): the searched moves agree in 94-96 %,
+Measured 2026-11-25 with the pass score's pruning (commit 20335a7; macroxue at fee3359, `./2048 -S 8080 -d 6`,
+its small tables): the searched moves agree in 94-96 %,
 the rest near-ties (median value gap 2e-5); the table moves in 67 %, because macroxue's tables keep chances cut
 down to 1/16000 at every step (ours: rounded to 1/16382), break ties up, left, right, down (ours: up, down,
 left, right) and put no new tile in the small shape's built cell. Tables with those three details (commit
@@ -35,7 +37,9 @@ import time
 
 from benchmarks.late_game import _seeds, command_line
 
-from screenbot.agent.bench import make_agent
+from research.final_tables import play_tables
+from research.macroxue import PASS_SCORE, MacroxueAgent
+from screenbot.errors import TableError
 from screenbot.game.rules import Game, Move, legal_moves, max_tile
 
 _REPLY_MOVES = {"u": Move.UP, "d": Move.DOWN, "l": Move.LEFT, "r": Move.RIGHT}
@@ -75,7 +79,7 @@ def compare(seed: int, agent, mx: Macroxue, moves: int, stop_at: int) -> dict:
     while game.moves < moves and max_tile(game.grid) < stop_at and legal_moves(game.grid):
         ours = agent.choose(game.grid)
         theirs = mx.move(game.grid)
-        source = "search" if ours.table is None else "table"
+        source = "search" if ours.chance is None else "table"
         counts[source][0] += 1
         if theirs == ours.move:
             counts[source][1] += 1
@@ -83,7 +87,7 @@ def compare(seed: int, agent, mx: Macroxue, moves: int, stop_at: int) -> dict:
             part = {"move": game.moves, "grid": [list(r) for r in game.grid], "ours": ours.move.name,
                     "theirs": theirs.name if theirs is not None else None}
             if source == "table":
-                part["table_chance"] = ours.table
+                part["table_chance"] = ours.chance
             else:
                 mine, other = ours.values.get(ours.move), ours.values.get(theirs)
                 part.update(our_value=mine, our_value_of_theirs=other,
@@ -106,8 +110,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--moves", type=int, default=100_000, help="stop each game after this many moves")
     p.add_argument("--stop-at", type=int, default=32768)
     p.add_argument("--json", help="append one line per game here")
+    p.add_argument("--pass-score", action="store_true",
+                   help="macroxue's pruning by pass score: not reproduced (the script says so and stops)")
     args = p.parse_args(argv)
-    agent = make_agent(threads=1, corner="table", corner_depth=args.depth)
+    if args.pass_score:
+        sys.exit(f"compare_macroxue: {PASS_SCORE}")
+    try:
+        tables = play_tables()
+    except TableError as exc:
+        sys.exit(f"compare_macroxue: {exc}")
+    agent = MacroxueAgent(tables, threads=1, fixed_depth=args.depth)  # the tables answer every board they know
     mx = Macroxue(args.server)
     try:
         for seed in _seeds(args.seeds):

@@ -24,6 +24,9 @@ benchmarks.chain_phase, whose `stream_games` deals them out). Every step appends
 run ends and skips what --out already holds (a stopped run resumes); --part K/N plays every N-th job
 only (one process per core). Each process loads play's corner tables from the user cache dir (1.8 GB).
 
+The variants (go's options past --threads, and --corner-depth, --corner-loss) are research/final_tables.py's
+and research/macroxue.py's agents; macroxue's pruning by pass score is not reproduced (--pass-score says so).
+
 play's tables (version 4) hold the pair table (block_tables.PAIR); `go --no-pair` plays with the big and
 small tables alone (version 2's set); `buildpair --out FILE` solves the pair table alone (~4 min, 4.4 GB)
 as play's build does.
@@ -48,11 +51,13 @@ import numpy as np
 from benchmarks.chain_phase import stream_games
 from benchmarks.late_game import _mine, _rng_state, _seeds, append_line, command_line, read_lines, resume
 
-import screenbot.agent.block_tables as bt
-from screenbot.agent.base import Decision
-from screenbot.agent.bench_summary import _percentile
-from screenbot.agent.block_tables import BlockTables, default_table_path
-from screenbot.agent.corner import PLAY_SOLVE_BUDGET, CornerAgent, solve_pair_table
+from research.final_tables import AheadAgent, L7Agent, load_small256, phase_tables, play_tables
+from research.macroxue import LOSS_RULES, PASS_SCORE, MacroxueAgent
+from screenbot.agent.block_tables import PAIR, SMALL_256, BlockTables
+from screenbot.agent.corner import CornerAgent, solve_pair_table
+from screenbot.agent.players import PLAY_SOLVE_BUDGET
+from screenbot.bench.summary import percentile
+from screenbot.errors import TableError
 from screenbot.game.rules import Game, max_tile
 
 PHASE_TILES = (16384, 8192, 4096, 2048, 1024)
@@ -64,108 +69,39 @@ def in_phase(grid) -> bool:
     return all(t in tiles for t in PHASE_TILES)
 
 
-class _L7Agent(CornerAgent):
-    """A variant: the exact L7 endgame table's move (a 3x3 block of big tiles, its smallest T in the
-    inner corner: the chance of building a second T from the 7 cells around it) wherever it knows the
-    board with a target of at least `l7_min`, before the block tables."""
-
-    def __init__(self, tables, l7, l7_min: int, **kwargs) -> None:
-        super().__init__(tables, **kwargs)
-        self.l7, self.l7_min = l7, l7_min
-
-    def choose(self, board, budget_ms=None, depth=None, **kwargs):
-        start = time.perf_counter()
-        s = self.l7.suggest(board, min_block_tile=16384, min_target=self.l7_min)
-        if s is not None and s.probability > 0:
-            return Decision(s.move, {}, 0, (time.perf_counter() - start) * 1000.0, 0, table=s.probability)
-        return super().choose(board, budget_ms, depth, **kwargs)
-
-
-class _AheadAgent(CornerAgent):
-    """A variant: the big table's chance for a board of anchor a solved with the block prefilled at
-    anchor min(MAX, a + ahead) (play: always MAX, macroxue's way), in tables of its own per anchor."""
-
-    def __init__(self, tables, ahead: int, **kwargs) -> None:
-        super().__init__(tables, **kwargs)
-        self.ahead = ahead
-        self.dense = {}
-        self.work = np.zeros(2, np.float64)
-        self.empty = (np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.uint16),
-                      np.zeros(0, np.int64), np.zeros(0, np.uint16))
-
-    def _big(self, b, a):
-        p = min(bt.MAX_ANCHORS[bt.BIG], a + self.ahead)
-        if p == bt.MAX_ANCHORS[bt.BIG]:
-            return self.block._lookup(b, bt.BIG, [np.inf])
-        if p not in self.dense:
-            self.dense[p] = np.zeros(bt.TABLE_KEYS[bt.BIG], np.uint16)
-        dense = self.dense[p]
-        prefill = np.uint64(sum(r << (4 * c) for r, c in zip(bt.PREFILLS[bt.BIG][:5] + (p,), bt.BLOCKS[bt.BIG])))
-        k = bt._key(b, bt.BIG)
-        if dense[k] == 0:
-            self.work[:] = (0.0, np.inf)
-            bt._solve((b & ~bt._BLOCK_MASK[bt.BIG]) | prefill, bt.BIG, dense, *self.empty, self.work)
-        e = int(dense[k]) - 1
-        return (e >> 2) / bt.Q, e & 3
-
-    def choose(self, board, budget_ms=None, depth=None, **kwargs):
-        start = time.perf_counter()
-        grid = board
-        oriented = bt._orientations(grid)
-        small, small_move, _ = self.block._answer(oriented, bt.SMALL, [self.solve_budget])
-        if small_move is not None and small >= bt.SMALL_SURE and small > 0:
-            return Decision(small_move, {}, 0, (time.perf_counter() - start) * 1000.0, 0, table=small)
-        best, move = 0.0, None
-        for b, moves in oriented:
-            a = bt._anchor(b, bt.BIG)
-            if a < 0 or bt._is_goal(b, a, bt.BIG):
-                continue
-            p, m = self._big(b, a)
-            if p > best:
-                best, move = p, moves[bt.Move(m)]
-        if move is not None:
-            return Decision(move, {}, 0, (time.perf_counter() - start) * 1000.0, 0, table=best)
-        saved, self.block = self.block, None  # the corner search alone
-        try:
-            return super().choose(grid, budget_ms, depth, **kwargs)
-        finally:
-            self.block = saved
-
-
-def _agent(args):
-    if getattr(args, "small_sure", None) is not None:
-        bt.SMALL_SURE = args.small_sure  # read by BlockTables.suggest at each call
-    path = default_table_path()
-    if not path.exists():
-        sys.exit(f"final_phase: no corner tables at {path}: run `screenbot play` once (it builds them)")
-    tables = BlockTables.load(path)
-    if getattr(args, "small256", None):  # the small table taken up to 256 in place of play's (up to 128)
-        wide = BlockTables.load(Path(args.small256), kinds=(bt.SMALL_256,))
-        tables.tables = {bt.BIG: tables.tables[bt.BIG], bt.SMALL_256: wide.tables[bt.SMALL_256]}
-    if getattr(args, "no_pair", False):  # BIG and SMALL only: tables version 2's set
-        del tables.tables[bt.PAIR]
-    elif getattr(args, "pair_min", None) is not None:
-        bt.PAIR_MIN = args.pair_min
+def _agent(args) -> MacroxueAgent:
+    if getattr(args, "pass_score", False):
+        sys.exit(f"final_phase: {PASS_SCORE}")
+    try:
+        tables = play_tables()
+        small256 = load_small256(Path(args.small256)) if getattr(args, "small256", None) else None
+    except TableError as exc:
+        sys.exit(f"final_phase: {exc}")
+    tables = phase_tables(tables, small256=small256, pair=not getattr(args, "no_pair", False),
+                          small_sure=getattr(args, "small_sure", None), pair_min=getattr(args, "pair_min", None),
+                          big_min=getattr(args, "big_min", None))
     budget = getattr(args, "solve_budget", None)
     how = dict(threads=getattr(args, "threads", 1), deepen_ms=getattr(args, "deepen_ms", None),
                solve_budget=PLAY_SOLVE_BUDGET if budget is None else budget, fixed_depth=_corner_depth(args),
-               **_variant(args))
+               loss=getattr(args, "corner_loss", None) or "fixed")
     if getattr(args, "ahead", None) is not None:
-        agent = _AheadAgent(tables, args.ahead, **how)
+        agent = AheadAgent(tables, args.ahead, **how)
     elif getattr(args, "l7", None):
         from screenbot.agent.endgame import SHAPES, EndgameTables
 
         l7 = EndgameTables.build(shapes=SHAPES[:1])  # about 10 s, kept in memory only
-        agent = _L7Agent(tables, l7, args.l7, **how)
+        agent = L7Agent(tables, l7, args.l7, **how)
     else:
-        agent = CornerAgent(tables, **how)
+        agent = MacroxueAgent(tables, **how)
+    if _corner_depth(args) is not None:
+        print(f"final_phase: note: {PASS_SCORE}", file=sys.stderr)
     agent.warm_up()
     return agent
 
 
 def _corner_depth(args) -> int | None:
-    """macroxue's fixed depth (results/final_phase/d8_*.jsonl, 2026-11-25: 8), or None for the adaptive
-    rule (play's)."""
+    """macroxue's fixed depth (without its pass-score pruning: research/macroxue.py), or None for the
+    adaptive rule (play's)."""
     depth = getattr(args, "corner_depth", "adaptive")
     return None if depth == "adaptive" else int(depth)
 
@@ -183,7 +119,7 @@ def _settings(args) -> dict:
             **({"pair": False} if getattr(args, "no_pair", False) else {}),
             **({"pair_min": args.pair_min} if getattr(args, "pair_min", None) is not None else {}),
             **({"solve_budget": args.solve_budget} if getattr(args, "solve_budget", None) is not None else {}),
-            **({"corner_depth": depth} if depth is not None else {})}
+            **({"corner_depth": depth, "pass_score": False} if depth is not None else {})}
 
 
 CHANCES = (0.1, 0.5, 0.9)  # table moves are counted by their chance: below 0.1, below 0.5, below 0.9, from 0.9
@@ -199,10 +135,10 @@ def _play(game: Game, agent, stop_at: int, stop=None, chances: list[int] | None 
         decision = agent.choose(game.grid)
         if decision.move is None:
             return move_ms, table, True
-        if decision.table is not None:
+        if decision.chance is not None:
             table += 1
             if chances is not None:
-                chances[sum(decision.table >= c for c in CHANCES)] += 1
+                chances[sum(decision.chance >= c for c in CHANCES)] += 1
         game.step(decision.move)
         move_ms.append(decision.ms)
     return move_ms, table, False
@@ -254,7 +190,7 @@ def go(args) -> None:
                 "moves": game.moves, "score_gain": game.score, "table_moves": table,
                 "table_moves_by_chance": dict(zip(("<0.1", "<0.5", "<0.9", ">=0.9"), chances)),
                 "final": [list(r) for r in game.grid],
-                "ms_median": _percentile(move_ms, 0.5), "ms_p95": _percentile(move_ms, 0.95),
+                "ms_median": percentile(move_ms, 0.5), "ms_p95": percentile(move_ms, 0.95),
                 "seconds": time.perf_counter() - started, "settings": _settings(args),
                 "command": command_line()}
         append_line(out, line)
@@ -267,15 +203,18 @@ def build256(args) -> None:
     solved for the phase boards: every state their roots reach (shared out between --threads), then
     each board played once (stream 999, not one of go's) with it, solving what play asks for; saved
     compact to --out."""
-    wide = BlockTables(kinds=(bt.SMALL_256,))
+    try:
+        play = play_tables()
+    except TableError as exc:
+        sys.exit(f"final_phase: {exc}")
+    wide = BlockTables(kinds=(SMALL_256,))
     snaps = [s for s in read_lines(Path(args.snaps)) if s["phase"]]
     started = time.perf_counter()
     for i, s in enumerate(snaps):
-        wide.solve_shared(tuple(tuple(r) for r in s["phase"]["grid"]), bt.SMALL_256, args.threads)
+        wide.solve_shared(tuple(tuple(r) for r in s["phase"]["grid"]), SMALL_256, args.threads)
         print(f"build256: board {i + 1}/{len(snaps)} (seed {s['seed']}): {wide.solved:,} states, "
               f"{time.perf_counter() - started:.0f} s", flush=True)
-    tables = BlockTables.load(default_table_path())
-    tables.tables = {bt.BIG: tables.tables[bt.BIG], bt.SMALL_256: wide.tables[bt.SMALL_256]}
+    tables = phase_tables(play, small256=wide)  # what play asks for is solved into wide
     agent = CornerAgent(tables, threads=1, solve_budget=np.inf)
     agent.warm_up()
     for s in snaps:
@@ -294,7 +233,7 @@ def buildpair(args) -> None:
     solved densely (2.2 G keys: 4.4 GB) and saved compact to --out (play's build does the same)."""
     started = time.perf_counter()
     pair = BlockTables(kinds=())
-    pair.tables[bt.PAIR] = solve_pair_table(args.threads)
+    pair.tables[PAIR] = solve_pair_table(args.threads)
     size = pair.save(Path(args.out))
     print(f"buildpair: {pair.states_solved():,} states, {size / 1e9:.2f} GB in {args.out}, "
           f"{time.perf_counter() - started:.0f} s", flush=True)
@@ -352,11 +291,15 @@ def main() -> None:
         p.add_argument("--snaps", required=name == "go", help="record: benchmarks.late_game's snapshots; go: record's lines")
         p.add_argument("--out", required=True)
         p.add_argument("--part", default="1/1")
-        p.add_argument("--corner-loss", choices=("fixed", "tile"),
-                       help="where a lost board lies below the evaluation's 0 (default fixed, play's; see corner.lost_value)")
+        p.add_argument("--corner-loss", choices=LOSS_RULES,
+                       help="where a lost board lies below the evaluation's 0 (default fixed, play's; see "
+                            "research.macroxue.lost_value)")
         p.add_argument("--corner-depth", default="adaptive",
-                       help="macroxue's search at this depth (final_phase/d8_*.jsonl, 2026-11-25: 8); default 'adaptive': nneonneo's "
+                       help="macroxue's search at this depth, without its pass-score pruning (research/macroxue.py; "
+                            "final_phase/d8_*.jsonl, 2026-11-25, searched at 8 with it); default 'adaptive': nneonneo's "
                             "rule with the corner evaluation, as play searches")
+        p.add_argument("--pass-score", action="store_true",
+                       help="macroxue's pruning by pass score: not reproduced (the script says so and stops)")
         if name == "record":
             p.add_argument("--seeds", help="record: whole seeded games from their start instead, e.g. 60001-60040")
         if name == "go":
@@ -371,7 +314,7 @@ def main() -> None:
             p.add_argument("--no-pair", action="store_true", help="without the pair table (tables version 2's set)")
             p.add_argument("--pair-min", type=float, help="play the pair table from this chance (default: above 0)")
             p.add_argument("--solve-budget", type=float,
-                           help="table states one decision may solve (default: play's, 50,000; bench's is inf)")
+                           help=f"table states one decision may solve (default: play's, {PLAY_SOLVE_BUDGET:,})")
     p = sub.add_parser("build256")
     p.add_argument("--snaps", required=True)
     p.add_argument("--out", required=True)

@@ -1,6 +1,7 @@
-"""The endgame on its own: seeded games played to their first 16384, then continued from there.
+"""The plain player's endgame on its own: seeded games played to their first 16384, then continued from there.
 
-Reaching 32768 is decided after the first 16384 (games at the defaults die at ~340-390k, while
+The player is `plain` (nneonneo's evaluation; other evaluations with --weights or --lines). Reaching
+32768 is decided after the first 16384 (games at its defaults die at ~340-390k, while
 building the second 16384), and a full game spends half its moves getting to the first 16384.
 So settings are compared on the second half only:
 
@@ -32,11 +33,12 @@ import sys
 import time
 from pathlib import Path
 
-from screenbot.agent.bench_summary import _percentile
-from screenbot.agent.endgame import TABLE_MARGIN, EndgameTables, TablesAgent
-from screenbot.agent import lines
-from screenbot.agent.heuristic import load_weights
+from research import lines
+from research.tables_agent import TABLE_MARGIN, TablesAgent
+from research.weights import load_weights
+from screenbot.agent.endgame import EndgameTables
 from screenbot.agent.search import ExpectimaxAgent
+from screenbot.bench.summary import percentile
 from screenbot.game.rules import Game, max_tile
 
 _RNG_STEP = 0x6D2B79F5  # mulberry32 adds this per draw; a game draws 2 per spawn (cell, value)
@@ -88,7 +90,7 @@ def _play(game: Game, agent: ExpectimaxAgent, stop_at: int, how: dict,
         decision = agent.choose(game.grid, **how)
         if decision.move is None:
             return move_ms, True
-        if decision.table is not None and table_moves is not None:
+        if decision.chance is not None and table_moves is not None:
             table_moves[0] += 1
             table_moves[1] += decision.move != max(decision.values, key=lambda m: (decision.values[m], -m))
         game.step(decision.move)
@@ -110,14 +112,13 @@ def _agent(args) -> ExpectimaxAgent:
         agent = TablesAgent(EndgameTables.load_or_build()[0], threads=args.threads, threshold=args.table_threshold,
                             margin=args.table_margin, min_target=args.table_min_target)
     else:
-        weights = getattr(args, "weights", None)  # (go only) the continuation is all endgame
+        weights = getattr(args, "weights", None)  # (go only: every board of a continuation holds 16384)
         network = getattr(args, "lines", None)
         try:
-            endgame_weights = load_weights(*weights) if weights else None
-            table = lines.row_table(lines.load(network)[0]) if network else None
+            table = load_weights(*weights) if weights else lines.row_table(lines.load(network)[0]) if network else None
         except ValueError as exc:
             sys.exit(f"late_game: {exc}")
-        agent = ExpectimaxAgent(threads=args.threads, weights=table, endgame_weights=endgame_weights,
+        agent = ExpectimaxAgent(threads=args.threads, weights=table,
                                 deepen_gap=getattr(args, "deepen_gap", None), deepen_ms=getattr(args, "deepen_ms", None))
     agent.warm_up()
     return agent
@@ -146,7 +147,7 @@ def snap(args) -> None:
         assert game.rng.state == _rng_state(seed, game.moves)
         line = {"seed": seed, "grid": [list(r) for r in game.grid], "score": game.score, "moves": game.moves,
                 "reached": not over, "seconds": time.perf_counter() - started,
-                "ms_median": _percentile(move_ms, 0.5), "max_tile": max_tile(game.grid),
+                "ms_median": percentile(move_ms, 0.5), "max_tile": max_tile(game.grid),
                 "settings": {"depth": args.depth, "lines": args.lines}, "command": command_line()}
         append_line(out, line)
         print(f"snap seed {seed}: {'16384' if not over else 'lost'} after {game.moves} moves", flush=True)
@@ -176,7 +177,7 @@ def go(args) -> None:
         move_ms, over = _play(game, agent, args.stop_at, how, table_moves)
         line = {"seed": s["seed"], "max_tile": max_tile(game.grid), "score": game.score,
                 "moves": s["moves"] + game.moves, "over": over, "seconds": time.perf_counter() - started,
-                "ms_median": _percentile(move_ms, 0.5), "ms_p95": _percentile(move_ms, 0.95),
+                "ms_median": percentile(move_ms, 0.5), "ms_p95": percentile(move_ms, 0.95),
                 "final": [list(r) for r in game.grid], "table_moves": table_moves[0],
                 "table_moves_not_the_searchs": table_moves[1], "settings": {**how, **extra, "stop_at": args.stop_at, "threads": args.threads},
                 "command": command_line()}
@@ -197,13 +198,21 @@ def show(args) -> None:
               f"p95 median {statistics.median(g['ms_p95'] for g in games):.1f}")
 
 
+def continued_with(settings: dict) -> str | None:
+    """A go line's settings other than BenchSettings' own (the snapshots played the plain player's defaults),
+    in words for its `variant`; None when there are none."""
+    own = ("depth_cap", "deepen_gap", "stop_at", "threads")
+    shown = {k: v for k, v in settings.items() if k not in own and v is not None}
+    return "from the first 16384 on: " + ", ".join(f"{k} {v}" for k, v in shown.items()) if shown else None
+
+
 def whole(args) -> None:
     """The snapshots and one continuation of each as whole games (a game lost before 16384 is its snapshot)."""
     from dataclasses import asdict
 
-    from screenbot.agent.bench import BenchSettings
-    from screenbot.agent.bench_summary import game_figures, reported_tiles
-    from screenbot.agent.bench_plot import plot_reach
+    from screenbot.bench.games import BenchSettings
+    from screenbot.bench.summary import game_figures, reported_tiles
+    from screenbot.bench.plot import plot_reach
 
     snaps = {s["seed"]: s for s in map(json.loads, Path(args.snaps).read_text().splitlines()) if s}
     conts = {c["seed"]: c for c in map(json.loads, Path(args.cont).read_text().splitlines()) if c}
@@ -220,8 +229,10 @@ def whole(args) -> None:
             games.append({"seed": seed, "score": s["score"], "moves": s["moves"],
                           "max_tile": max(max(r) for r in s["grid"]), "over": True,
                           "ms_per_move_median_before_16384": s["ms_median"]})
-    cap = next(iter(conts.values()))["settings"].get("depth_cap")
-    settings = BenchSettings(stop_at=32768, depth_cap=cap)
+    after_16384 = next(iter(conts.values()))["settings"]
+    settings = BenchSettings(stop_at=32768, depth_cap=after_16384.get("depth_cap"),
+                             deepen_gap=after_16384.get("deepen_gap"), player="plain",
+                             variant=continued_with(after_16384))
     after = [g["ms_per_move_median_after_16384"] for g in games if "ms_per_move_median_after_16384" in g]
     summary = {
         **game_figures(games, reported_tiles(32768)),
@@ -282,6 +293,8 @@ def main() -> None:
     args = parser.parse_args()
     if len(getattr(args, "weights", None) or ()) > 2:
         parser.error("--weights takes a file and at most one key")
+    if getattr(args, "weights", None) and args.lines:
+        parser.error("--weights and --lines are two evaluations: give one")
     {"snap": snap, "go": go, "show": show, "whole": whole}[args.step](args)
 
 

@@ -1,12 +1,13 @@
 """Live play speed on the rig: the practice page's own timing, then moves/s and misreads over a game.
 
     .venv/bin/python -m benchmarks.live [--seed S] [--max-moves N] [--anim A] [--theme T] [--zoom Z]
-                                        [--board "..." [--score N]] [--keys K] [--progress N] [--json]
+                                        [--board "..." [--score N]] [--keys K] [--player NAME] [--progress N] [--json]
 
 Starts Xvfb + Chromium with the practice board (real animation speed unless --anim), measures
 key -> first change -> board still for K keys, then calibrates and plays (to game over unless
---max-moves) with the default agent, and prints medians: read, think and wait time per move,
-key-to-key time, moves/s, and misreads counted against the page's own record of the game.
+--max-moves) with play's player (--player to choose another), and prints medians: read, think and
+wait time per move, key-to-key time, moves/s, and misreads counted against the page's own record
+of the game.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ import sys
 import time
 
 import numpy as np
+
+from screenbot.agent.players import make_player
+from screenbot.commands.player_args import add_player_argument, player_tables
 
 
 def page_timing(rig, screen, keyboard, board, keys: int) -> dict:
@@ -91,9 +95,7 @@ def main(argv=None) -> int:
     parser.add_argument("--depth-cap", help="cap the agent's adaptive depth: N or endgame (default: the agent's)")
     parser.add_argument("--deepen-gap", type=float, default=None, help="close calls deepen past the cap (default: the agent's; 0: off)")
     parser.add_argument("--deepen-ms", type=float, default=None, help="... within this long from the decision's start (default: the budget)")
-    parser.add_argument("--share-table", choices=("on", "off"), default=None,
-                        help="the boards one key can make share one search table (default: play's default)")
-    parser.add_argument("--plain", action="store_true", help="without the corner tables (screenbot play --player plain)")
+    add_player_argument(parser)
     parser.add_argument("--theme", default="classic", help="practice page theme (classic or dark)")
     parser.add_argument("--zoom", type=float, default=1.0, help="browser zoom factor")
     parser.add_argument("--board", default=None, help='start from this board ("2 0 0 4 / ..."), e.g. a crowded late-game one')
@@ -112,7 +114,6 @@ def main(argv=None) -> int:
     from screenbot.game.rules import parse_board
     from screenbot.practice.rig import Rig
 
-    share = {} if args.share_table is None else {"share_table": args.share_table == "on"}
     rig_options = dict(seed=args.seed, anim=args.anim, theme=args.theme, zoom=args.zoom, export_env=True)
     if args.zoom > 1.0:
         rig_options["screen"] = (1600, 1200)  # room for the zoomed board
@@ -128,18 +129,15 @@ def main(argv=None) -> int:
             rig.load(seed=args.seed, board=start, score=args.score, keep=keep)
             rig.wait_still()
             profile = calibrate_live(screen)
-        agent = None
-        if not args.plain:  # play's default
-            from screenbot.agent.corner import play_agent
-            from screenbot.commands.corner_tables import ensure_corner_tables
-
-            agent = play_agent(ensure_corner_tables(), args.depth_cap, args.deepen_gap, args.deepen_ms)
+        # as `screenbot play --player NAME` makes it (its tables loaded, or built first with a progress bar)
+        player_name, tables = player_tables(args)
+        agent = make_player(player_name, tables=tables, depth_cap=args.depth_cap, deepen_gap=args.deepen_gap,
+                            deepen_ms=args.deepen_ms)
         parts = open_live(profile=profile)
         try:
             player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms,
                                                                   depth_cap=args.depth_cap, deepen_gap=args.deepen_gap,
-                                                                  deepen_ms=args.deepen_ms,
-                                                                  **share),
+                                                                  deepen_ms=args.deepen_ms, player=player_name),
                             agent, focus_watch=parts.focus_watch, status=Progress(args.progress))
             summary = player.play()
         finally:
@@ -163,7 +161,7 @@ def main(argv=None) -> int:
         "deepen_gap": args.deepen_gap,
         "deepen_ms": args.deepen_ms,
         "search_threads": player.agent.threads,
-        "agent": "plain" if args.plain or agent is None else "corner",  # corner: play's default (the tables)
+        "player": player_name,
         "zoom": args.zoom,
         "moves": summary.moves,
         "reason": summary.reason,

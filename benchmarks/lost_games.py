@@ -1,5 +1,6 @@
 """Where the corner player's lost games went: each seeded game replayed as bench plays it with play's player
-(block tables, else the search; --corner-depth D: macroxue's search at depth D), with every move's source kept,
+(`corner-v4`: block tables, else the search; --corner-depth D: research.macroxue's search at depth D, without
+macroxue's pruning by pass score), with every move's source kept,
 and for the games that end short of the stop tile, how their last moves were chosen.
 
     .venv/bin/python -m benchmarks.lost_games --seeds 60028,60029 [--corner-depth 8] [--stop-at 32768] [--last 200]
@@ -16,12 +17,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 from benchmarks.final_phase import PHASE_TILES
 from benchmarks.late_game import _seeds, command_line
 
-from screenbot.agent.bench import make_agent
+from research.macroxue import PASS_SCORE, MacroxueAgent
+from screenbot.agent.corner import load_or_build
+from screenbot.agent.players import PLAY_SOLVE_BUDGET
+from screenbot.bench.games import BenchSettings, make_agent
 from screenbot.game.rules import Game, max_tile
 
 
@@ -44,9 +49,9 @@ def replay(seed: int, agent, stop_at: int, last: int) -> dict:
         decision = agent.choose(game.grid)
         if decision.move is None:
             break
-        if decision.table is not None:
+        if decision.chance is not None:
             table_board = game.grid
-        sources.append(decision.table)
+        sources.append(decision.chance)
         game.step(decision.move)
     tail = sources[-last:]
     searched_after = next((i for i, s in enumerate(reversed(sources)) if s is not None), len(sources))
@@ -65,10 +70,20 @@ def main() -> None:
     parser.add_argument("--seeds", required=True, help='seeds as ranges and single seeds, e.g. "60001-60020,60045"')
     parser.add_argument("--stop-at", type=int, default=32768)
     parser.add_argument("--last", type=int, default=200, help="how many of the last moves to count (default 200)")
-    parser.add_argument("--corner-depth", type=int, help="macroxue's search at this depth (default: play's adaptive depth)")
+    parser.add_argument("--corner-depth", type=int,
+                        help="macroxue's search at this depth, without its pass-score pruning (research/macroxue.py; "
+                             "default: play's adaptive depth)")
+    parser.add_argument("--pass-score", action="store_true",
+                        help="macroxue's pruning by pass score: not reproduced (the script says so and stops)")
     parser.add_argument("--json", help="append one JSON line per game here")
     args = parser.parse_args()
-    agent = make_agent(1, corner="table", corner_depth=args.corner_depth)
+    if args.pass_score:
+        sys.exit(f"lost_games: {PASS_SCORE}")
+    tables, _ = load_or_build()  # play's, from the user cache dir (built there first when missing, as bench does)
+    if args.corner_depth is None:
+        agent = make_agent(BenchSettings(player="corner-v4"), 1, tables)
+    else:
+        agent = MacroxueAgent(tables, threads=1, solve_budget=PLAY_SOLVE_BUDGET, fixed_depth=args.corner_depth)
     agent.warm_up()
     for seed in _seeds(args.seeds):
         line = replay(seed, agent, args.stop_at, args.last)

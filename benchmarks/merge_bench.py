@@ -19,7 +19,7 @@ import json
 import sys
 from pathlib import Path
 
-from screenbot.agent.bench_summary import merge_summaries
+from screenbot.bench.summary import merge_summaries
 from screenbot.commands.bench import format_merged
 
 
@@ -45,7 +45,7 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(merged, indent=1) + "\n")
     if args.plot:
-        from screenbot.agent.bench_plot import plot_reach
+        from screenbot.bench.plot import plot_reach
 
         plot_reach(merged, str(args.plot))
     return 0

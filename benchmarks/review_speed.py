@@ -13,7 +13,8 @@ counts as a gap. The video (and, with --keep, the page's record of the games bes
 VIDEO.page.json, so a later `--video VIDEO` is checked too) goes to --keep DIR or a temp folder.
 
 Then it times `review()` on the video, the code `screenbot review VIDEO` runs, at its defaults
-(adaptive depth, no time limit), and prints the video's length, the review's wall time and its ratio
+(play's player, --player to choose another; adaptive depth, no time limit; the player's tables and
+search kernel loaded before the clock starts), and prints the video's length, the review's wall time and its ratio
 to the video's time (the issue's target: below 1), frames read and skipped as unchanged, distinct
 boards searched, moves rebuilt, gaps, the moves checked against the page's own history, and the
 time split: vision reading, search, and the rest (decoding, the unchanged-frame test, calibration,
@@ -31,6 +32,8 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+
+from screenbot.agent.players import DEFAULT_PLAYER, PLAYERS
 
 BAD_EVERY = 7  # moves 7, 14, 21, ...: the legal move the player's agent values least
 JITTER = 0.1  # the pace varies by up to +-10 %
@@ -137,23 +140,12 @@ def decode_only(video: Path) -> tuple[int, float]:
     return n, time.perf_counter() - t0
 
 
-def timed_review(video: Path) -> tuple[object, dict]:
-    """review(video) at `screenbot review`'s defaults, with vision's reads and the searches timed."""
-    from screenbot.coach.evaluate import Judge
+def timed_review(video: Path, judge) -> tuple[object, dict]:
+    """review(video) with `judge` (`screenbot review`'s, see make_judge), vision's reads and the searches timed."""
     from screenbot.coach.review import review
     from screenbot.vision import read_board
 
-    clock = {"read_s": 0.0, "search_s": 0.0, "searches_ms": []}
-
-    class TimedJudge(Judge):
-        def decision(self, board):
-            new = board not in self.cache
-            t0 = time.perf_counter()
-            try:
-                return super().decision(board)
-            finally:
-                if new:
-                    clock["searches_ms"].append((time.perf_counter() - t0) * 1000)
+    clock = {"read_s": 0.0, "search_s": 0.0, "searches_ms": judge.searches_ms}
 
     def read(frame, profile):
         t0 = time.perf_counter()
@@ -163,20 +155,38 @@ def timed_review(video: Path) -> tuple[object, dict]:
             clock["read_s"] += time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    result = review(video, TimedJudge(), read=read)
+    result = review(video, judge, read=read)
     clock["total_s"] = time.perf_counter() - t0
     clock["search_s"] = sum(clock["searches_ms"]) / 1000
     return result, clock
 
 
-def warm_up_search() -> float:
-    """Seconds to load the search kernel (numba) in this process, so the review's time leaves it out
-    whether or not this run recorded the video first."""
-    from screenbot.agent.search import ExpectimaxAgent
+def make_judge(player: str):
+    """`screenbot review`'s judge with `player`, its tables loaded and its search kernel (numba) loaded in
+    this process, so the review's time leaves both out whether or not this run recorded the video first;
+    (judge, seconds that took)."""
+    from screenbot.coach.evaluate import Judge
+
+    class TimedJudge(Judge):
+        """Keeps each new board's search time in `searches_ms`."""
+
+        def __init__(self, **kwargs) -> None:
+            super().__init__(**kwargs)
+            self.searches_ms: list[float] = []
+
+        def decision(self, board):
+            new = board not in self.cache
+            t0 = time.perf_counter()
+            try:
+                return super().decision(board)
+            finally:
+                if new:
+                    self.searches_ms.append((time.perf_counter() - t0) * 1000)
 
     t0 = time.perf_counter()
-    ExpectimaxAgent(threads=1).choose(((2, 0, 0, 0), (0, 0, 0, 0), (0, 0, 2, 0), (0, 0, 0, 0)), depth=1)
-    return time.perf_counter() - t0
+    judge = TimedJudge(player=player)
+    judge.agent.warm_up()
+    return judge, time.perf_counter() - t0
 
 
 def main(argv=None) -> int:
@@ -189,6 +199,8 @@ def main(argv=None) -> int:
     parser.add_argument("--keep", type=Path, metavar="DIR", help="record into DIR and keep the video (default: a temp folder)")
     parser.add_argument("--no-decode-pass", action="store_true", help="skip the second, decode-only pass over the video")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the figures as one JSON object to FILE")
+    parser.add_argument("--player", default=DEFAULT_PLAYER, choices=tuple(PLAYERS),
+                        help=f"the judging player (default {DEFAULT_PLAYER!r}, review's)")
     args = parser.parse_args(argv)
 
     import cv2
@@ -226,10 +238,11 @@ def main(argv=None) -> int:
         figures["video"] = {"path": str(video), "frames": frames, "fps": round(fps, 3),
                             "seconds": None if video_s is None else round(video_s, 2),
                             "bytes": video.stat().st_size}
-        figures["kernel_load_s"] = round(warm_up_search(), 3)
+        judge, figures["judge_load_s"] = make_judge(args.player)
+        figures["judge_load_s"] = round(figures["judge_load_s"], 3)
         figures["load_average_before"] = [round(x, 2) for x in os.getloadavg()]
 
-        result, clock = timed_review(video)
+        result, clock = timed_review(video, judge)
         stats, searches = result.stats, clock["searches_ms"]
         total, read_s, search_s = clock["total_s"], clock["read_s"], clock["search_s"]
         gap_kinds = Counter(g.kind for g in result.game.gaps)

@@ -1,4 +1,4 @@
-"""Train the line network (screenbot.agent.lines) by TD(0) on afterstates, greedy one-ply play.
+"""Train the line network (research.lines) by TD(0) on afterstates, greedy one-ply play.
 
     python -m benchmarks.train_lines --kinds 1 --games 800000 --out runs/lines.npz [--endgame-share 0.5]
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from screenbot.agent import lines
+from research import lines
 from screenbot.game.bitboard import to_bitboard
 
 # big tiles placed along the top row from the left corner; the symmetric network learns all corners from these

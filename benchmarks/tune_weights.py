@@ -31,7 +31,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from benchmarks.late_game import _play, command_line, resume
-from screenbot.agent.heuristic import POWER_RANGE, Weights
+from research.weights import POWER_RANGE
+from screenbot.agent.heuristic import Weights
 from screenbot.agent.search import ExpectimaxAgent
 
 DEFAULT = Weights()

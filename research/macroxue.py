@@ -68,7 +68,8 @@ class RuleTables(BlockTables):
         """The thresholds that differ from macroxue's rule, in words (None: none)."""
         words = {"small_sure": "the small table's move from chance {:g}", "pair_min": "the pair table's above {:g}",
                  "big_min": "the big table's from {:g}"}
-        changed = [words[n].format(getattr(self, n)) for n in _THRESHOLDS if getattr(self, n) != getattr(BlockTables, n)]
+        changed = [words[n].format(getattr(self, n)) for n in _THRESHOLDS
+                   if getattr(self, n) != getattr(BlockTables, n)]
         return ", ".join(changed) or None
 
 
