@@ -94,7 +94,8 @@ class MacroxueAgent(CornerAgent):
         """How this agent differs from play's corner player, in words (BenchSettings' `variant`); None: not at all."""
         parts = []
         if self.fixed_depth is not None:
-            parts.append(f"macroxue's search at depth {self.fixed_depth} without its pass-score pruning")
+            parts.append(f"macroxue's search at depth {self.fixed_depth} (paths below 2**-{self.fixed_depth + 4} cut) "
+                         "without its pass-score pruning")
         if self.loss != "fixed":
             parts.append(f"loss rule {self.loss}")
         if isinstance(self.block, RuleTables) and self.block.describe():
@@ -103,9 +104,9 @@ class MacroxueAgent(CornerAgent):
 
     def search(self, board: Grid, budget_ms: float | None = None, depth: int | str | None = None,
                **kwargs) -> Decision:
-        """With `fixed_depth` (and no depth asked for): depth D, paths below 2**-(D + 4) cut, within the
-        budget; else the corner search as play's."""
-        if self.fixed_depth is not None and depth is None:
+        """With `fixed_depth` D (and no other depth asked for): depth D, paths below 2**-(D + 4) cut, within
+        the budget; else the corner search as play's."""
+        if self.fixed_depth is not None and depth in (None, self.fixed_depth):
             depth = self.fixed_depth
             budget_ms = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
             kwargs.setdefault("cutoff", 2.0 ** -(self.fixed_depth + 4))
