@@ -58,10 +58,12 @@ def player_spec(name: str) -> PlayerSpec:
 
 def make_player(name: str = DEFAULT_PLAYER, *, tables: BlockTables | None = None,
                 depth_cap: int | str | None = None, deepen_gap: float | None = None,
-                deepen_ms: float | None = None, threads: int | None = None) -> Agent:
+                deepen_ms: float | None = None, threads: int | None = None,
+                solve_budget: float = PLAY_SOLVE_BUDGET) -> Agent:
     """A new agent of the player `name`. `tables`: play's block tables, already loaded (players with
     tables only; without them they are loaded from the user cache dir, or built there first: minutes).
-    `depth_cap`, `deepen_gap`, `deepen_ms`, `threads`: the search's settings (None: its defaults)."""
+    `depth_cap`, `deepen_gap`, `deepen_ms`, `threads`: the search's settings (None: its defaults).
+    `solve_budget`: table states one decision may solve (play's by default)."""
     spec = player_spec(name)
     if tables is not None and not spec.tables:
         raise ValueError(f"the player {name!r} plays no tables")
@@ -76,7 +78,7 @@ def make_player(name: str = DEFAULT_PLAYER, *, tables: BlockTables | None = None
         return CornerAgent(None, **search)
     if tables is None:
         tables, _ = load_or_build()
-    return CornerAgent(tables, solve_budget=PLAY_SOLVE_BUDGET, **search)
+    return CornerAgent(tables, solve_budget=solve_budget, **search)
 
 
 PLAYER_HELP = ("the player: " + "; ".join(f"'{s.name}' {s.summary}" for s in PLAYERS.values())

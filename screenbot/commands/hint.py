@@ -47,6 +47,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+# A hint is one decision, not one of a game's thousands: it may solve this many table states (a few
+# seconds) where play's decisions stop at PLAY_SOLVE_BUDGET, so a board the tables have not met yet
+# still gets their answer.
+HINT_SOLVE_BUDGET = 5_000_000
+
+
 def grid_from_args(args: argparse.Namespace) -> Grid:
     """The board to advise on: typed in (--board), on a screenshot (--image), or on the live screen."""
     if args.board is not None:
@@ -101,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
     deepen_ms = check_budget(args.deepen_ms, "--deepen-ms")
     grid = grid_from_args(args)
     tables = ensure_tables() if args.endgame_tables else None
-    agent = player_from_args(args, depth_cap=depth_cap, deepen_gap=deepen_gap, deepen_ms=deepen_ms)
+    agent = player_from_args(args, depth_cap=depth_cap, deepen_gap=deepen_gap, deepen_ms=deepen_ms,
+                             solve_budget=HINT_SOLVE_BUDGET)
     agent.warm_up()  # loading the compiled search must not eat the time budget
     decision = agent.choose(grid, budget_ms, depth)
     print(format_advice(grid, decision, tables.suggest(grid) if tables is not None else None))

@@ -11,7 +11,8 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from screenbot.agent.endgame import FRAMES, PROB_SCALE, SHAPES, EndgameTables, TableError, TablesAgent, solve
+from research.tables_agent import TablesAgent
+from screenbot.agent.endgame import FRAMES, PROB_SCALE, SHAPES, EndgameTables, TableError, solve
 from screenbot.agent.search import ExpectimaxAgent
 from screenbot.game.rules import Move, apply_move
 
@@ -218,7 +219,7 @@ def test_the_file_keeps_the_tables_and_a_corrupt_file_is_refused_then_rebuilt(ta
 
 def test_the_agent_plays_the_tables_move_and_says_so(tables):
     plain = ExpectimaxAgent(threads=1).choose(README_BOARD, depth=2)
-    assert plain.table is None
+    assert plain.chance is None
     suggestion = tables.suggest(README_BOARD)
     # up and left are mirror images on this L (all 2s): equally good for the table, the search picks
     assert suggestion.chances[Move.UP] == suggestion.chances[Move.LEFT] == suggestion.probability
@@ -226,10 +227,10 @@ def test_the_agent_plays_the_tables_move_and_says_so(tables):
     agent = TablesAgent(tables, threads=1)
     decision = agent.choose(README_BOARD, depth=2)
     assert decision.move == max((Move.UP, Move.LEFT), key=lambda m: plain.values[m])
-    assert decision.table == pytest.approx(suggestion.probability)
+    assert decision.chance == pytest.approx(suggestion.probability)
     assert decision.values == plain.values  # the search's values are still there to compare moves by
     strict = TablesAgent(tables, threads=1, threshold=0.9)
-    assert strict.choose(README_BOARD, depth=2).table is None
+    assert strict.choose(README_BOARD, depth=2).chance is None
 
 
 def test_moves_that_would_shift_the_block_are_not_the_tables(tables):
@@ -237,7 +238,7 @@ def test_moves_that_would_shift_the_block_are_not_the_tables(tables):
     suggestion = tables.suggest(board)
     assert set(suggestion.chances) == {Move.UP}  # right would shift the block, left and down do nothing
     decision = TablesAgent(tables, threads=1).choose(board, depth=2)
-    assert decision.move == Move.UP and decision.table == suggestion.probability
+    assert decision.move == Move.UP and decision.chance == suggestion.probability
 
 
 def test_a_merge_below_two_full_rows_would_let_them_fall_so_down_is_not_the_tables(tables):
@@ -255,7 +256,7 @@ def test_hint_builds_the_tables_once_then_loads_them_and_says_what_they_chose(ca
 
     monkeypatch.setattr(endgame, "SHAPES", (dataclasses.replace(L7, ranks=(6,)),))  # the full set takes 1.5 min
     monkeypatch.setattr(endgame, "default_table_path", lambda: tmp_path / "cache" / "endgame.npz")
-    argv = ["hint", "--board", "16384 8192 1024 2 / 4096 2048 512 2 / 256 128 64 2 / 2 2 2 2", "--depth", "2",
+    argv = ["hint", "--player", "plain", "--board", "16384 8192 1024 2 / 4096 2048 512 2 / 256 128 64 2 / 2 2 2 2", "--depth", "2",
             "--endgame-tables"]
     assert cli.main(argv) == 0
     out, err = capsys.readouterr()
@@ -277,7 +278,7 @@ def test_a_cache_dir_that_cannot_be_written_is_one_line_and_exit_code_2(capsys, 
     (tmp_path / "file").write_text("in the way")
     monkeypatch.setattr(endgame, "SHAPES", (dataclasses.replace(L7, ranks=(3,)),))
     monkeypatch.setattr(endgame, "default_table_path", lambda: tmp_path / "file" / "endgame.npz")
-    assert cli.main(["hint", "--board", "2 0 0 0 / 0 0 0 0 / 0 0 0 0 / 0 0 0 2", "--endgame-tables"]) == 2
+    assert cli.main(["hint", "--player", "plain", "--board", "2 0 0 0 / 0 0 0 0 / 0 0 0 0 / 0 0 0 2", "--endgame-tables"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("screenbot: error: cannot keep the endgame tables at") and "Traceback" not in "".join(err)
 

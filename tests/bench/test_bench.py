@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from screenbot.agent.bench import BenchSettings, make_agent, play_game, run_games
-from screenbot.agent.bench_summary import merge_summaries, reported_tiles
+from screenbot.bench.games import BenchSettings, make_agent, play_game, run_games
+from screenbot.bench.summary import merge_summaries, reported_tiles
 from screenbot.cli import main
 from screenbot.game import is_over, max_tile
 
@@ -138,7 +138,7 @@ def test_settings_describe_the_depth_cap_they_play_with():
 def test_siblings_are_the_same_new_tile_in_other_empty_cells():
     import random
 
-    from screenbot.agent.bench import SHARED_SIBLINGS, _some_siblings
+    from screenbot.bench.games import SHARED_SIBLINGS, _some_siblings
     from screenbot.game.rules import parse_board
 
     after = parse_board("2 4 . . / . . . . / 8 . . . / . . . 16")
@@ -231,7 +231,7 @@ def test_kept_games_played_another_way_or_unreadable_stop_the_run_with_one_line(
 
 def test_merging_needs_one_way_of_playing_and_each_seed_once():
     settings = BenchSettings(depth=1, stop_at=32)
-    from screenbot.agent.bench_summary import summarize
+    from screenbot.bench.summary import summarize
 
     a = summarize([play_game(1, settings)], settings, 1, 1, 1.0, 1)
     b = summarize([play_game(2, settings)], settings, 2, 2, 1.0, 1)  # another number of workers is the same play
@@ -347,7 +347,7 @@ def test_bench_corner_plays_what_play_plays_unless_told_a_depth(tmp_path, monkey
 
 
 def test_bench_corner_loss_is_recorded_and_older_kept_games_read_as_the_fixed_rule(tmp_path, monkeypatch):
-    from screenbot.agent.bench_summary import same_settings
+    from screenbot.bench.summary import same_settings
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # --corner eval: no tables needed
     out = tmp_path / "bench.json"
@@ -370,8 +370,8 @@ def test_bench_corner_loss_is_recorded_and_older_kept_games_read_as_the_fixed_ru
 
 
 def test_table_games_record_the_tables_version_and_older_ones_read_as_version_2():
-    from screenbot.agent.bench import BenchSettings
-    from screenbot.agent.bench_summary import same_settings, summary_settings
+    from screenbot.bench.games import BenchSettings
+    from screenbot.bench.summary import same_settings, summary_settings
     from screenbot.agent.block_tables import TABLE_VERSION
 
     table = summary_settings(BenchSettings(stop_at=32768, corner="table"), workers=2, threads=1)
