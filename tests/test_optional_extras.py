@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-import screenbot.agent.bench
+import screenbot.bench.games
 from screenbot.cli import main
 
 
@@ -21,8 +21,8 @@ def test_plot_without_matplotlib_names_the_extra_before_any_game(monkeypatch, tm
     def no_games(*args, **kwargs):
         pytest.fail("games were played although the plot cannot be drawn")
 
-    monkeypatch.setattr(screenbot.agent.bench, "run_games", no_games)
-    code = main(["bench", "--games", "1", "--depth", "0", "--plot", str(tmp_path / "reach.png")])
+    monkeypatch.setattr(screenbot.bench.games, "run_games", no_games)
+    code = main(["bench", "--player", "plain", "--games", "1", "--depth", "0", "--plot", str(tmp_path / "reach.png")])
     err = capsys.readouterr().err.strip()
     assert code != 0
     assert err.startswith("screenbot: error: ") and "\n" not in err
@@ -32,6 +32,6 @@ def test_plot_without_matplotlib_names_the_extra_before_any_game(monkeypatch, tm
 
 def test_bench_without_rich_prints_one_plain_line_per_game(monkeypatch, capsys):
     hide(monkeypatch, "rich")
-    assert main(["bench", "--games", "2", "--depth", "0", "--stop-at", "16"]) == 0
+    assert main(["bench", "--player", "plain", "--games", "2", "--depth", "0", "--stop-at", "16"]) == 0
     err = capsys.readouterr().err
     assert "game 1/2: max tile" in err and "game 2/2: max tile" in err

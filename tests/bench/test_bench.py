@@ -15,7 +15,7 @@ from screenbot.game import is_over, max_tile
 
 def test_bench_writes_the_figures_as_json_and_a_plot(tmp_path, capsys):
     out_json, out_png = tmp_path / "bench.json", tmp_path / "reach.png"
-    argv = ["bench", "--games", "2", "--seed", "3", "--depth", "1", "--stop-at", "256",
+    argv = ["bench", "--player", "plain", "--games", "2", "--seed", "3", "--depth", "1", "--stop-at", "256",
             "--json", str(out_json), "--plot", str(out_png)]
     assert main(argv) == 0
     summary = json.loads(out_json.read_text())
@@ -43,7 +43,7 @@ def test_bench_writes_the_figures_as_json_and_a_plot(tmp_path, capsys):
 
 
 def test_a_game_stops_at_the_tile_asked_for_and_replays_identically():
-    settings = BenchSettings(depth=1, stop_at=128)
+    settings = BenchSettings(player="plain", depth=1, stop_at=128)
     first = play_game(11, settings)
     assert first.max_tile == 128 and not first.over
     assert len(first.move_ms) == first.moves
@@ -52,7 +52,7 @@ def test_a_game_stops_at_the_tile_asked_for_and_replays_identically():
 
 
 def test_workers_play_the_same_games_as_one_process():
-    settings = BenchSettings(depth=1, stop_at=64)
+    settings = BenchSettings(player="plain", depth=1, stop_at=64)
     alone = run_games([20, 21, 22], settings, workers=1)
     shared = run_games([20, 21, 22], settings, workers=2)
     assert [(r.seed, r.score, r.moves) for r in alone] == [(r.seed, r.score, r.moves) for r in shared]
@@ -80,14 +80,8 @@ def test_tiles_reported():
         (["--json", "/no/such/folder/out.json"], "does not exist"),
         (["--plot", "reach.txt"], "--plot"),
         (["--games", "two"], "invalid int"),
-        (["--corner-depth", "8"], "--corner-depth goes with --corner"),
-        (["--corner", "eval", "--corner-depth", "8", "--depth", "3"], "leave out --depth"),
-        (["--corner", "eval", "--corner-depth", "99"], "--corner-depth"),
-        (["--corner", "eval", "--corner-depth", "0"], "1 or more"),
-        (["--corner", "table", "--corner-depth", "8", "--deepen-gap", "0.5"], "belong to the adaptive depth"),
-        (["--corner", "table", "--corner-depth", "8", "--depth-cap", "4"], "belong to the adaptive depth"),
-        (["--corner-loss", "tile"], "--corner-loss goes with --corner"),
-        (["--corner", "eval", "--corner-loss", "steep"], "invalid choice"),
+        (["--player", "best"], "invalid choice"),
+        (["--corner", "table"], "unrecognized arguments"),
     ],
 )
 def test_bad_arguments_are_one_line_with_exit_code_2(capsys, extra, problem):
@@ -97,69 +91,47 @@ def test_bad_arguments_are_one_line_with_exit_code_2(capsys, extra, problem):
 
 
 def test_a_game_without_stop_tile_plays_until_no_move_is_legal():
-    result = play_game(5, BenchSettings(depth=0))
+    result = play_game(5, BenchSettings(player="plain", depth=0))
     assert result.over and is_over(result.final) and max_tile(result.final) == result.max_tile
 
 
 def test_settings_describe_the_depth_cap_they_play_with():
     deepened = ", every decision deepened toward the uncapped rule (up to 80 ms)"
-    assert BenchSettings().describe() == "the defaults (adaptive depth up to 6, at most 500 ms)" + deepened
-    assert BenchSettings(depth_cap="endgame").describe() == \
-        "depth cap endgame (adaptive depth up to 6, uncapped from 16384, at most 500 ms)" + deepened
+    plain = "player plain, "
+    assert BenchSettings(player="plain").describe() == plain + "the defaults (adaptive depth up to 6, at most 500 ms)" + deepened
+    assert BenchSettings(player="plain", depth_cap="endgame").describe() == \
+        plain + "depth cap endgame (adaptive depth up to 6, uncapped from 16384, at most 500 ms)" + deepened
     # a cap the rule never reaches leaves no close call to deepen past it
-    assert BenchSettings(depth_cap=40, stop_at=16384).describe() == \
-        "depth cap 40 (adaptive depth up to 40, at most 500 ms), stop at 16384"
-    assert BenchSettings(depth_cap=12).describe() == "depth cap 12 (adaptive depth up to 12, at most 500 ms)" + deepened
-    assert BenchSettings(depth_cap=13).describe() == "depth cap 13 (adaptive depth up to 13, at most 500 ms)"
-    assert BenchSettings(depth="adaptive", budget_ms=200).describe() == "budget 200 ms" + deepened
-    assert BenchSettings(budget_ms=200).describe() == "budget 200 ms"
-    assert BenchSettings(depth="adaptive", depth_cap=5).describe() == "depth adaptive up to 5"
-    assert BenchSettings(depth=3).describe() == "depth 3"
-    assert BenchSettings(deepen_gap=1e-3).describe() == \
-        "the defaults (adaptive depth up to 6, at most 500 ms), close calls (within 0.001, up to 80 ms) deepened"
-    assert BenchSettings(deepen_gap=0.003).describe() == \
-        "the defaults (adaptive depth up to 6, at most 500 ms), close calls (within 0.003, up to 80 ms) deepened"
-    assert BenchSettings(deepen_gap=0).describe() == \
-        "the defaults (adaptive depth up to 6, at most 500 ms), close calls not deepened"
+    assert BenchSettings(player="plain", depth_cap=40, stop_at=16384).describe() == \
+        plain + "depth cap 40 (adaptive depth up to 40, at most 500 ms), stop at 16384"
+    assert BenchSettings(player="plain", depth_cap=12).describe() == plain + "depth cap 12 (adaptive depth up to 12, at most 500 ms)" + deepened
+    assert BenchSettings(player="plain", depth_cap=13).describe() == plain + "depth cap 13 (adaptive depth up to 13, at most 500 ms)"
+    assert BenchSettings(player="plain", depth="adaptive", budget_ms=200).describe() == plain + "budget 200 ms" + deepened
+    assert BenchSettings(player="plain", budget_ms=200).describe() == plain + "budget 200 ms"
+    assert BenchSettings(player="plain", depth="adaptive", depth_cap=5).describe() == plain + "depth adaptive up to 5"
+    assert BenchSettings(player="plain", depth=3).describe() == plain + "depth 3"
+    assert BenchSettings(player="plain", deepen_gap=1e-3).describe() == \
+        plain + "the defaults (adaptive depth up to 6, at most 500 ms), close calls (within 0.001, up to 80 ms) deepened"
+    assert BenchSettings(player="plain", deepen_gap=0.003).describe() == \
+        plain + "the defaults (adaptive depth up to 6, at most 500 ms), close calls (within 0.003, up to 80 ms) deepened"
+    assert BenchSettings(player="plain", deepen_gap=0).describe() == \
+        plain + "the defaults (adaptive depth up to 6, at most 500 ms), close calls not deepened"
     assert BenchSettings.from_summary({"budget_ms": None, "depth": None, "stop_at": None, "deepen_gap": 0.01}).deepen_gap == 0.01
-    assert BenchSettings(corner="table").describe().endswith(", the corner evaluation and block table")
-    assert BenchSettings(depth=3, corner="eval").describe() == "depth 3, the corner evaluation"
-    assert BenchSettings.from_summary({"budget_ms": None, "depth": None, "stop_at": None, "corner": "table"}).corner == "table"
-    assert BenchSettings(corner="table", corner_depth=8, stop_at=32768).describe() == (
-        "macroxue's search (depth 8, paths below 2**-12 cut, formation breaks not searched further; at most 500 ms), "
-        "the corner evaluation and block table, stop at 32768")
-    assert BenchSettings.from_summary({"budget_ms": None, "depth": None, "stop_at": None, "corner": "table",
-                                       "corner_depth": 8}).corner_depth == 8
+    assert BenchSettings(player="corner-v4", depth=3).describe() == "player corner-v4, depth 3"
+    assert BenchSettings(player="corner-v4", variant="macroxue's search at depth 8").describe().startswith(
+        "player corner-v4 (macroxue's search at depth 8), ")
+    # summaries in benchmarks/results name the agent by their older fields: read as a player and a variant
+    older = {"budget_ms": None, "depth": None, "stop_at": None, "deepen_gap": 1.0}
+    assert BenchSettings.from_summary({**older, "corner": "table"}).player == "corner-v2"
+    assert BenchSettings.from_summary({**older, "corner": "table", "corner_tables": 4}).player == "corner-v4"
+    assert BenchSettings.from_summary({**older, "corner": "eval"}).player == "corner-eval"
+    read = BenchSettings.from_summary({**older, "corner": "table", "corner_depth": 8, "corner_loss": "tile"})
+    assert read.variant == "macroxue's search at depth 8, loss rule tile"
+    assert BenchSettings.from_summary({**older, "endgame_tables": True}).variant == "endgame tables"
+    assert BenchSettings.from_summary(older).player == "plain" and BenchSettings.from_summary(older).variant is None
     # results written before close calls were deepened have no deepen_gap: they read as off
     assert BenchSettings.from_summary({"budget_ms": None, "depth": None, "stop_at": None}).describe() == \
-        "the defaults (adaptive depth up to 6, at most 500 ms), close calls not deepened"
-
-
-def test_siblings_are_the_same_new_tile_in_other_empty_cells():
-    import random
-
-    from screenbot.bench.games import SHARED_SIBLINGS, _some_siblings
-    from screenbot.game.rules import parse_board
-
-    after = parse_board("2 4 . . / . . . . / 8 . . . / . . . 16")
-    board = parse_board("2 4 . . / . 4 . . / 8 . . . / . . . 16")  # the 4 came at row 2, col 2
-    rng = random.Random(3)
-    counts = set()
-    for _ in range(40):
-        siblings = _some_siblings(after, board, rng)
-        counts.add(len(siblings))
-        for s in siblings:
-            new = [(r, c) for r in range(4) for c in range(4) if s[r][c] != after[r][c]]
-            assert len(new) == 1 and s[new[0][0]][new[0][1]] == 4 and new[0] != (1, 1)
-    assert counts == set(range(SHARED_SIBLINGS + 1))
-    assert _some_siblings(None, board, rng) == []
-
-
-def test_a_shared_table_game_plays_on_and_says_so():
-    settings = BenchSettings(depth=2, stop_at=128, shared_table=True)
-    result = play_game(5, settings)
-    assert result.max_tile == 128 and len(result.move_ms) == result.moves
-    assert "sibling boards" in settings.describe()
+        plain + "the defaults (adaptive depth up to 6, at most 500 ms), close calls not deepened"
 
 
 def test_the_rules_deepest_depth_is_what_a_full_board_of_different_tiles_asks_for():
@@ -172,14 +144,14 @@ def test_the_rules_deepest_depth_is_what_a_full_board_of_different_tiles_asks_fo
 
 def test_the_search_threads_are_part_of_the_results(tmp_path, capsys):
     out = tmp_path / "bench.json"
-    assert main(["bench", "--games", "1", "--depth", "1", "--stop-at", "32", "--threads", "1", "--json", str(out)]) == 0
+    assert main(["bench", "--player", "plain", "--games", "1", "--depth", "1", "--stop-at", "32", "--threads", "1", "--json", str(out)]) == 0
     summary = json.loads(out.read_text())
     assert summary["settings"]["threads"] == 1  # a search bounded by time plays another game on more threads
     assert "1 worker(s), 1 search thread(s) each" in capsys.readouterr().out
 
 
 def _keep(folder, *extra):
-    return main(["bench", "--games", "3", "--seed", "7", "--depth", "1", "--stop-at", "64", "--threads", "1",
+    return main(["bench", "--player", "plain", "--games", "3", "--seed", "7", "--depth", "1", "--stop-at", "64", "--threads", "1",
                  "--keep-games", str(folder), *extra])
 
 
@@ -213,7 +185,7 @@ def test_kept_games_played_another_way_or_unreadable_stop_the_run_with_one_line(
     assert _keep(folder) == 0
     capsys.readouterr()
     # another depth would mix two ways of playing into one summary
-    assert main(["bench", "--games", "3", "--seed", "7", "--depth", "2", "--stop-at", "64", "--threads", "1",
+    assert main(["bench", "--player", "plain", "--games", "3", "--seed", "7", "--depth", "2", "--stop-at", "64", "--threads", "1",
                  "--keep-games", str(folder)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("screenbot: error: --keep-games") and "\n" not in err and "another way" in err
@@ -225,12 +197,12 @@ def test_kept_games_played_another_way_or_unreadable_stop_the_run_with_one_line(
     assert _keep(folder) == 2
     assert "not seed 8 alone" in capsys.readouterr().err
     (tmp_path / "file").write_text("")
-    assert main(["bench", "--games", "1", "--depth", "0", "--keep-games", str(tmp_path / "file")]) == 2
+    assert main(["bench", "--player", "plain", "--games", "1", "--depth", "0", "--keep-games", str(tmp_path / "file")]) == 2
     assert "not a folder" in capsys.readouterr().err
 
 
 def test_merging_needs_one_way_of_playing_and_each_seed_once():
-    settings = BenchSettings(depth=1, stop_at=32)
+    settings = BenchSettings(player="plain", depth=1, stop_at=32)
     from screenbot.bench.summary import summarize
 
     a = summarize([play_game(1, settings)], settings, 1, 1, 1.0, 1)
@@ -244,28 +216,25 @@ def test_merging_needs_one_way_of_playing_and_each_seed_once():
         merge_summaries([a, c])
 
 
-def test_bench_plays_with_the_corner_agent_when_asked(monkeypatch, tmp_path):
+def test_bench_plays_the_player_it_is_told_as_make_player_makes_it(monkeypatch, tmp_path):
     from screenbot.agent.block_tables import BlockTables, default_table_path
     from screenbot.agent.corner import CornerAgent
+    from screenbot.agent.players import PLAY_SOLVE_BUDGET
+    from screenbot.agent.search import ExpectimaxAgent
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    agent = make_agent(1, corner="table")  # no tables in the cache: empty ones, solved as games ask
-    assert isinstance(agent, CornerAgent) and agent.block is not None and agent.block.states_solved() == 0
-    assert all(t.is_dense for t in agent.block.tables.values())
     saved = BlockTables()
     saved.suggest(((32768, 16384, 8192, 512), (4096, 2048, 1024, 256), (128, 64, 128, 0), (4, 4, 32, 64)))
-    saved.save(default_table_path())
-    agent = make_agent(1, corner="table")  # play's tables in the cache: loaded
+    saved.compact().save(default_table_path())
+    agent = make_agent(BenchSettings(player="corner-v4"), 1)  # play's tables in the cache: loaded, play's budget
+    assert isinstance(agent, CornerAgent) and agent.solve_budget == PLAY_SOLVE_BUDGET
     assert agent.block.states_solved() == saved.states_solved() > 0
     assert not any(t.is_dense for t in agent.block.tables.values())
-    plain = make_agent(1, corner="eval")
-    assert isinstance(plain, CornerAgent) and plain.block is None
-    result = play_game(5, BenchSettings(depth=2, stop_at=256, corner="eval"), agent=plain)
+    evaluation = make_agent(BenchSettings(player="corner-eval"), 1)
+    assert isinstance(evaluation, CornerAgent) and evaluation.block is None
+    assert type(make_agent(BenchSettings(player="plain"), 1)) is ExpectimaxAgent
+    result = play_game(5, BenchSettings(player="corner-eval", depth=2, stop_at=256))
     assert result.max_tile >= 256 and not result.over
-    pruned = make_agent(1, corner="eval", corner_depth=3)
-    assert pruned.fixed_depth == 3 and pruned.prune
-    result = play_game(5, BenchSettings(stop_at=256, corner="eval", corner_depth=3), agent=pruned)
-    assert result.max_tile >= 256 and not result.over and set(result.depths) <= {1, 2, 3}
 
 
 def _children(pid: int) -> list[int]:
@@ -302,7 +271,7 @@ def test_a_bench_stopped_or_killed_leaves_no_worker_playing(tmp_path, how):
     import subprocess
 
     # games at the defaults: each lasts minutes, far longer than the test waits for a worker to end
-    bench = subprocess.Popen([sys.executable, "-m", "screenbot", "bench", "--games", "4", "--seed", "1",
+    bench = subprocess.Popen([sys.executable, "-m", "screenbot", "bench", "--player", "plain", "--games", "4", "--seed", "1",
                               "--workers", "2", "--threads", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True, env={**os.environ, "SCREENBOT_THREADS": "1"})
     workers: list[int] = []
@@ -332,53 +301,13 @@ def test_a_bench_stopped_or_killed_leaves_no_worker_playing(tmp_path, how):
                 os.kill(pid, signal.SIGKILL)
 
 
-def test_bench_corner_plays_what_play_plays_unless_told_a_depth(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # --corner eval: no tables needed
-    out = tmp_path / "bench.json"
-    for depth in ([], ["--corner-depth", "adaptive"]):  # play's adaptive depth, by default or said outright
-        assert main(["bench", "--games", "1", "--seed", "3", "--corner", "eval", "--stop-at", "64", "--threads", "1",
-                     "--json", str(out)] + depth) == 0
-        settings = json.loads(out.read_text())["settings"]
-        assert settings["corner_depth"] is None and settings["described"].startswith("the defaults (adaptive depth")
-    assert main(["bench", "--games", "1", "--seed", "3", "--corner", "eval", "--corner-depth", "8",
-                 "--stop-at", "64", "--threads", "1", "--json", str(out)]) == 0
-    settings = json.loads(out.read_text())["settings"]
-    assert settings["corner_depth"] == 8 and settings["described"].startswith("macroxue's search (depth 8,")
-
-
-def test_bench_corner_loss_is_recorded_and_older_kept_games_read_as_the_fixed_rule(tmp_path, monkeypatch):
-    from screenbot.bench.summary import same_settings
-
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # --corner eval: no tables needed
-    out = tmp_path / "bench.json"
-    assert main(["bench", "--games", "1", "--seed", "3", "--corner", "eval", "--corner-depth", "2", "--corner-loss",
-                 "tile", "--stop-at", "64", "--threads", "1", "--json", str(out)]) == 0
-    tile = json.loads(out.read_text())["settings"]
-    assert tile["corner_loss"] == "tile" and "-max(2**17, 2 s(largest tile))" in tile["described"]
-    assert main(["bench", "--games", "1", "--seed", "3", "--corner", "eval", "--corner-depth", "2", "--stop-at", "64",
-                 "--threads", "1", "--json", str(out)]) == 0
-    fixed = json.loads(out.read_text())["settings"]
-    assert fixed["corner_loss"] == "fixed" and not same_settings(tile, fixed)
-    older = {k: v for k, v in fixed.items() if k != "corner_loss"}  # a game kept before the option existed
-    assert same_settings(older, fixed) and not same_settings(older, tile)
-    # play's default kept before corner_depth and corner_loss existed (seeds 60161-60164 of session 19)
-    assert main(["bench", "--games", "1", "--seed", "3", "--corner", "eval", "--stop-at", "64", "--threads", "1",
-                 "--json", str(out)]) == 0
-    adaptive = json.loads(out.read_text())["settings"]
-    oldest = {k: v for k, v in adaptive.items() if k not in ("corner_depth", "corner_loss")}
-    assert same_settings(oldest, adaptive) and not same_settings(oldest, fixed)
-
-
-def test_table_games_record_the_tables_version_and_older_ones_read_as_version_2():
-    from screenbot.bench.games import BenchSettings
+def test_summaries_record_the_player_and_older_ones_read_as_theirs():
     from screenbot.bench.summary import same_settings, summary_settings
-    from screenbot.agent.block_tables import TABLE_VERSION
 
-    table = summary_settings(BenchSettings(stop_at=32768, corner="table"), workers=2, threads=1)
-    assert table["corner_tables"] == TABLE_VERSION == 4  # session 22: the pair table added
-    assert "corner_tables" not in summary_settings(BenchSettings(stop_at=32768, corner="eval"), workers=2, threads=1)
-    version_2 = {**table, "corner_tables": 2}
-    older = {k: v for k, v in version_2.items() if k != "corner_tables"}  # kept before session 21: version 2's tables
-    assert same_settings(older, version_2) and not same_settings(older, table)
-    trial = {**table, "corner_tables": 3}  # session 21's trial of macroxue's model (runs/strength_32768_corner_v3)
-    assert not same_settings(trial, table) and not same_settings(trial, older) and not same_settings(version_2, table)
+    v4 = summary_settings(BenchSettings(player="corner-v4", stop_at=32768), workers=2, threads=1)
+    assert v4["player"] == "corner-v4" and v4["variant"] is None
+    older = {k: v for k, v in v4.items() if k not in ("player", "variant")}
+    assert same_settings({**older, "corner": "table", "corner_tables": 4}, v4)
+    assert not same_settings({**older, "corner": "table"}, v4)  # tables without a version: version 2's
+    assert not same_settings({**older, "corner": "table", "corner_tables": 4, "corner_depth": 8}, v4)
+    assert same_settings({**older, "corner": "eval", "corner_loss": "fixed"}, {**v4, "player": "corner-eval"})

@@ -65,8 +65,15 @@ def test_each_distinct_board_is_searched_once():
     }
 
 
-def test_the_real_agent_gives_the_played_best_move_no_loss():
+def test_the_judge_is_plays_player_and_gives_the_played_best_move_no_loss(monkeypatch, tmp_path):
+    from screenbot.agent.block_tables import BlockTables, default_table_path
+    from screenbot.agent.corner import CornerAgent
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    BlockTables.empty_compact().save(default_table_path())  # play's tables, nothing solved yet
     judge = Judge(depth=1)
+    assert isinstance(judge.agent, CornerAgent) and judge.agent.block is not None
+    assert judge.described["player"] == "corner-v4"
     board = ((2, 2, 4, 8), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 2))
     best = judge.decision(board).move
     assert judge.judge(0, board, best).loss == 0.0

@@ -46,7 +46,7 @@ def test_the_command_reviews_a_folder_of_screenshots_and_writes_the_json_and_rep
     boards, moves = seeded_game(11, 12)
     folder = write_screenshots(tmp_path / "shots", boards)  # shot0 .. shot12: name order is not text order
     out, report = tmp_path / "review.json", tmp_path / "report"
-    assert main(["review", str(folder), "--json", str(out), "--out", str(report), "--depth", "1"]) == 0
+    assert main(["review", str(folder), "--json", str(out), "--out", str(report), "--depth", "1", "--player", "corner-eval"]) == 0
     printed = capsys.readouterr().out
     assert "12 moves rebuilt, 0 gaps" in printed
     data = json.loads(out.read_text())
@@ -165,7 +165,7 @@ def test_a_logged_move_that_the_boards_contradict_is_reported(tmp_path):
 
 
 def run_cli(capsys, *args) -> tuple[int, str]:
-    code = main(["review", *map(str, args)])
+    code = main(["review", "--player", "corner-eval", *map(str, args)])
     return code, capsys.readouterr().err
 
 

@@ -89,7 +89,7 @@ def start_coach(rig, tmp_path, *args: str) -> tuple[subprocess.Popen, Lines]:
     env = {**os.environ, **rig.env, "XDG_CONFIG_HOME": str(tmp_path / "config"),
            "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     coach = subprocess.Popen(
-        [sys.executable, "-m", "screenbot", "coach", *args, "--json", str(tmp_path / "coach.json"),
+        [sys.executable, "-m", "screenbot", "coach", "--player", "corner-eval", *args, "--json", str(tmp_path / "coach.json"),
          "--out", str(tmp_path / "report")],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         # Ctrl-C reaches the coach even when the tests run in the background (`cmd &` starts with

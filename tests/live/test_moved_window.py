@@ -81,7 +81,7 @@ def play_while(rig, tmp_path, after_moves, change, **settings) -> Run:
     parts = open_live(profile=profile)
     said: list[str] = []
     try:
-        player = Player(parts.eyes, parts.keyboard, PlaySettings(**settings), focus_watch=parts.focus_watch,
+        player = Player(parts.eyes, parts.keyboard, PlaySettings(**{"player": "plain", **settings}), focus_watch=parts.focus_watch,
                         record=Recording(stop_dir=tmp_path / "stop"), say=said.append)
         summary = player.play()
     finally:

@@ -24,7 +24,7 @@ def play_on(rig, tmp_path, keys="arrows", **settings):
         profile = calibrate_live(screen, tmp_path / "profile.json")
     parts = open_live(profile=profile, keys=keys)
     try:
-        player = Player(parts.eyes, parts.keyboard, PlaySettings(**settings), focus_watch=parts.focus_watch,
+        player = Player(parts.eyes, parts.keyboard, PlaySettings(**{"player": "plain", **settings}), focus_watch=parts.focus_watch,
                         record=Recording(stop_dir=tmp_path / "stop"))
         summary = player.play()
     finally:
@@ -173,7 +173,7 @@ def test_a_recorded_game_replays_without_disagreement_and_a_tampered_log_is_caug
     make_rig(seed=12, anim=0.5, export_env=True)
     record = tmp_path / "rec"
     assert cli.main(["calibrate", "--profile", str(tmp_path / "p.json")]) == 0
-    assert cli.main(["play", "--plain", "--profile", str(tmp_path / "p.json"), "--max-moves", "25", "--record",
+    assert cli.main(["play", "--player", "plain", "--profile", str(tmp_path / "p.json"), "--max-moves", "25", "--record",
                      str(record)]) == 0
     assert cli.main(["replay", str(record)]) == 0
     log = record / "log.jsonl"

@@ -222,13 +222,14 @@ def test_the_default_agent_searches_with_plays_depth_cap():
     from screenbot.play.loop import default_agent
 
     grid = parse_board("2 16 4 2 / 32 8 64 4 / 128 256 512 1024 / . 2 . 8")  # adaptive depth 8
-    agent = default_agent(PlaySettings(depth_cap=4))
+    agent = default_agent(PlaySettings(depth_cap=4, player="plain"))
     try:
         agent.warm_up()  # compiled (or loaded from numba's cache) before the timed search
         assert agent.choose(grid, depth="adaptive").depth == 4  # no time limit: nothing cuts it short under load
     finally:
         agent.close()
-    assert default_agent(PlaySettings(deepen_gap=0.25)).deepen_gap == 0.25
+    assert default_agent(PlaySettings(deepen_gap=0.25, player="corner-eval")).deepen_gap == 0.25
+    assert PlaySettings().player == "corner-v4"  # a library user's Player plays as `screenbot play`
 
 
 def test_keep_going_waits_for_the_overlay_to_stand_still_before_clicking(monkeypatch):

@@ -1,10 +1,11 @@
-"""The learned line network (screenbot.agent.lines): its value, its TD update, its row table for the
+"""The learned line network (research.lines): its value, its TD update, its row table for the
 search, its files, and that training learns."""
 
 import numpy as np
 import pytest
 
-from screenbot.agent import ExpectimaxAgent, lines
+from research import lines
+from screenbot.agent import ExpectimaxAgent
 from screenbot.agent.search import _row_table
 from screenbot.game import apply_move, parse_board
 from screenbot.game.bitboard import to_bitboard

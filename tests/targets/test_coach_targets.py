@@ -31,7 +31,7 @@ def test_coach_follows_a_real_program(target_cls, tmp_path):
         env = {**os.environ, "DISPLAY": display.display, "XDG_CONFIG_HOME": str(tmp_path / "config"),
                "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
         out = tmp_path / "coach.json"
-        coach = subprocess.Popen([sys.executable, "-m", "screenbot", "coach", "--json", str(out)], env=env,
+        coach = subprocess.Popen([sys.executable, "-m", "screenbot", "coach", "--player", "corner-eval", "--json", str(out)], env=env,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                  # Ctrl-C must reach it even when the tests run in the background
                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))

@@ -30,7 +30,7 @@ def play_target(target_cls, moves: int, tmp_path, **target_options):
             profile = calibrate_live(screen, tmp_path / "profile.json")
         parts = open_live(profile=profile)
         try:
-            player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=moves), focus_watch=parts.focus_watch,
+            player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=moves, player="plain"), focus_watch=parts.focus_watch,
                             record=Recording(stop_dir=tmp_path / "stop"))
             summary = player.play()
         finally:

@@ -76,10 +76,10 @@ def test_a_stale_profile_is_replaced_for_the_run_by_read_hint_and_play(tmp_path,
         assert json.loads(captured.out)["board"] == truth
         note = "screenbot: note: the board is not where the profile says"
         assert captured.err.count("\n") == 1 and captured.err.startswith(note)
-        assert main(["hint", "--profile", str(stale), "--depth", "1"]) == 0
+        assert main(["hint", "--player", "plain", "--profile", str(stale), "--depth", "1"]) == 0
         captured = capsys.readouterr()
         assert "best move:" in captured.out and captured.err.count("\n") == 1 and captured.err.startswith(note)
-        assert main(["play", "--plain", "--profile", str(stale), "--dry-run"]) == 0
+        assert main(["play", "--player", "plain", "--profile", str(stale), "--dry-run"]) == 0
         captured = capsys.readouterr()
         assert "move:" in captured.out and captured.err.startswith(note)
         assert stale.read_text() == saved
