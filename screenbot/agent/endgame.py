@@ -15,12 +15,12 @@ block's smallest tile T is built beside it, using the free cells while the block
 takes far more moves (30 and up) than the search's horizon (six). Here it is solved for good: for
 every arrangement of the free cells (ranks up to T's) the probability of reaching the goal (T on a
 free cell beside the block's T) with best play, when only moves that leave the block as it is are
-allowed. `TablesAgent` (bench --endgame-tables) plays their best move where one
-knows the board; measured, that loses more games than the search alone (README, Numbers), so play
+allowed. `research.tables_agent.TablesAgent` plays their best move where one
+knows the board; measured, that loses more games than the search alone (docs/strength.md), so play
 does not use them; `hint --endgame-tables` prints each move's chance beside the search's advice.
 
 The shapes and the solve are in `screenbot.agent.endgame_solve`; this module keeps the tables,
-looks boards up in them, and holds the agent that lets them choose.
+and looks boards up in them.
 
 The tables depend on nothing but the rules: built in about 1.5 minutes on first use (139 M states,
 277 MB as uint16) and kept in the user cache dir (platformdirs), checked by a header with their

@@ -10,13 +10,12 @@ MAX_BUDGET_MS = 600_000.0
 # line can name them without loading the agent).
 # deepen_gap: when the capped depth's two best moves lie closer than this share of the best value,
 # the search goes on deepening up to the uncapped rule's depth (within the budget and DEFAULT_DEEPEN_MS);
-# 0 is off, 1 every decision whose second-best move is not lost. 1 since session 13: close calls only
-# (1e-3, sessions 10-12) left most of the uncapped rule's middle-game strength behind (README: how
-# each was measured).
+# 0 is off, 1 every decision whose second-best move is not lost. 1: deepening close calls only (1e-3)
+# left most of the uncapped rule's middle-game strength behind (docs/strength.md: how each was measured).
 DEFAULT_DEEPEN_GAP = 1.0
 # ... and by default the depths past the cap get this long from the decision's start (or the budget,
 # if shorter): live play thinks while the page animates (~150 ms a move, 2 threads), and unbounded
-# close calls (up to 265 ms) made it wait for the agent in the endgame (README: what each cost).
+# close calls (up to 265 ms) made it wait for the agent in the endgame (docs/strength.md: what each cost).
 DEFAULT_DEEPEN_MS = 80.0
 
 

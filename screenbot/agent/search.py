@@ -52,11 +52,11 @@ DEFAULT_CUTOFF = 1e-4  # chance paths less likely than this are scored by the he
 # on easy boards and more on crowded ones; the budget only caps the rare very slow move.
 DEFAULT_DEPTH = "adaptive"
 DEFAULT_BUDGET_MS = 500.0
-# The deepest the adaptive rule goes unless told otherwise (`depth_cap`; README: how it was chosen).
+# The deepest the adaptive rule goes unless told otherwise (`depth_cap`; docs/strength.md: how it was chosen).
 DEFAULT_DEPTH_CAP = 6
 # depth_cap=ENDGAME_CAP: DEFAULT_DEPTH_CAP until a tile this big is on the board, and from then on
 # (the endgame, where games are lost) no cap, as in nneonneo/2048-ai. Stronger, but too slow for
-# live play's default on 2 cores (README: what it gave).
+# live play's default on 2 cores (docs/strength.md: what it gave).
 ENDGAME_TILE = 16384
 MAX_DEPTH = 16  # iterative deepening stops here
 HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from screenbot.bench.games import BenchSettings
 
 
-# The strongest published players' share of games reaching 16384 and 32768 (the issue tracker's
-# table: nneonneo/2048-ai's README; Jaskowski 2018; Guei et al. 2022; macroxue/2048-ai's README, whose depth-8
-# small-table row is the search `bench --corner table --corner-depth 8` plays, with tables like play's).
+# The strongest published players' share of games reaching 16384 and 32768 (nneonneo/2048-ai's README;
+# Jaskowski 2018; Guei et al. 2022; macroxue/2048-ai's README, whose depth-8 small-table row is the search
+# research.macroxue.MacroxueAgent plays at fixed_depth=8, with tables like play's).
 PUBLISHED = (
     ("nneonneo", {16384: 0.94, 32768: 0.36}),
     ("Jaśkowski 2018", {16384: 0.97, 32768: 0.69}),

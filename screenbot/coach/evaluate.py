@@ -6,7 +6,7 @@ loss of a move is the share of the best move's expected value that the played mo
 played move is the player's; clamped to [0, 1]; 0 when V_best <= 0). Where the player's tables know
 the board, the best move is theirs and V still comes from its search. Being a ratio, it
 does not grow with the board: the values themselves rise as the tiles do, a share of them does
-not, so a loss early in a game and one late in it can be compared (README: Reviewing a game).
+not, so a loss early in a game and one late in it can be compared (docs/coach.md).
 """
 
 from __future__ import annotations
@@ -17,10 +17,12 @@ from typing import Callable
 from screenbot.game.rules import Grid, Move
 
 # Bands by loss: a move loses at least this share of the best value. Set from reviewed seeded games
-# (docs in the README): a random other legal move loses a median 0.1-0.6 % (rising through a game),
-# the worst legal move a median 0.4 % early, 1.2-1.6 % mid-game and 4 % late. So: worse than a
-# typical other move is an inaccuracy, as bad as the worst move mid-game a mistake, as bad as the
-# worst move late a blunder.
+# judged on the plain evaluation (docs/coach.md): a random other legal move loses a median 0.1-0.6 %
+# (rising through a game), the worst legal move a median 0.4 % early, 1.2-1.6 % mid-game and 4 %
+# late. So: worse than a typical other move is an inaccuracy, as bad as the worst move mid-game a
+# mistake, as bad as the worst move late a blunder. On the same boards the corner evaluation (play's)
+# gives the worst move about the same loss and a random other move less (benchmarks/results/
+# coach_bands.json), so the same bands hold for it; with it fewer random moves count as inaccuracies.
 INACCURACY = 0.005
 MISTAKE = 0.015
 BLUNDER = 0.04
