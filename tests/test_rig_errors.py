@@ -7,7 +7,10 @@ import shutil
 
 import pytest
 
-from screenbot.practice.rig import Box, Rig, RigError, ToolMissingError, find_browser, zoom_level
+from screenbot.practice.errors import RigError, ToolMissingError
+from screenbot.practice.launch import find_browser, zoom_level
+from screenbot.practice.measure import Box
+from screenbot.practice.rig import Rig
 
 
 def path_with(tmp_path, *programs: str) -> str:

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import atexit
-import json
-import math
 import os
-import select
 import shutil
 import subprocess
 import tempfile
@@ -16,29 +13,23 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from screenbot.errors import ScreenbotError
 from screenbot.game.rules import Grid, Move, to_grid
 from screenbot.geometry import Rect
+from screenbot.practice import page_geometry
+from screenbot.practice.errors import PageLoadError, RigError, ToolMissingError  # noqa: F401 - the rig's errors
+from screenbot.practice.launch import (
+    browser_args,
+    find_browser,
+    log_tail,
+    need,
+    start_browser,
+    start_xvfb,
+    write_profile,
+)
 from screenbot.practice.measure import Box, drawn, measure_edges
 from screenbot.practice.processes import end_session, session_pids
 from screenbot.practice.server import PracticeServer
 
-BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-QUIET_BROWSER_FLAGS = (
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-default-apps",
-    "--disable-extensions",
-    "--disable-translate",
-    "--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication",
-    "--no-first-run",
-    "--no-default-browser-check",
-    "--disable-gpu",
-    "--password-store=basic",
-    "--hide-crash-restore-bubble",
-    "--noerrdialogs",
-)
 KEY_NAMES = {"up": "Up", "down": "Down", "left": "Left", "right": "Right"}
 # The page's looks (theme -> family; style.css, game.js GEOMETRY).
 THEMES = {"classic": "classic", "dark": "classic", "lines": "lines", "lines-light": "lines", "terminal": "terminal"}
@@ -48,49 +39,6 @@ DISMISS_STYLES = ("click", "key")  # how the page's win message is dismissed (ga
 # lines looks: their line colour). The terminal has none: its frame is box-drawing characters.
 BOARD_BGR = {"classic": (0xA0, 0xAD, 0xBB), "dark": (0x3D, 0x33, 0x2F),
              "lines": (0xC8, 0xC8, 0xC8), "lines-light": (0x33, 0x33, 0x33)}
-
-
-
-class RigError(ScreenbotError):
-    """The live rig could not start or lost one of its parts."""
-
-
-class ToolMissingError(RigError):
-    """A program the rig needs (Xvfb, Chromium, xdotool) is not installed."""
-
-
-class PageLoadError(RigError):
-    """The browser started but the practice page never reported its state."""
-
-
-def find_browser() -> str:
-    """The path of a Chromium-family browser, or ToolMissingError naming what to install."""
-    override = os.environ.get("SCREENBOT_BROWSER")
-    if override:
-        path = shutil.which(override)
-        if path:
-            return path
-        raise ToolMissingError(f"SCREENBOT_BROWSER={override} is not an executable; unset it or fix the path")
-    for name in BROWSER_NAMES:
-        path = shutil.which(name)
-        if path:
-            return path
-    raise ToolMissingError(
-        "no Chromium browser found (looked for chromium, chromium-browser, google-chrome): "
-        "install it, e.g. `apt-get install chromium`"
-    )
-
-
-def _need(program: str, package: str) -> str:
-    path = shutil.which(program)
-    if not path:
-        raise ToolMissingError(f"{program} not found: install it, e.g. `apt-get install {package}`")
-    return path
-
-
-def zoom_level(factor: float) -> float:
-    """Chromium's zoom level for a zoom factor (level = log base 1.2 of the factor)."""
-    return math.log(factor) / math.log(1.2)
 
 
 class Rig:
@@ -178,8 +126,8 @@ class Rig:
         self.stop()
 
     def start(self) -> "Rig":
-        xvfb = _need("Xvfb", "xvfb")
-        _need("xdotool", "xdotool")
+        xvfb = need("Xvfb", "xvfb")
+        need("xdotool", "xdotool")
         browser = find_browser()
         atexit.register(self.stop)  # a rig left running when Python exits is still cleaned up
         try:
@@ -240,74 +188,19 @@ class Rig:
         assert self._tmp is not None
         xauth = self._tmp / "Xauthority"
         xauth.touch()  # python-xlib needs the file to exist; Xvfb runs without access control
-        read_fd, write_fd = os.pipe()
-        log = open(self._tmp / "xvfb.log", "wb")
-        try:
-            w, h = self.screen_size
-            self._xvfb = subprocess.Popen(
-                [xvfb, "-displayfd", str(write_fd), "-screen", "0", f"{w}x{h}x24", "-nolisten", "tcp"],
-                pass_fds=(write_fd,), stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
-        finally:
-            os.close(write_fd)
-            log.close()
-        number = b""
-        deadline = time.monotonic() + 10
-        try:
-            while not number.endswith(b"\n"):
-                left = deadline - time.monotonic()
-                ready, _, _ = select.select([read_fd], [], [], max(left, 0))
-                if not ready:
-                    raise RigError("Xvfb did not report a display number within 10 s")
-                chunk = os.read(read_fd, 16)
-                if not chunk:
-                    tail = (self._tmp / "xvfb.log").read_text(errors="replace").strip().splitlines()[-1:]
-                    raise RigError(f"Xvfb exited at start: {tail[0] if tail else 'no message'}")
-                number += chunk
-        finally:
-            os.close(read_fd)
-        self.display = f":{int(number.strip())}"
+        self._xvfb, self.display = start_xvfb(xvfb, self.screen_size, self._tmp)
         self._env = {"DISPLAY": self.display, "XAUTHORITY": str(xauth)}
         if self.export_env:
             for name, value in self._env.items():
                 self._saved_env[name] = os.environ.get(name)
                 os.environ[name] = value
 
-    def _write_profile(self, profile: Path) -> None:
-        prefs: dict[str, Any] = {
-            "browser": {"has_seen_welcome_page": True, "check_default_browser": False},
-            "translate": {"enabled": False},
-            "credentials_enable_service": False,
-        }
-        if abs(self.zoom - 1.0) > 1e-9:
-            prefs["partition"] = {"default_zoom_level": {"x": zoom_level(self.zoom)}}
-        (profile / "Default").mkdir(parents=True)
-        (profile / "Default" / "Preferences").write_text(json.dumps(prefs))
-        (profile / "First Run").touch()
-
     def _start_browser(self, browser: str) -> None:
         assert self._tmp is not None and self.url is not None
         profile = self._tmp / "profile"
-        self._write_profile(profile)
-        dip = lambda v: max(1, round(v / self.scale))  # noqa: E731 - tiny local helper
-        args = [
-            browser,
-            *QUIET_BROWSER_FLAGS,
-            f"--user-data-dir={profile}",
-            f"--window-position={dip(self.window_pos[0])},{dip(self.window_pos[1])}",
-            f"--window-size={dip(self.window_size[0])},{dip(self.window_size[1])}",
-            f"--force-device-scale-factor={self.scale:g}",
-        ]
-        if os.geteuid() == 0:
-            # Root needs --no-sandbox; --test-type hides the infobar that warning would add.
-            args += ["--no-sandbox", "--test-type"]
-        args.append(f"--app={self.url}" if self.app else self.url)
-        env = {**os.environ, **self._env}
-        log = open(self._tmp / "browser.log", "wb")
-        try:
-            self._browser = subprocess.Popen(
-                args, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env, start_new_session=True)
-        finally:
-            log.close()
+        write_profile(profile, self.zoom)
+        args = browser_args(browser, profile, self.url, self.window_pos, self.window_size, self.scale, self.app)
+        self._browser = start_browser(args, {**os.environ, **self._env}, self._tmp / "browser.log")
 
     def _wait_for_page(self) -> None:
         assert self.server is not None
@@ -322,13 +215,7 @@ class Rig:
                             f"browser says: {self._log_tail('browser.log')}")
 
     def _log_tail(self, name: str) -> str:
-        if self._tmp is None:
-            return "no log"
-        try:
-            lines = [ln for ln in (self._tmp / name).read_text(errors="replace").splitlines() if ln.strip()]
-        except OSError:
-            return "no log"
-        return lines[-1][:300] if lines else "no message"
+        return "no log" if self._tmp is None else log_tail(self._tmp / name)
 
     # ---- the page's state ----------------------------------------------------------------------
     def state(self, history: bool = True) -> dict[str, Any]:
@@ -442,52 +329,22 @@ class Rig:
         return float(self.layout()["device_pixel_ratio"])
 
     def viewport_origin(self) -> tuple[float, float]:
-        """The screen pixel where the page's viewport (CSS 0,0) sits.
-
-        From the page's report: window.screenX/Y are the window's top-left in DIPs, and the
-        browser chrome's height is the outer height minus the viewport's height (no bottom
-        or side frame without a window manager).
-        """
-        layout = self.layout()
-        dpr = float(layout["device_pixel_ratio"])
-        sx, sy = layout["screen_xy"]
-        outer_w, outer_h = layout["outer"]
-        vv = layout.get("viewport")
-        view_h = (vv[3] * vv[4]) if vv else layout["inner"][1]
-        view_w = (vv[2] * vv[4]) if vv else layout["inner"][0]
-        chrome_top = outer_h * self.scale - view_h * dpr
-        side = max(0.0, (outer_w * self.scale - view_w * dpr) / 2)
-        # A vertical scrollbar makes the viewport narrower on the right only.
-        if layout["inner"][0] * dpr > view_w * dpr + 1:
-            side = 0.0
-        return sx * self.scale + side, sy * self.scale + chrome_top
+        """The screen pixel where the page's viewport (CSS 0,0) sits."""
+        return page_geometry.viewport_origin(self.layout(), self.scale)
 
     def _to_screen(self, css_rect: Sequence[float]) -> Box:
-        dpr = self.css_to_screen()
-        ox, oy = self.viewport_origin()
-        x, y, w, h = css_rect
-        return Box(ox + x * dpr, oy + y * dpr, w * dpr, h * dpr)
+        return page_geometry.to_screen(self.layout(), self.scale, css_rect)
 
     def viewport_box(self) -> Box:
         """The page's visible viewport on screen (excluding a scrollbar)."""
-        layout = self.layout()
-        dpr = float(layout["device_pixel_ratio"])
-        ox, oy = self.viewport_origin()
-        vv = layout.get("viewport")
-        w, h = (vv[2] * vv[4], vv[3] * vv[4]) if vv else layout["inner"]
-        return Box(ox, oy, w * dpr, h * dpr)
+        return page_geometry.viewport_box(self.layout(), self.scale)
 
     def visible_box(self) -> Box:
         """The part of the viewport that is on the screen."""
-        v = self.viewport_box()
-        sw, sh = self.screen_size
-        x0, y0 = max(v.x, 0.0), max(v.y, 0.0)
-        x1, y1 = min(v.x + v.w, float(sw)), min(v.y + v.h, float(sh))
-        return Box(x0, y0, max(0.0, x1 - x0), max(0.0, y1 - y0))
+        return page_geometry.on_screen(self.viewport_box(), self.screen_size)
 
     def board_fully_visible(self) -> bool:
-        b, v = self.board_box(), self.visible_box()
-        return b.x >= v.x - 0.5 and b.y >= v.y - 0.5 and b.x + b.w <= v.x + v.w + 0.5 and b.y + b.h <= v.y + v.h + 0.5
+        return page_geometry.inside(self.board_box(), self.visible_box())
 
     def measure_board_edges(self, pixels: np.ndarray) -> list[float | None]:
         """The board's left, top, right, bottom edges as seen in a screenshot (whole screen, BGR).
@@ -520,10 +377,7 @@ class Rig:
 
     def window_rect(self) -> Rect:
         """The browser window's rectangle on screen (from the page's report)."""
-        layout = self.layout()
-        sx, sy = layout["screen_xy"]
-        ow, oh = layout["outer"]
-        return Rect(round(sx * self.scale), round(sy * self.scale), round(ow * self.scale), round(oh * self.scale))
+        return page_geometry.window_rect(self.layout(), self.scale)
 
     # ---- pictures ----------------------------------------------------------------------------------
     def screenshot(self, path: str | Path | None = None) -> np.ndarray:
