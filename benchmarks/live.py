@@ -109,8 +109,8 @@ def main(argv=None) -> int:
     from screenbot.control.screen import MssScreen
     from screenbot.play.demo import misreads_against_page
     from screenbot.play.loop import PlaySettings, Player
-    from screenbot.play.session import open_live
-    from screenbot.session import calibrate_live
+    from screenbot.play.live_parts import open_live
+    from screenbot.board_source import calibrate_live
     from screenbot.game.rules import parse_board
     from screenbot.practice.rig import Rig
 

@@ -98,7 +98,7 @@ def test_the_walk_sees_imports_inside_functions():
 
 
 # What may press a key or click: the keyboard module, and what drives it (play's guard and loop).
-INPUT_MODULES = {"screenbot.control.keyboard", "screenbot.play.guard", "screenbot.play.loop", "screenbot.play.session"}
+INPUT_MODULES = {"screenbot.control.keyboard", "screenbot.play.guard", "screenbot.play.loop", "screenbot.play.live_parts"}
 
 
 def reachable(start: set[str]) -> dict[str, str]:

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     from screenbot.coach.live import Coach, CoachSettings
     from screenbot.control.desktop import check_desktop
     from screenbot.play.eyes import ScreenEyes
-    from screenbot.session import open_session
+    from screenbot.board_source import open_session
 
     check_desktop(keys=False)  # the coach only looks
     with open_session(profile=args.profile, keep_new=True) as session:  # no board: one line, before any search

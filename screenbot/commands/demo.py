@@ -34,7 +34,7 @@ def run(args) -> int:
         raise UsageError("--moves must be 1 or more")
     from screenbot.commands.player_args import player_from_args
     from screenbot.play.demo import run_demo
-    from screenbot.play.session import StatusLine
+    from screenbot.play.status_line import StatusLine
 
     moves = None if args.to_end else (args.moves or DEFAULT_MOVES)
     agent = player_from_args(args)

@@ -62,7 +62,7 @@ def grid_from_args(args: argparse.Namespace) -> Grid:
             return parse_board(args.board)
         except ValueError as exc:
             raise BoardParseError(f"--board: {exc}") from None
-    from screenbot.session import read_grid
+    from screenbot.board_source import read_grid
 
     if args.image is None:
         from screenbot.control.desktop import check_desktop

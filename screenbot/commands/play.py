@@ -60,7 +60,8 @@ def run(args) -> int:
     check_args(args)
     from screenbot.play.loop import PlaySettings, Player
     from screenbot.play.record import LOG_NAME, PROFILE_NAME, FrameRecorder, MoveLog, Recording
-    from screenbot.play.session import StatusLine, open_live
+    from screenbot.play.live_parts import open_live
+    from screenbot.play.status_line import StatusLine
 
     parts = open_live(args.profile, dry_run=args.dry_run, keys=args.keys)
     try:  # once the board is found: the tables' first build takes minutes, and no board should fail at once

@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from screenbot.session import open_session, save_diagnostic
+    from screenbot.board_source import open_session, save_diagnostic
 
     with open_session(args.image, args.profile) as session:
         reading = session.read()

@@ -126,8 +126,8 @@ def _still_sight(eyes, timeout_s: float = 1.5):
 
 def _play(settings: PlaySettings, out: Path, keeper: FrameKeeper, status, wait_still, agent=None
           ) -> tuple[Summary, Player]:
-    from screenbot.play.session import open_live
-    from screenbot.session import calibrate_live
+    from screenbot.board_source import calibrate_live
+    from screenbot.play.live_parts import open_live
     from screenbot.control.screen import MssScreen
 
     wait_still()

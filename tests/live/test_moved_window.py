@@ -9,13 +9,13 @@ from dataclasses import dataclass
 
 import pytest
 
+from screenbot.board_source import calibrate_live
 from screenbot.control.screen import MssScreen
 from screenbot.geometry import Point
 from screenbot.play.demo import misreads_against_page
 from screenbot.play.loop import PlaySettings, Player
 from screenbot.play.record import Recording
-from screenbot.play.session import open_live
-from screenbot.session import calibrate_live
+from screenbot.play.live_parts import open_live
 
 pytestmark = pytest.mark.live
 

@@ -7,13 +7,13 @@ import time
 
 import pytest
 
+from screenbot.board_source import calibrate_live
 from screenbot.control.screen import MssScreen
 from screenbot.game.rules import parse_board
 from screenbot.play.demo import misreads_against_page, page_boards
 from screenbot.play.loop import PlaySettings, Player
 from screenbot.play.record import Recording
-from screenbot.play.session import open_live
-from screenbot.session import calibrate_live
+from screenbot.play.live_parts import open_live
 
 pytestmark = pytest.mark.live
 

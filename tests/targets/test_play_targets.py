@@ -13,11 +13,11 @@ pytestmark = pytest.mark.live
 
 
 def play_target(target_cls, moves: int, tmp_path, **target_options):
+    from screenbot.board_source import calibrate_live
     from screenbot.control.screen import MssScreen
     from screenbot.play.loop import PlaySettings, Player
     from screenbot.play.record import Recording
-    from screenbot.play.session import open_live
-    from screenbot.session import calibrate_live
+    from screenbot.play.live_parts import open_live
 
     display = VirtualDisplay((1280, 800)).start()
     target = target_cls(display.display, seed=7, **target_options)

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
+from screenbot.board_source import calibrate_live
 from screenbot.board_state import BoardState
 from screenbot.cli import main
 from screenbot.control.screen import MssScreen
 from screenbot.practice.rig import Rig
-from screenbot.session import calibrate_live
 from screenbot.vision import read_board
 from screenbot.calibration import Profile
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from screenbot.board_source import open_session
 from screenbot.game.rules import parse_board
-from screenbot.session import open_session
 
 SCREENS = Path(__file__).resolve().parents[1] / "targets" / "screens"
 

@@ -1,4 +1,4 @@
-"""Opening a session: a saved profile that fits is used, one that does not is replaced for the run only, none is found now."""
+"""Opening the screen with a profile: a saved profile that fits is used, one that does not is replaced for the run only, none is found now."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import cv2
 import pytest
 
 import vision_render as render
-from screenbot import session as session_module
+from screenbot import board_source
+from screenbot.board_source import open_session
 from screenbot.calibration import Profile
 from screenbot.calibration.profile import default_profile_path
 from screenbot.cli import main
 from screenbot.control.screen import ImageScreen
-from screenbot.session import open_session
 
 BOARD = ((2, 4, 8, 16), (0, 32, 64, 0), (128, 256, 512, 1024), (0, 2048, 0, 2))
 
@@ -64,7 +64,7 @@ def test_the_same_for_a_profile_given_as_an_object(tmp_path, profile_here):
 
 def test_no_profile_the_board_is_found_now_and_kept_only_when_asked(tmp_path, monkeypatch, capsys):
     png = screenshot(tmp_path, "screen.png", 350, 200)
-    monkeypatch.setattr(session_module, "MssScreen", lambda: ImageScreen(png))  # the "live" screen
+    monkeypatch.setattr(board_source, "MssScreen", lambda: ImageScreen(png))  # the "live" screen
     with open_session() as s:
         assert s.found_now and s.live and s.profile_path is None
     assert not default_profile_path().exists() and capsys.readouterr().err == ""
@@ -79,6 +79,6 @@ def test_no_profile_the_board_is_found_now_and_kept_only_when_asked(tmp_path, mo
 def test_a_missing_explicit_profile_is_an_error_before_the_screen_is_opened(tmp_path, monkeypatch):
     from screenbot.calibration import ProfileError
 
-    monkeypatch.setattr(session_module, "MssScreen", lambda: pytest.fail("the screen was opened"))
+    monkeypatch.setattr(board_source, "MssScreen", lambda: pytest.fail("the screen was opened"))
     with pytest.raises(ProfileError):
         open_session(profile=tmp_path / "nope.json")

@@ -1,4 +1,4 @@
-"""Opening a screen (live or a screenshot) with a profile that fits it: loaded and checked, or the board found now."""
+"""Where a command's board comes from: the live screen or a screenshot, opened with a profile that fits it (loaded and checked, or the board found now)."""
 
 from __future__ import annotations
 
