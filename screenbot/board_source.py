@@ -11,11 +11,11 @@ from typing import Sequence
 
 from screenbot.board_state import BoardState
 from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, hidpi_scale
-from screenbot.calibration.profile import default_profile_path
 from screenbot.control.screen import Frame, ImageScreen, MssScreen, Screen
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import Grid
 from screenbot.geometry import Rect
+from screenbot.paths import cache_dir, default_profile_path
 from screenbot.vision.marks import learn_marks
 from screenbot.vision.reader import Reading, UnreadableTileError, read_board
 
@@ -28,10 +28,8 @@ class NoGridError(ScreenbotError):
 
 
 def diagnostics_dir() -> Path:
-    """platformdirs' user cache dir for screenbot / diagnostics."""
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("screenbot")) / "diagnostics"
+    """Where frames that could not be read are kept: the user cache dir / diagnostics."""
+    return cache_dir() / "diagnostics"
 
 
 def save_diagnostic(frame: Frame, reason: str) -> Path | None:

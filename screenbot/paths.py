@@ -10,3 +10,11 @@ def default_profile_path() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_config_dir("screenbot")) / "profile.json"
+
+
+def cache_dir() -> Path:
+    """platformdirs' user cache dir for screenbot, e.g. ~/.cache/screenbot ($XDG_CACHE_HOME/screenbot
+    when that is set, on Linux): what can be made again (play's tables, frames kept for diagnosis)."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("screenbot"))
