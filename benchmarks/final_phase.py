@@ -24,8 +24,9 @@ benchmarks.chain_phase, whose `stream_games` deals them out). Every step appends
 run ends and skips what --out already holds (a stopped run resumes); --part K/N plays every N-th job
 only (one process per core). Each process loads play's corner tables from the user cache dir (1.8 GB).
 
-The variants (go's options past --threads, and --corner-depth, --corner-loss) are research/final_tables.py's
-and research/macroxue.py's agents; macroxue's pruning by pass score is not reproduced (--pass-score says so).
+The variants (--big-min, --small-sure, --ahead, --l7, --small256, --no-pair, --pair-min, --corner-depth,
+--corner-loss) are research/final_tables.py's and research/macroxue.py's tables and agents; macroxue's pruning
+by pass score is not reproduced (--pass-score says so).
 
 play's tables (version 4) hold the pair table (block_tables.PAIR); `go --no-pair` plays with the big and
 small tables alone (version 2's set); `buildpair --out FILE` solves the pair table alone (~4 min, 4.4 GB)
