@@ -124,3 +124,31 @@ def test_the_coach_cannot_reach_the_keyboard():
     assert not INPUT_MODULES & set(found), {m: found[m] for m in INPUT_MODULES & set(found)}
     for path in (ROOT / "coach").rglob("*.py"):
         assert "pyautogui" not in path.read_text()
+
+
+def test_reading_a_board_never_reaches_calibration():
+    """Vision reads with the profile calibration made (screenbot.profile) and the image primitives both
+    share (screenbot.imaging): no vision module reaches calibration's board search, at any depth."""
+    vision = {module_name(p) for p in (ROOT / "vision").rglob("*.py")}
+    found = reachable(vision)
+    assert {"screenbot.profile", "screenbot.palette", "screenbot.imaging", "screenbot.control.screen"} <= set(found)
+    calibration = {m: found[m] for m in found if unit(m) == "screenbot.calibration"}
+    assert not calibration, calibration
+
+
+def module_cycle(modules: set[str]) -> list[str] | None:
+    """One circle of imports among `modules` and what they reach (a package's __init__ left out), or None."""
+    paths = {module_name(p): p for p in ROOT.rglob("*.py")}
+    inits = {m for m, p in paths.items() if p.name == "__init__.py"}
+    nodes = (modules | set(reachable(modules))) - inits
+    graph = {m: {t: f"{m} imports {t}" for t in imported_modules(paths[m]) if t in nodes and t != m} for m in nodes}
+    return find_cycle(graph)
+
+
+def test_finding_and_reading_a_board_import_no_module_through_itself():
+    """Within and between calibration and vision no module imports itself through others (imports
+    inside functions included): reader dispatches to text, never the other way round."""
+    start = {module_name(p) for package in ("vision", "calibration") for p in (ROOT / package).rglob("*.py")}
+    assert module_cycle(start) is None, module_cycle(start)
+    assert module_cycle({"screenbot.vision.reader"}) is None
+    assert "screenbot.vision.text" in reachable({"screenbot.vision.reader"})  # the walk sees the dispatch

@@ -1,9 +1,10 @@
 """Finds the 4x4 board on screen by its structure and saves a profile."""
 
 from screenbot.calibration.calibrate import calibrate, draw_preview, hidpi_scale, save_preview
-from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError, ProfileError
+from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
 from screenbot.calibration.lattice import Lattice, Search, find_lattices
-from screenbot.calibration.profile import Profile, default_profile_path
+from screenbot.paths import default_profile_path
+from screenbot.profile import Profile, ProfileError  # what calibrate() makes
 
 __all__ = [
     "BoardOffScreenError",

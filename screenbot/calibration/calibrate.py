@@ -12,12 +12,12 @@ import numpy as np
 from screenbot.board_state import BoardState
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
 from screenbot.calibration.lattice import Lattice, Search, _dominant_share, find_lattices
-from screenbot.calibration.palette import THEMES, Theme, blend
-from screenbot.calibration.profile import Profile
 from screenbot.calibration.text_lattice import TextBoard, find_text_boards
 from screenbot.control.screen import Frame
 from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
+from screenbot.palette import THEMES, Theme, blend
+from screenbot.profile import Profile
 
 COLOUR_TOL = 8
 

@@ -1,12 +1,8 @@
-"""What can go wrong while finding the board or loading a saved profile."""
+"""What can go wrong while finding the board."""
 
 from __future__ import annotations
 
 from screenbot.errors import ScreenbotError
-
-
-class ProfileError(ScreenbotError):
-    """A profile file that is missing, unreadable or not a screenbot profile."""
 
 
 class NoBoardError(ScreenbotError):

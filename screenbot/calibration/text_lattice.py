@@ -14,42 +14,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from screenbot.calibration.lattice import Lattice
 from screenbot.game.rules import SIZE
+from screenbot.imaging import MIN_GLYPH_PX, Word, clear_share, glyph_mask, outside_blocks, without_lines, words_of
 
-FG_DIFF = 48  # a pixel this far (largest channel difference) from the background belongs to a glyph
-MIN_GLYPH_PX, MAX_GLYPH_PX = 7, 120  # the height of a digit, in pixels
 EVEN = 0.12  # spacings of rows or columns may differ by this share
 MIN_FILLED = 10  # cells that must show a word or a dot (a board just begun shows few numbers)
 MIN_BARE = 2  # numbers written on the background itself: what makes a board text rather than tiles
 MIN_GAP_SHARE = 0.6  # the lines between a text board's cells are mostly its background
 MAX_WORD_CHARS = 5  # a cell's number is at most this many digit widths
-LINE_PX = 40  # a straight run this long and ...
-LINE_THICK_PX = 4  # ... at most this thick is a line of the grid, not writing
-SOLID = 0.6  # a mark filling this share of its box is a filled block (a tile background)
-
-
-@dataclass(frozen=True)
-class Word:
-    """Marks side by side on one baseline: x0, y0 (top), x1, y1 (bottom, exclusive), and the height
-    of its tallest mark (a dot is much shorter than a digit)."""
-
-    x0: int
-    y0: int
-    x1: int
-    y1: int
-    tall: int
-    solid: bool = False  # a filled block (a tile's background colour), its digits written in the gaps
-
-    @property
-    def mid_y(self) -> float:
-        return (self.y0 + self.y1) / 2
-
-    def anchor(self, how: str) -> float:
-        return {"right": self.x1, "left": self.x0, "centre": (self.x0 + self.x1) / 2}[how]
 
 
 @dataclass(frozen=True)
@@ -78,91 +53,12 @@ def background_candidates(pixels: np.ndarray, most: int = 3) -> list[tuple[int, 
     return out
 
 
-def glyph_mask(pixels: np.ndarray, background) -> np.ndarray:
-    d = cv2.absdiff(pixels, np.full_like(pixels, np.asarray(background, np.uint8)))
-    return (np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > FG_DIFF).astype(np.uint8)
-
-
-def without_lines(mask: np.ndarray) -> np.ndarray:
-    """The mask less thin straight lines longer than LINE_PX (a grid drawn with box-drawing
-    characters or rules between the cells); filled blocks stay."""
-    out = mask.copy()
-    for kernel, thin_axis in (((LINE_PX, 1), 3), ((1, LINE_PX), 2)):
-        runs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, kernel))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8)
-        for i in range(1, n):
-            if stats[i, thin_axis] <= LINE_THICK_PX:  # height (3) of a horizontal run, width (2) of a vertical one
-                out[labels == i] = 0
-    return out
-
-
-def words_of(mask: np.ndarray) -> list[Word]:
-    """Marks (connected components) joined into words: side by side, overlapping vertically, gaps
-    narrower than 0.6 of their height."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    marks = []
-    for i in range(1, n):
-        x, y, w, h, area = stats[i]
-        if h <= MAX_GLYPH_PX and w <= 3 * MAX_GLYPH_PX and area >= 2:
-            solid = area >= SOLID * w * h and min(w, h) > 2 * MIN_GLYPH_PX
-            marks.append([x, y, x + w, y + h, h, solid])
-    marks.sort(key=lambda m: m[0])
-    words: list[list[int]] = []
-    for m in marks:
-        if m[5]:  # a block is a word of its own
-            words.append(list(m))
-            continue
-        for wd in reversed(words[-12:]):
-            if wd[5]:
-                continue
-            overlap = min(wd[3], m[3]) - max(wd[1], m[1])
-            height = max(wd[4], m[4])
-            near = m[0] - wd[2] <= 0.6 * height
-            same_line = overlap >= 0.5 * min(wd[3] - wd[1], m[3] - m[1]) or (
-                # a dot or comma sits on the baseline of the digits beside it
-                abs(wd[3] - m[3]) <= 0.2 * height
-            )
-            if near and same_line and m[0] >= wd[0]:
-                wd[0], wd[1], wd[2], wd[3] = min(wd[0], m[0]), min(wd[1], m[1]), max(wd[2], m[2]), max(wd[3], m[3])
-                wd[4] = max(wd[4], m[4])
-                break
-        else:
-            words.append(list(m))
-    return [Word(int(w[0]), int(w[1]), int(w[2]), int(w[3]), int(w[4]), bool(w[5])) for w in words]
-
-
-def clear_share(writing: np.ndarray, xs: list[float], ys: list[float], x_span: tuple[float, float],
-                y_span: tuple[float, float], n: int = 64) -> float:
-    """Share of the points on the vertical lines at `xs` (over y_span) and the horizontal lines at `ys`
-    (over x_span) where nothing is written: the background, or a thin grid line."""
-    h, w = writing.shape[:2]
-    points = [(x, y) for x in xs for y in np.linspace(*y_span, n)] + [(x, y) for y in ys for x in np.linspace(*x_span, n)]
-    marks = [writing[int(min(max(y, 0), h - 1)), int(min(max(x, 0), w - 1))] for x, y in points]
-    return 1.0 - float(np.mean(marks))
-
-
-def commonest_colour(pixels: np.ndarray) -> tuple[int, int, int]:
-    """The commonest exact colour among pixels (N x 3, or any shape ending in 3)."""
-    px = pixels.reshape(-1, 3).astype(np.int32)
-    codes = (px[:, 0] << 16) | (px[:, 1] << 8) | px[:, 2]
-    values, counts = np.unique(codes, return_counts=True)
-    top = int(values[counts.argmax()])
-    return (top >> 16, (top >> 8) & 255, top & 255)
-
-
 def _gap_share(writing: np.ndarray, lat: Lattice) -> float:
     """Share of the points between the cells (the middle of every gap line) where nothing is written."""
     xs = [lat.x0 + c * lat.pitch_x - (lat.pitch_x - lat.cell_w) / 2 for c in range(1, SIZE)]
     ys = [lat.y0 + r * lat.pitch_y - (lat.pitch_y - lat.cell_h) / 2 for r in range(1, SIZE)]
     return clear_share(writing, xs, ys, (lat.x0, lat.x0 + 3 * lat.pitch_x + lat.cell_w),
                        (lat.y0, lat.y0 + 3 * lat.pitch_y + lat.cell_h))
-
-
-def outside_blocks(words: list[Word]) -> list[Word]:
-    """Words that are not inside a filled block (the pieces of block colour a digit's loops enclose)."""
-    blocks = [w for w in words if w.solid]
-    return [w for w in words if w.solid or not any(
-        b.x0 <= w.x0 and w.x1 <= b.x1 and b.y0 <= w.y0 and w.y1 <= b.y1 for b in blocks)]
 
 
 def _clusters(values: list[float], tol: float) -> list[list[int]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from screenbot.board_state import BoardState
-from screenbot.calibration.profile import Profile
 from screenbot.control.keyboard import Keyboard
 from screenbot.control.screen import Screen
 from screenbot.errors import ScreenbotError
@@ -16,6 +15,7 @@ from screenbot.play.eyes import ScreenEyes
 from screenbot.play.guard import Guard
 from screenbot.play.settings import PlaySettings
 from screenbot.play.tracker import Tracker, compare
+from screenbot.profile import Profile
 
 POINT_WAIT_S = 3.0  # time for the user to point at the game before the pointer is read
 ANSWER_WAIT_S = 1.5  # how long the board may take to show the move

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from screenbot.calibration.profile import Profile
+from screenbot.profile import Profile
 from screenbot.vision import ocr
 
 TOL = 10  # colour tolerance (largest channel difference) when a learned shape is looked up

@@ -5,9 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from screenbot.calibration.profile import Profile
-from screenbot.calibration.text_lattice import glyph_mask, outside_blocks, without_lines, words_of
 from screenbot.control.screen import Frame, OutsideFrameError
+from screenbot.imaging import glyph_mask, outside_blocks, without_lines, words_of
+from screenbot.profile import Profile
 from screenbot.vision.sampling import GAP, labels_of, sampler_for
 
 # On a text board a cell's number is written across the middle of its cell: writing whose middle is

@@ -16,43 +16,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from screenbot.board_state import BoardState
-from screenbot.calibration.profile import Profile
 from screenbot.control.screen import Frame, OutsideFrameError
-from screenbot.errors import ScreenbotError
 from screenbot.game.rules import SIZE, Grid
-from screenbot.geometry import Rect
+from screenbot.profile import Profile
 from screenbot.vision.glyphs import value_from_digits
+from screenbot.vision.reading import Reading, UnreadableTileError  # noqa: F401 - read_board's answer and error
 from screenbot.vision.sampling import EDGE_TOL, EMPTY, FIRST_TILE, GAP, TOL, Entry, Sampler, labels_of, sampler_for
+from screenbot.vision.state_words import state_of_words
+from screenbot.vision.text import read_text_board
 
 JUMP = 36  # a colour step this sharp on a gap line is the edge of a tile that is not in its cell
-
-
-class UnreadableTileError(ScreenbotError):
-    """A still tile that neither its colour nor its digits can name."""
-
-    def __init__(self, message: str, reading: "Reading | None" = None) -> None:
-        super().__init__(message)
-        self.reading = reading
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What one frame shows: the grid (None unless certain), the state, and how it was read."""
-
-    grid: Grid | None
-    state: BoardState  # playing | won | over | unsettled | no-board
-    board_rect: Rect | None = None
-    detail: str = ""  # why a frame is unsettled / no-board
-    ms: float = 0.0
-    ocr_calls: int = 0
-    learned: bool = False  # a new colour or digit shape was learned (save the profile)
-
-    def as_json(self) -> dict:
-        return {
-            "board": [list(r) for r in self.grid] if self.grid else None,
-            "state": self.state,
-            "rect": self.board_rect.as_list() if self.board_rect else None,
-        }
 
 
 @dataclass
@@ -129,8 +102,6 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     Raises UnreadableTileError for a still tile that neither colour nor OCR can name.
     """
     if profile.kind == "text":
-        from screenbot.vision.text import read_text_board
-
         return read_text_board(frame, profile, ocr_allowed)
     start = time.perf_counter()
     try:
@@ -258,7 +229,6 @@ def _state_by_words(profile: Profile, region: np.ndarray | None, wash) -> BoardS
     key = (tuple(profile.board_rect.as_list()), tuple(v // 8 for v in wash))
     if key not in _WORDS_SEEN:
         from screenbot.vision.ocr import OcrUnavailableError, read_until
-        from screenbot.vision.text import state_of_words
 
         try:
             state = read_until(region, state_of_words)

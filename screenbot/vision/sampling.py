@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from screenbot.calibration.palette import THEMES, Theme, blend
-from screenbot.calibration.profile import STRIPS, Profile
 from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
+from screenbot.palette import THEMES, Theme, blend
+from screenbot.profile import STRIPS, Profile
 
 TOL = 10  # colour tolerance (largest channel difference) of the palette lookup
 LUT_BITS = 6  # lookup table resolution per channel

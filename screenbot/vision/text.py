@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import re
 import time
 
 import cv2
 import numpy as np
 
 from screenbot.board_state import BoardState
-from screenbot.calibration.profile import Profile
-from screenbot.calibration.text_lattice import (LINE_PX, LINE_THICK_PX, clear_share, commonest_colour, glyph_mask,
-                                                outside_blocks, without_lines, words_of)
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.game.rules import SIZE
+from screenbot.imaging import (LINE_PX, LINE_THICK_PX, clear_share, commonest_colour, glyph_mask, outside_blocks,
+                               without_lines, words_of)
+from screenbot.profile import Profile
 from screenbot.vision import ocr
 from screenbot.vision.glyphs import match_glyph
-from screenbot.vision.reader import Reading, UnreadableTileError
+from screenbot.vision.reading import Reading, UnreadableTileError
+from screenbot.vision.state_words import state_of_words
 
 # A cell's marks lower than this share of a digit's height are a dot (or a cursor line): empty.
 DOT_SHARE = 0.5
@@ -27,9 +27,7 @@ PAD = 0.5
 # A horizontal line this far (share of a row's pitch) from every line of the lattice is not the board's:
 # the edge of a box drawn over it.
 OFF_LATTICE = 0.1
-# The words of a box drawn over the board that name its state ("You win!", "Game over!", ...).
-WON_WORDS = re.compile(r"\b(you win|win|won|winner|victory|keep going)\b")
-OVER_WORDS = re.compile(r"\b(game over|over|lost|lose|no more moves|no moves)\b")
+
 
 
 def _row_words(writing: np.ndarray, rects):
@@ -90,13 +88,6 @@ def box_over(mask: np.ndarray, rects, digit_h: int, marked: np.ndarray | None = 
             if apart and shared:
                 return (min(o[0] for o in off), min(o[1] for o in off), max(o[2] for o in off), max(o[3] for o in off))
     return None
-
-
-def state_of_words(text: str) -> BoardState | None:
-    """WON or OVER when the words of a box over the board name one of them (and not the other), else None."""
-    words = " ".join(re.findall(r"[a-z]+", text.lower()))
-    won, over = bool(WON_WORDS.search(words)), bool(OVER_WORDS.search(words))
-    return (BoardState.WON if won else BoardState.OVER) if won != over else None
 
 
 def _box_state(writing: np.ndarray, box, digit_h: int) -> tuple[BoardState, str]:

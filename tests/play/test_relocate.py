@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 from screenbot.calibration import calibrate
-from screenbot.calibration.profile import LearnedColour
 from screenbot.control.keyboard import Click, Press, RecordingKeyboard
 from screenbot.control.screen import Frame, ImageScreen, Screen
 from screenbot.game.rules import Game, Move, parse_board
@@ -14,6 +13,7 @@ from screenbot.play.eyes import ScreenEyes
 from screenbot.play.loop import PlaySettings, Player
 from screenbot.play.record import PROFILE_NAME, FrameRecorder, MoveLog, Recording
 from screenbot.play.replay import replay
+from screenbot.profile import LearnedColour
 
 from drawn import CLASSIC, DrawnBoard
 from play_fakes import VirtualClock, FirstLegalAgent

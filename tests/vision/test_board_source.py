@@ -11,9 +11,9 @@ import vision_render as render
 from screenbot import board_source
 from screenbot.board_source import open_session
 from screenbot.calibration import Profile
-from screenbot.calibration.profile import default_profile_path
 from screenbot.cli import main
 from screenbot.control.screen import ImageScreen
+from screenbot.paths import default_profile_path
 
 BOARD = ((2, 4, 8, 16), (0, 32, 64, 0), (128, 256, 512, 1024), (0, 2048, 0, 2))
 

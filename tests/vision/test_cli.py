@@ -10,7 +10,7 @@ import pytest
 import vision_render as render
 from screenbot.board_source import read_grid
 from screenbot.cli import main
-from screenbot.calibration.palette import DARK
+from screenbot.palette import DARK
 
 BOARD = ((2, 4, 8, 16), (0, 32, 64, 0), (128, 256, 512, 1024), (0, 2048, 0, 2))
 

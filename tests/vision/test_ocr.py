@@ -8,7 +8,7 @@ import vision_render as render
 from screenbot.calibration import calibrate
 from screenbot.control.screen import Frame
 from screenbot.vision import ocr, read_board
-from screenbot.calibration.palette import CLASSIC, DARK, hex_bgr
+from screenbot.palette import CLASSIC, DARK, hex_bgr
 from vision_labels import SHARED_SCREENS, load_label
 
 BIG = [4096, 8192, 16384, 32768, 65536]
@@ -64,7 +64,7 @@ def test_shared_colour_tiles_are_read_once_then_from_the_shape_cache(theme):
 def test_a_clone_palette_is_learned_not_configured(tmp_path):
     """Unknown colours: each tile's digits are read once, its colour is learned and saved."""
     colours = {v: (40 + 13 * k, 200 - 11 * k, 90 + 9 * k) for k, v in enumerate([2, 4, 8, 16, 32, 64, 128, 256])}
-    from screenbot.calibration.palette import Theme
+    from screenbot.palette import Theme
 
     clone = Theme("clone", gap=(90, 60, 50), empty=(120, 100, 90), tiles=tuple(colours.items()))
     board = ((2, 4, 8, 16), (32, 64, 128, 256), (0, 0, 0, 0), (2, 0, 0, 4))

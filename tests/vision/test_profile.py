@@ -65,7 +65,7 @@ def test_profile_with_wrong_cell_count_is_rejected(tmp_path):
 
 
 def test_practice_stylesheet_classic_matches_the_real_game_palette():
-    from screenbot.calibration.palette import CLASSIC, DARK, STYLESHEET, theme_from_stylesheet
+    from screenbot.palette import CLASSIC, DARK, STYLESHEET, theme_from_stylesheet
 
     practice_classic = theme_from_stylesheet(STYLESHEET.read_text(), ":root", "classic")
     assert practice_classic.tiles == CLASSIC.tiles and practice_classic.gap == CLASSIC.gap

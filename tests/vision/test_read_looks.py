@@ -14,7 +14,7 @@ from screenbot.control.screen import Frame
 from screenbot.game.rules import to_grid
 from screenbot.vision.marks import learn_marks
 from screenbot.vision.reader import UnreadableTileError, read_board
-from screenbot.vision.text import state_of_words
+from screenbot.vision.state_words import state_of_words
 
 LOOKS = Path(__file__).resolve().parents[1] / "fixtures" / "screens" / "looks"
 # The looks read so far: tiles with gaps or lines, and the terminal look (a text board: box-drawing

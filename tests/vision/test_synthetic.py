@@ -12,7 +12,7 @@ from screenbot.calibration import BoardOffScreenError, ManyBoardsError, NoBoardE
 from screenbot.control.screen import Frame, ImageScreen
 from screenbot.geometry import Rect
 from screenbot.vision import read_board
-from screenbot.calibration.palette import DARK
+from screenbot.palette import DARK
 
 import vision_render as render
 from vision_labels import SHARED_SCREENS

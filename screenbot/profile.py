@@ -1,4 +1,4 @@
-"""The calibration profile: where the board is, where to sample each cell, and learned colours (JSON)."""
+"""The profile calibration makes and vision reads by: where the board is, where to sample each cell, and learned colours (JSON)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from screenbot.board_state import BoardState
-from screenbot.calibration.errors import ProfileError
+from screenbot.errors import ScreenbotError
 from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
-from screenbot.paths import default_profile_path  # noqa: F401 - where profiles live, re-exported
 
 PROFILE_VERSION = 1
+
+
+class ProfileError(ScreenbotError):
+    """A profile file that is missing, unreadable or not a screenbot profile."""
+
 
 # Where inside a cell to sample its colour, as fractions of the cell (x, y, w, h): four thin
 # strips between the digits and the cell's edge (digits sit in the middle band; the glow of

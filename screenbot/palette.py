@@ -75,7 +75,7 @@ CLASSIC = Theme(
 
 # The practice board's dark theme is read from its own stylesheet (screenbot/practice/static/
 # style.css, `html.theme-dark`), so the two never drift apart.
-STYLESHEET = Path(__file__).resolve().parents[1] / "practice" / "static" / "style.css"
+STYLESHEET = Path(__file__).resolve().parent / "practice" / "static" / "style.css"
 _PROP = re.compile(r"--([\w-]+)\s*:\s*([^;]+);")
 
 
