@@ -9,7 +9,9 @@ tile between them, and taken only when exactly one path explains the jump. Anyth
 much happening between two frames).
 
 A single board that follows from nothing but is followed by a board that follows from the one
-before it (a frame read while a move was drawing, a misread) is dropped, not believed. Boards
+before it (a frame read while a move was drawing, a misread) is dropped, not believed. Two boards
+that tell the same move with a different new tile (a new tile read while it grew in, then grown)
+are one move: the one the game goes on from is kept (at the end, the later one). Boards
 glimpsed on fewer frames than a belief needs (a video's board that stood still for one frame) are
 used only to bridge a jump between believed boards that nothing else explains, and only along a
 path where each board follows from the one before by the rules.
@@ -198,6 +200,7 @@ class Rebuilder:
         self._glimpses: list[Seen] = []  # boards glimpsed since `previous` was believed
         self._held: tuple[Seen, Explanation] | None = None  # a board nothing explained, and why
         self._cut = False  # `previous` begins a new stretch after a gap, and no move was rebuilt since
+        self._last: Step | None = None  # the move that led to `previous` (None at a start or a cut)
 
     @property
     def board(self) -> Grid | None:
@@ -214,14 +217,16 @@ class Rebuilder:
             self._held = None
             if explain(self.previous.board, current.board).ok:
                 game.dropped.append(held)  # this board follows from the last one: the held board was a misread
+            elif (retold := self._retold(held)) is not None and explain(retold.board, current.board).ok:
+                self._take(retold)  # the game goes on from the held board: the last one misread the new tile
             else:
                 gaps.append(self._gap(held, why_held))
-                self.previous, self._glimpses, self._cut = held, [], True
+                self.previous, self._glimpses, self._cut, self._last = held, [], True, None
         self._glimpses.extend(glimpses)
         previous = self.previous
         if previous is None or current.board == previous.board:
             if previous is None:
-                self.previous, self._cut = current, True
+                self.previous, self._cut, self._last = current, True, None
             self._glimpses = []
             return steps, gaps
         why = explain(previous.board, current.board, previous.at)
@@ -234,6 +239,7 @@ class Rebuilder:
             steps.extend(found[0])
             game.two_move_jumps += why.kind == "two"
             self.previous, self._glimpses, self._cut = Seen(found[1], current.at), [], False
+            self._last = found[0][-1]
             return steps, gaps
         if self._cut and why.kind == "none" and _tiles_appeared(previous.board, current.board):
             # a new game's first tiles showing one after the other (drawn in, or grown): the same cut
@@ -241,6 +247,22 @@ class Rebuilder:
             return steps, gaps
         self._held = (current, why)
         return steps, gaps
+
+    def _retold(self, held: Seen) -> Seen | None:
+        """`held` as the outcome of the move that led to the last board, when it is one: the same move
+        with another new tile (or the same tile read otherwise); None when it is not."""
+        last = self._last
+        if last is None:
+            return None
+        why = explain(last.board, held.board, last.at)
+        if why.kind != "one" or why.steps[0].move != last.move:
+            return None
+        return Seen(why.board, held.at)
+
+    def _take(self, retold: Seen) -> None:
+        """The last move's board is `retold`: the board believed for it was a misread (dropped)."""
+        self.game.dropped.append(self.previous)
+        self.previous, self._glimpses = retold, []
 
     def _gap(self, held: Seen, why: Explanation) -> Gap:
         gap = Gap(len(self.game.steps), self.previous.at, held.at, why.detail or why.kind, why.kind)
@@ -252,8 +274,12 @@ class Rebuilder:
         if self._held is not None:
             held, why = self._held
             self._held = None
-            self._gap(held, why)
-            self.previous, self._glimpses, self._cut = held, [], True
+            retold = self._retold(held)
+            if retold is not None:
+                self._take(retold)  # the same move, read again: a new tile grows in, the later reading is the grown one
+            else:
+                self._gap(held, why)
+                self.previous, self._glimpses, self._cut, self._last = held, [], True, None
         self.game.last = self.board
         return self.game
 

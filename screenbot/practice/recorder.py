@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import math
 import threading
 import time
@@ -20,6 +21,10 @@ class VideoRecorder(threading.Thread):
     grab and write fall behind the clock, the last picture is written again for every tick missed, so
     the video's time stays the wall clock's: `frames` counts the frames written, `repeated` those
     written again, `grabbed` the pictures really taken. An error is kept in `error` for the caller.
+
+    A frame written again stands for time no picture was taken in, and a grab can come late on a busy
+    machine: a caller that needs a picture on film (a board held still until the video shows it)
+    waits for it with `wait_for_pictures`.
     """
 
     def __init__(self, display: str | None, region: Rect, path: str | Path, fps: float) -> None:
@@ -31,6 +36,21 @@ class VideoRecorder(threading.Thread):
         self.grabbed = 0
         self.seconds = 0.0  # wall time from the first grab to the stop
         self.error: BaseException | None = None
+        self._began: list[float] = []  # when each grab written began (time.monotonic(), in order)
+        self._written = threading.Condition()
+
+    def wait_for_pictures(self, count: int, since: float, timeout: float = 10.0) -> bool:
+        """Wait until `count` pictures grabbed from `since` (time.monotonic()) on are written. What the
+        screen held still from `since` is then on `count` frames in a row (a frame written again between
+        them repeats the one before). False when `timeout` s pass or the recorder stops first."""
+        deadline = time.monotonic() + timeout
+        with self._written:
+            while len(self._began) - bisect.bisect_left(self._began, since) < count:
+                left = deadline - time.monotonic()
+                if left <= 0 or self.stop_event.is_set() or self.error is not None:
+                    return False
+                self._written.wait(min(left, 0.1))
+        return True
 
     def stop(self, timeout: float = 10.0) -> None:
         self.stop_event.set()
@@ -59,6 +79,7 @@ class VideoRecorder(threading.Thread):
         start = time.monotonic()
         last = None
         while not self.stop_event.is_set():
+            began = time.monotonic()
             shot = sct.grab(box)
             now = time.monotonic()
             pixels = np.ascontiguousarray(np.frombuffer(shot.raw, np.uint8).reshape(shot.height, shot.width, 4)[:, :, :3])
@@ -71,5 +92,8 @@ class VideoRecorder(threading.Thread):
             writer.write(pixels)
             self.frames += 1
             last = pixels
+            with self._written:
+                self._began.append(began)
+                self._written.notify_all()
             time.sleep(max(0.0, start + self.frames / self.fps - time.monotonic()))
         self.seconds = time.monotonic() - start

@@ -1,6 +1,10 @@
 """Live review: a scripted player plays the practice board at a human pace (the agent's move, and every
 7th move a deliberately bad one) while the screen is recorded as screenshots and as a video; `screenbot
-review` must rebuild every move exactly as the page's own history has it and rank the bad moves worst."""
+review` must rebuild every move exactly as the page's own history has it and rank the bad moves worst.
+
+The player presses the next key only once the screen shows the page's board, still, and the video holds
+it on the frames a belief needs: on a busy machine drawing and grabbing come late, and a recording that
+misses a board is a gap no review can close."""
 
 from __future__ import annotations
 
@@ -10,20 +14,46 @@ import time
 import pytest
 
 from screenbot.agent.search import ExpectimaxAgent
+from screenbot.board_state import BoardState
+from screenbot.calibration import calibrate
 from screenbot.cli import main
+from screenbot.coach.frames import VideoSource
 from screenbot.coach.rebuild import explain
+from screenbot.control.screen import Frame
 from screenbot.game.rules import Move, to_grid
 from screenbot.play.demo import page_boards
 from screenbot.practice.recorder import VideoRecorder
+from screenbot.vision import UnreadableTileError, read_board
 
 pytestmark = pytest.mark.live
 
 SEED = 2027
 MOVES = 40
 BAD_EVERY = 7  # moves 7, 14, 21, ...: the legal move the player's agent values least
-PACE_S = 0.45  # from one key to the next: the board stands still ~0.3 s, three frames of the video
+PACE_S = 0.45  # from one key to the next at least (on a quiet machine the board stands still ~0.3 s)
 VIDEO_FPS = 10
 MARGIN = 8  # px of page around the board in the pictures (calibration sees the board's edge)
+SHOW_S = 10.0  # the longest wait for the screen to show a move's board, and for the video to hold it
+
+
+def show(rig, region, profile, moves: int):
+    """Wait until the screen shows the page's board after `moves` moves, still; returns since when it
+    has been still (time.monotonic()) and its picture."""
+    truth = rig.grid()
+    deadline = time.monotonic() + SHOW_S
+    while True:
+        try:
+            reading = read_board(Frame(rig.grab(region)), profile)
+        except UnreadableTileError:
+            reading = None
+        if reading is not None and reading.state == BoardState.PLAYING and to_grid(reading.grid) == truth:
+            break
+        assert time.monotonic() < deadline, (f"after {moves} moves the screen did not show the page's board "
+                                             f"{truth} within {SHOW_S:g} s (last read: {reading})")
+        time.sleep(0.01)
+    rig.wait_still(still_ms=80)  # the new tile grown in
+    still_from = time.monotonic()
+    return still_from, rig.grab(region)
 
 
 def play_and_record(rig, shots, video):
@@ -32,12 +62,20 @@ def play_and_record(rig, shots, video):
 
     agent = ExpectimaxAgent(threads=1)
     region = rig.board_rect().inset(-MARGIN)
+    profile = calibrate(Frame(rig.grab(region)))
     recorder = VideoRecorder(rig.display, region, video, VIDEO_FPS)
     recorder.start()
+
+    def on_film(moves: int) -> None:
+        """The board after `moves` moves in a screenshot, and on as many video frames as a belief needs."""
+        still_from, picture = show(rig, region, profile, moves)
+        cv2.imwrite(str(shots / f"shot{moves:03d}.png"), picture)
+        assert recorder.wait_for_pictures(VideoSource.still_frames, still_from, SHOW_S), \
+            f"the video did not take the board after {moves} moves within {SHOW_S:g} s ({recorder.error})"
+
     bad = []
     try:
-        time.sleep(0.5)  # the first board on film
-        cv2.imwrite(str(shots / "shot000.png"), rig.grab(region))
+        on_film(0)
         for k in range(MOVES):
             board = rig.grid()
             decision = agent.choose(board, depth=2)
@@ -49,12 +87,11 @@ def play_and_record(rig, shots, video):
             pressed = time.monotonic()
             rig.press(move)
             rig.wait_for_moves(k + 1)
-            rig.wait_still(still_ms=80)
-            cv2.imwrite(str(shots / f"shot{k + 1:03d}.png"), rig.grab(region))
+            on_film(k + 1)
             time.sleep(max(0.0, pressed + PACE_S - time.monotonic()))
-        time.sleep(0.5)
     finally:
         recorder.stop()
+    print(f"recorder: {recorder.frames} frames, {recorder.repeated} written again, {recorder.grabbed} grabbed")
     assert recorder.error is None, recorder.error
     assert recorder.frames >= MOVES * PACE_S * VIDEO_FPS * 0.8, f"only {recorder.frames} video frames"
     return bad
@@ -75,7 +112,7 @@ def check_against_page(review: dict, state: dict) -> tuple[int, int]:
 
 def run_review(source, tmp_path, name, *extra):
     out = tmp_path / f"{name}.json"
-    assert main(["review", str(source), "--json", str(out), *extra]) == 0
+    assert main(["review", str(source), "--json", str(out), "--player", "corner-eval", *extra]) == 0
     return json.loads(out.read_text())
 
 
@@ -122,7 +159,7 @@ def test_review_of_a_play_recording_matches_the_page(make_rig, tmp_path):
     rig = make_rig(seed=SEED + 1, anim=0.5, export_env=True)
     record = tmp_path / "rec"
     env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    played = subprocess.run([sys.executable, "-m", "screenbot", "play", "--plain", "--record", str(record), "--max-moves",
+    played = subprocess.run([sys.executable, "-m", "screenbot", "play", "--player", "plain", "--record", str(record), "--max-moves",
                              str(MOVES)], env=env, capture_output=True, text=True, timeout=300)
     assert played.returncode == 0, played.stderr
     state = rig.state()
