@@ -34,14 +34,14 @@ class Recorder:
         self.verified: dict[str, Any] | None = None
         self.theme = cond.rig.get("theme", "classic")
         self.family = THEMES[self.theme]
-        self.new_look = bool(cond.subdir)
+        self.other_look = bool(cond.subdir)
         self.last_click = 0.0
 
     # -- geometry ------------------------------------------------------------------------------
     def verify_rect(self) -> dict[str, Any]:
         """On an empty board (no glow), find the board's edges in the picture and compare; in the
         other looks also find every tile of a board of 16s (the terminal: only those)."""
-        if self.new_look:
+        if self.other_look:
             self.rig.page_options["marks"] = None  # the marks would hide parts of the tiles measured
         self.verified = {}
         if self.family != "terminal":
@@ -59,7 +59,7 @@ class Recorder:
                                     "left/top/right/bottom; null = off the visible viewport"
                                     + ("; the lines looks: the colour of the lines, along the outer frame"
                                        if self.family == "lines" else "")}
-        if self.new_look:
+        if self.other_look:
             self.verified.update(self.verify_tiles())
             self.rig.page_options["marks"] = self.cond.rig.get("marks") or None
         return self.verified
@@ -152,7 +152,7 @@ class Recorder:
             "screen_size": [screen_w, screen_h],
             "board_rect_check": self.verified,
         }
-        if self.new_look:
+        if self.other_look:
             label.update(self.look_fields(img, cells))
         label.update(extra)
         (self.out / f"{name}.json").write_text(json.dumps(label, indent=1))
