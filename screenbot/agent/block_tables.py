@@ -27,6 +27,7 @@ from screenbot.agent.orientations import SYMMETRIES, orientations  # noqa: F401 
 from screenbot.agent.table_store import SolvedStates, TableError, get_entry, put_entry
 from screenbot.game.bitboard import execute_move
 from screenbot.game.rules import Grid, Move
+from screenbot.paths import cache_dir
 
 # Cells are numbered 4 * row + column. Two tables (macroxue's "Tuple11" and "Tuple10"):
 #  - BIG (kind 0): the 3 x 2 block of rows 0-1, columns 0-2; ten free cells; anchors up to 1024.
@@ -265,9 +266,7 @@ def _header(kinds: tuple[int, ...] = DEFAULT_KINDS, version: int = TABLE_VERSION
 
 
 def default_table_path(version: int = TABLE_VERSION) -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("screenbot")) / f"corner_tables_v{version}.npz"
+    return cache_dir() / f"corner_tables_v{version}.npz"
 
 
 def pair_starts() -> list[Grid]:

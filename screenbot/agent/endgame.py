@@ -39,9 +39,10 @@ from pathlib import Path
 import numpy as np
 
 from screenbot.agent.endgame_solve import SHAPES, VECTORS, Shape, move_chances, solve
-from screenbot.game.bitboard import rank_of
 from screenbot.errors import TableError
+from screenbot.game.bitboard import rank_of
 from screenbot.game.rules import Grid, Move
+from screenbot.paths import cache_dir
 
 __all__ = ["EndgameTables", "FRAMES", "PROB_SCALE", "SHAPES", "Shape", "Suggestion", "TableError", "solve"]
 
@@ -55,9 +56,7 @@ def _header(shapes: tuple[Shape, ...]) -> bytes:
 
 
 def default_table_path() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("screenbot")) / f"endgame_v{TABLE_VERSION}.npz"
+    return cache_dir() / f"endgame_v{TABLE_VERSION}.npz"
 
 
 

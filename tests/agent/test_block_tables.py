@@ -64,6 +64,7 @@ CROWDED_256 = [
 # small table's pairs of 256 beside it or the big table's chain 256, 128, 64, 64; found by sampling boards
 # whose brute force is small
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind,boards,anchor,least", [(SMALL_256, CROWDED_256, 8, 0.1), (PAIR, CROWDED_PAIR, 9, 0.05)])
 def test_the_compactly_solved_tables_equal_a_brute_force_and_keep_their_own_files(tmp_path, kind, boards, anchor,
                                                                                   least):
@@ -118,6 +119,7 @@ def test_suggest_says_nothing_without_a_regular_block():
 
 
 
+@pytest.mark.slow
 def test_tables_saved_and_loaded_are_the_same(tmp_path):
     tables = _solved_some()
     assert tables.states_solved() > 100
@@ -140,6 +142,7 @@ def _answers(tables, budget=np.inf):
     return [tables.suggest(_prefilled(kind, rest), budget) for kind, rest in CROWDED]
 
 
+@pytest.mark.slow
 def test_the_compact_layout_answers_as_the_dense_one_without_solving_again():
     dense = _solved_some()
     expected = _answers(dense, budget=0)
@@ -151,6 +154,7 @@ def test_the_compact_layout_answers_as_the_dense_one_without_solving_again():
     assert compact.solved == solved_before and compact.unfinished == 0  # nothing solved again
 
 
+@pytest.mark.slow
 def test_states_solved_into_the_compact_layout_go_to_a_growing_overlay_and_merge(monkeypatch, tmp_path):
     monkeypatch.setattr(table_store.SolvedStates, "MIN_OVERLAY", 16)
     monkeypatch.setattr(T, "OVERLAY_STEP", 64)  # many small growths, solves cut short by a full overlay
@@ -189,6 +193,7 @@ def test_a_budgeted_solve_in_the_compact_layout_goes_on_later():
     assert calls > 3 and tables.solved == fresh.solved
 
 
+@pytest.mark.slow
 def test_a_solve_shared_out_between_threads_solves_the_same_states():
     sequential, shared = BlockTables(), BlockTables()
     for kind, rest in CROWDED:

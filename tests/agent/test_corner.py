@@ -26,6 +26,7 @@ def test_corner_row_table_scores_a_line_from_its_corner_side():
     assert corner_row_table()[0] == C.LINE_OFFSET
 
 
+@pytest.mark.slow
 def test_a_damaged_or_foreign_table_file_is_refused(tmp_path):
     path = tmp_path / "corner.npz"
     _solved_some().save(path)
@@ -45,6 +46,7 @@ def test_a_damaged_or_foreign_table_file_is_refused(tmp_path):
         BlockTables.load(truncated)
 
 
+@pytest.mark.slow
 def test_load_or_build_replaces_an_unusable_file(tmp_path, monkeypatch):
     path = tmp_path / "corner.npz"
     path.write_bytes(b"not a table")
@@ -61,6 +63,7 @@ def test_load_or_build_replaces_an_unusable_file(tmp_path, monkeypatch):
     assert seconds is None and again.states_solved() == built.states_solved()
 
 
+@pytest.mark.slow
 def test_a_build_beside_a_version_2_file_keeps_its_two_tables_and_solves_the_pair_table(tmp_path, monkeypatch):
 
     earlier = _solved_some().compact()
@@ -183,6 +186,7 @@ def test_a_board_with_its_big_tiles_in_another_corner_is_searched_turned():
     assert decision.move == moves[turned.move] and set(decision.values) == set(legal_moves(bottom_right))
 
 
+@pytest.mark.slow
 def test_the_build_plays_its_game_and_reports_its_progress():
     """The first few million states of a real build (its big solves shared out between two threads)."""
     seen = []
@@ -259,6 +263,7 @@ def _formation_boards(n, seed):
     return _random_boards(n, seed, _formation_cells, lambda b: _corner_value(b) >= 8 * C.LINE_OFFSET)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threads", [1, 2])
 def test_the_corner_search_equals_a_plain_reference(threads):
     agent = C.CornerAgent(None, threads=threads)

@@ -91,6 +91,7 @@ def tables(tmp_path_factory):
     return built
 
 
+@pytest.mark.slow
 def test_every_state_of_the_l_shapes_8_table_matches_a_brute_force_solve_on_whole_boards():
     prob = solve(L7, 3)
     checked = 0
@@ -104,6 +105,7 @@ def test_every_state_of_the_l_shapes_8_table_matches_a_brute_force_solve_on_whol
     assert checked == 4**7 - (2 * 4**6 - 4**5)  # every state but those with the goal there already
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: s.name)
 def test_every_moves_chance_is_the_brute_force_value_after_it(tables, shape):
     """Crowded states (few reachable states, so the brute force is quick), each move's chance from the
@@ -250,6 +252,7 @@ def test_a_merge_below_two_full_rows_would_let_them_fall_so_down_is_not_the_tabl
     assert Move.UP in suggestion.chances
 
 
+@pytest.mark.slow
 def test_hint_builds_the_tables_once_then_loads_them_and_says_what_they_chose(capsys, monkeypatch, tmp_path):
     from screenbot import cli
     from screenbot.agent import endgame
@@ -283,6 +286,7 @@ def test_a_cache_dir_that_cannot_be_written_is_one_line_and_exit_code_2(capsys, 
     assert err[-1].startswith("screenbot: error: cannot keep the endgame tables at") and "Traceback" not in "".join(err)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("frame", [FRAMES[0], FRAMES[5]], ids=["as is", "turned"])
 def test_playing_the_tables_moves_in_the_game_builds_the_target_as_often_as_they_say(tables, frame):
     from screenbot.game.rules import empty_cells, place

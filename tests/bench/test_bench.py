@@ -51,6 +51,7 @@ def test_a_game_stops_at_the_tile_asked_for_and_replays_identically():
     assert (again.score, again.moves, again.max_tile, again.final) == (first.score, first.moves, 128, first.final)
 
 
+@pytest.mark.slow
 def test_workers_play_the_same_games_as_one_process():
     settings = BenchSettings(player="plain", depth=1, stop_at=64)
     alone = run_games([20, 21, 22], settings, workers=1)
@@ -216,6 +217,7 @@ def test_merging_needs_one_way_of_playing_and_each_seed_once():
         merge_summaries([a, c])
 
 
+@pytest.mark.slow
 def test_bench_plays_the_player_it_is_told_as_make_player_makes_it(monkeypatch, tmp_path):
     from screenbot.agent.block_tables import BlockTables, default_table_path
     from screenbot.agent.corner import CornerAgent
@@ -263,6 +265,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("how", ["term", "kill"])
 def test_a_bench_stopped_or_killed_leaves_no_worker_playing(tmp_path, how):
