@@ -1,6 +1,5 @@
 """The expectimax agent: the compiled search against a plain reference, sensible choices, the API's promises."""
 
-import json
 import math
 from contextlib import contextmanager
 from functools import lru_cache
@@ -10,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from screenbot.agent import Decision, ExpectimaxAgent, SearchCancelled, adaptive_depth
-from screenbot.agent.heuristic import ROW_SCORE, Weights, load_weights, row_score_table
+from screenbot.agent.heuristic import ROW_SCORE, Weights, row_score_table
 from screenbot.game import Move, apply_move, empty_cells, legal_moves, parse_board, to_grid
 from screenbot.game.rules import place
 
@@ -131,44 +130,6 @@ def test_an_agent_with_other_weights_searches_with_them(grid, depth):
     for move, value in decision.values.items():
         expected = reference_chance(apply_move(grid, move)[0], depth, 1.0, 1e-4, OTHER)
         assert math.isclose(value, expected, rel_tol=1e-6, abs_tol=0.05), (move, value, expected)
-
-
-def test_endgame_weights_take_over_once_16384_is_on_the_board_and_only_then():
-    agent = ExpectimaxAgent(threads=1, endgame_weights=OTHER)
-    before = parse_board("8192 4096 2 . / 16 8 4 . / 2 . . . / . . . .")
-    endgame = parse_board("16384 4096 2 . / 16 8 4 . / 2 . . . / . . . .")
-    assert agent.choose(before, depth=2).values == AGENT.choose(before, depth=2).values
-    assert agent.choose(endgame, depth=2).values == OTHER_AGENT.choose(endgame, depth=2).values
-    assert agent.choose(endgame, depth=2).values != AGENT.choose(endgame, depth=2).values
-    # a kept table is dropped when the weights change: no value of the other weights is reused
-    agent.new_table()
-    agent.choose(before, depth=2, keep_table=True)
-    assert agent.choose(endgame, depth=2, keep_table=True).values == OTHER_AGENT.choose(endgame, depth=2).values
-
-
-def test_weights_files_load_and_bad_ones_are_refused_with_the_reason(tmp_path):
-    from dataclasses import asdict
-
-    good = tmp_path / "w.json"
-    good.write_text(json.dumps({"weights": asdict(OTHER), "best_candidate": asdict(W)}))
-    assert load_weights(good) == OTHER
-    assert load_weights(good, "best_candidate") == W
-    cases = {
-        "missing": ("{not json", "not a weights file"),
-        "nokey": (json.dumps({"other": {}}), "not a weights file"),
-        "fields": (json.dumps({"weights": {**asdict(OTHER), "extra": 1.0}}), "exactly the fields"),
-        "nan": (json.dumps({"weights": {**asdict(OTHER), "sum": float("nan")}}), "finite number"),
-        "text": (json.dumps({"weights": {**asdict(OTHER), "sum": "11"}}), "finite number"),
-        "power": (json.dumps({"weights": {**asdict(OTHER), "sum_power": 9.0}}), "sum_power must lie"),
-    }
-    for name, (text, reason) in cases.items():
-        path = tmp_path / f"{name}.json"
-        path.write_text(text)
-        with pytest.raises(ValueError, match=reason) as info:
-            load_weights(path)
-        assert str(path) in str(info.value) and "\n" not in str(info.value)
-    with pytest.raises(ValueError, match="not a weights file"):
-        load_weights(tmp_path / "absent.json")
 
 
 @settings(max_examples=60, deadline=None)
@@ -407,80 +368,6 @@ def test_a_failure_in_a_search_thread_reaches_the_caller_and_the_next_search_sti
                 choose_move(grid, depth=3)
         monkeypatch.setattr(search.kernel, "max_value", real)
         assert choose_move(grid, depth=3).move == expected.move
-
-
-def test_a_kept_table_serves_the_boards_one_move_can_make_and_new_table_forgets_it():
-    new_table = AGENT.new_table
-
-    after = parse_board("2 16 4 2 / 32 8 64 4 / . . . . / . 2 . 8")  # a board after a move
-    siblings = [place(after, r, c, 2) for r, c in [(2, 0), (2, 1), (2, 2), (2, 3), (3, 0), (3, 2)]]
-    with search_threads(1):
-        fresh = [choose_move(b, depth=4) for b in siblings]
-        new_table()
-        kept = [choose_move(b, depth=4, keep_table=True) for b in siblings]
-        new_table()
-        again = choose_move(siblings[3], depth=4, keep_table=True)
-    # the first of a round searches as a fresh decision does; the later ones find their siblings' nodes
-    assert kept[0].values == fresh[0].values and kept[0].nodes == fresh[0].nodes
-    assert sum(k.nodes for k in kept[1:]) < 0.8 * sum(f.nodes for f in fresh[1:])
-    for k, f in zip(kept, fresh):  # values found by other paths, cut off elsewhere: within ~0.1 %
-        assert k.move == f.move
-        for move, value in f.values.items():
-            assert math.isclose(k.values[move], value, rel_tol=5e-3), move
-    assert again.values == fresh[3].values and again.nodes == fresh[3].nodes  # new_table forgot them
-
-
-@pytest.mark.parametrize("threads", [1, 2])
-def test_what_a_cancelled_search_left_in_a_kept_table_is_sound(threads):
-    import threading
-    import time
-
-    with search_threads(threads):
-        fresh = choose_move(SLOW_BOARD, depth=9)
-        AGENT.new_table()
-        from screenbot.agent import expectimax as kernel
-
-        works = AGENT._search.works
-        for work in works:
-            work[kernel.W_NODES] = 0.0
-
-        def cancel_a_third_of_the_way_in():  # by the work done, whatever the machine's load
-            while sum(work[kernel.W_NODES] for work in works) < fresh.nodes / 3:
-                time.sleep(0.0005)
-            AGENT.cancel()
-
-        timer = threading.Thread(target=cancel_a_third_of_the_way_in)
-        timer.start()
-        try:
-            with pytest.raises(SearchCancelled):
-                choose_move(SLOW_BOARD, depth=9, keep_table=True)
-        finally:
-            timer.join()
-            AGENT.allow()
-        # the same board again in the same table: it finds what the stopped search finished, and
-        # nothing half-done (an abandoned node returns 0 and is never stored)
-        again = choose_move(SLOW_BOARD, depth=9, keep_table=True)
-    assert again.nodes < fresh.nodes  # it did find stored work
-    assert again.move == fresh.move
-    for move, value in fresh.values.items():
-        assert math.isclose(again.values[move], value, rel_tol=5e-3), move
-
-
-def test_a_kept_table_deepens_as_far_as_a_fresh_search():
-    """Iterative deepening stops once no path reached the depth limit; paths found in a table a
-    sibling filled still count (without that, a late-game board stopped at depth 2, seen in
-    simulated games as 16384 lost more often)."""
-    new_table = AGENT.new_table
-
-    after = parse_board("0 16 512 8192 / 0 8 256 2048 / 8 2 8 16 / 2 8 2 4")
-    siblings = [place(after, r, c, 2) for r, c in [(0, 0), (1, 0)]]
-    with search_threads(1):
-        fresh = [choose_move(b, budget_ms=60_000, depth="adaptive") for b in siblings]
-        new_table()
-        kept = [choose_move(b, budget_ms=60_000, depth="adaptive", keep_table=True) for b in siblings]
-    assert [f.depth for f in fresh] == [6, 6]
-    assert [k.depth for k in kept] == [6, 6]
-    assert [k.move for k in kept] == [f.move for f in fresh]
 
 
 def test_the_deepen_gap_help_names_the_agents_defaults():
