@@ -147,7 +147,6 @@ BUILD_THREADS = 2
 GAME_STATES = 655_000_000  # about what one whole game makes BIG and SMALL solve (654 M measured)
 PAIR_STATES = 389_000_000  # what PAIR's starts make it solve (388.5 M counted, 381.9 M kept)
 BUILD_STATES = GAME_STATES + PAIR_STATES
-PLAY_SOLVE_BUDGET = 50_000  # states a live decision may solve (~20 ms); a board it does not finish is searched
 
 
 def build_tables(progress: Callable[[int], None] | None = None, seed: int = BUILD_SEED,
