@@ -29,7 +29,7 @@ RECORDING_FRAMES, RECORDING_LOG, RECORDING_PROFILE = "frames", "log.jsonl", "pro
 THUMB_PX = 32  # the side of the small copy two frames are compared by
 # Largest colour difference (0-255) between two thumbnails of "the same picture": a video's
 # compression noise averages out in a thumbnail cell, while a tile growing from 95 % to 100 % of
-# its cell still moves a cell on the edge by ~6 levels (README: Reviewing a game).
+# its cell still moves a cell on the edge by ~6 levels (docs/coach.md).
 SAME_TOL = 3
 
 
@@ -66,7 +66,7 @@ def same_picture(a: np.ndarray | None, b: np.ndarray | None, tol: int = SAME_TOL
 
 class Source:
     """A sequence of frames. `kind`: video | screenshots | recording; `still_frames`: how many
-    frames in a row must show one board before it is believed (README: Reviewing a game)."""
+    frames in a row must show one board before it is believed (docs/coach.md)."""
 
     kind = ""
     still_frames = 1

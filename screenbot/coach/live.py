@@ -36,7 +36,7 @@ LOOK_S = 0.012  # pause between two looks (a grab and a read take 1-4 ms more)
 STILL_LOOKS = 2  # looks in a row that must show a board before it is believed ...
 # ... over at least this long: mid-move, a browser can show one picture for two looks (~15-35 ms
 # on the practice board under Xvfb, a mid-pop tile read as its old value among them), while a
-# board at rest stands for 100 ms and more between a person's keys (README: Coaching live)
+# board at rest stands for 100 ms and more between a person's keys (docs/coach.md)
 STILL_S = 0.05
 LOST_NOTE_S = 2.0  # say the board is out of sight once it has been this long
 LOST_END_S = 60.0  # end the session once the board has been out of sight this long
