@@ -12,8 +12,9 @@ from screenbot.agent import table_store
 from screenbot.agent import corner as C
 from screenbot.agent.block_tables import BIG, PAIR, SMALL, SYMMETRIES, BlockTables
 from screenbot.agent.corner import corner_row_table
-from screenbot.game.rules import Move, apply_move, legal_moves
+from screenbot.game.rules import apply_move, legal_moves
 
+from reference_search import reference_chance
 from block_boards import CROWDED_PAIR, _solved_some, _line_score, _rank, _orient, _brute, _prefilled, CROWDED
 
 
@@ -212,31 +213,6 @@ def _corner_value(grid, lost=C.LOST_VALUE):
     return sum(_line_score(line) for line in lines) + lost
 
 
-def _reference_chance(grid, depth, cprob, cutoff):
-    """Expectimax on plain grids with the corner evaluation; a board with no move, or scoring below 0,
-    counts 0 (lost)."""
-    from screenbot.game.rules import empty_cells, place
-
-    cells = empty_cells(grid)
-    total = 0.0
-    for r, c in cells:
-        for value, p in ((2, 0.9), (4, 0.1)):
-            spawned = place(grid, r, c, value)
-            child_p = cprob * p / len(cells)
-            best = 0.0
-            for move in Move:
-                after, _ = apply_move(spawned, move)
-                if after == spawned:
-                    continue
-                if depth == 1 or child_p < cutoff:
-                    v = max(0.0, _corner_value(after))
-                else:
-                    v = _reference_chance(after, depth - 1, child_p, cutoff)
-                best = max(best, v)
-            total += p * best
-    return total / len(cells)
-
-
 def _random_boards(n, seed, cells_of, keep):
     """n boards from cells_of(rng) (16 values, row by row) that keep(board) accepts."""
     rng = random.Random(seed)
@@ -271,5 +247,5 @@ def test_the_corner_search_equals_a_plain_reference(threads):
         decision = agent.choose(grid, depth=2, cutoff=1e-3)
         assert set(decision.values) == set(legal_moves(grid))
         for move, value in decision.values.items():
-            expected = _reference_chance(apply_move(grid, move)[0], 2, 1.0, 1e-3)
+            expected = reference_chance(apply_move(grid, move)[0], 2, 1.0, 1e-3, lambda b: max(0.0, _corner_value(b)))
             assert value == pytest.approx(expected, rel=1e-6, abs=0.05), (grid, move)

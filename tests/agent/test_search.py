@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from screenbot.agent import Decision, ExpectimaxAgent, SearchCancelled, adaptive_depth
 from screenbot.agent.heuristic import ROW_SCORE, Weights, row_score_table
 from screenbot.game import Move, apply_move, empty_cells, legal_moves, parse_board, to_grid
-from screenbot.game.rules import place
+
+from reference_search import reference_chance
 
 W = Weights()
 
@@ -45,26 +46,9 @@ def reference_board_score(grid, w=W):
     return sum(reference_line_score(line, w) for line in lines)
 
 
-def reference_chance(grid, depth, cprob, cutoff, w=W):
-    """Expectimax on plain grids with the exact rules (heuristic weights w): average over spawns, max over moves."""
-    cells = empty_cells(grid)
-    total = 0.0
-    for r, c in cells:
-        for value, p in ((2, 0.9), (4, 0.1)):
-            spawned = place(grid, r, c, value)
-            child_p = cprob * p / len(cells)
-            best = 0.0
-            for move in Move:
-                after, _ = apply_move(spawned, move)
-                if after == spawned:
-                    continue
-                if depth == 1 or child_p < cutoff:
-                    v = reference_board_score(after, w)
-                else:
-                    v = reference_chance(after, depth - 1, child_p, cutoff, w)
-                best = max(best, v)
-            total += p * best
-    return total / len(cells)
+def reference_value(grid, depth, cprob, cutoff, w=W):
+    """The plain evaluation's expectimax value of a board after a move (reference_search.reference_chance)."""
+    return reference_chance(grid, depth, cprob, cutoff, lambda board: reference_board_score(board, w))
 
 
 @settings(max_examples=300, deadline=None)
@@ -105,7 +89,7 @@ def test_values_equal_a_plain_reference_search(grid, depth, cutoff, threads):
     assert set(decision.values) == set(legal_moves(grid))
     for move, value in decision.values.items():
         after, _ = apply_move(grid, move)
-        expected = reference_chance(after, depth, 1.0, cutoff)
+        expected = reference_value(after, depth, 1.0, cutoff)
         assert math.isclose(value, expected, rel_tol=1e-6, abs_tol=0.05), (move, value, expected)
 
 
@@ -128,7 +112,7 @@ def test_an_agent_with_other_weights_searches_with_them(grid, depth):
         depth = 1
     decision = OTHER_AGENT.choose(grid, depth=depth)
     for move, value in decision.values.items():
-        expected = reference_chance(apply_move(grid, move)[0], depth, 1.0, 1e-4, OTHER)
+        expected = reference_value(apply_move(grid, move)[0], depth, 1.0, 1e-4, OTHER)
         assert math.isclose(value, expected, rel_tol=1e-6, abs_tol=0.05), (move, value, expected)
 
 
