@@ -211,7 +211,10 @@ class Watcher:
                     if check.verdict == "mismatch" and not misread and ctx.clock() - key_t > s.misread_after_s:
                         misread = True
                         ctx.tracker.note_misread()
-            if ctx.clock() - key_t > s.settle_timeout_s:
+            # the board has settle_timeout_s to show up from the key, or from the win message's dismissal
+            # when the key brought one up (dismissing it takes its own time, longer on a busy machine)
+            since = key_t if overlay_cleared_t is None else max(key_t, overlay_cleared_t)
+            if ctx.clock() - since > s.settle_timeout_s:
                 raise self.desync(prediction, check, sight)
             if s.poll_gap_s:
                 ctx.sleep(s.poll_gap_s)
@@ -250,6 +253,8 @@ class Watcher:
             what = "the key did not reach the game (the board did not move; did the window lose focus?)"
         elif check.verdict == "no-spawn":
             what = "the board moved but no new tile appeared"
+        elif check.verdict == "match":
+            what = "the board after the move never stood still long enough to be read"
         else:
             cells = ", ".join(
                 f"row {r + 1} col {c + 1} shows {v if v is not None else '?'} (expected {e or 'empty'})"

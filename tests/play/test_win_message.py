@@ -194,6 +194,28 @@ def test_a_message_that_names_enter_is_dismissed_with_enter_and_play_goes_on(mon
     assert player.tracker.board == screen.game.grid and summary.misreads == 0
 
 
+def test_a_message_slow_to_dismiss_on_a_busy_machine_still_gives_the_move_its_time_to_land(monkeypatch):
+    """The move's board is watched for settle_timeout_s from the message's dismissal, not from the key:
+    reading the message (OCR on a busy machine) may take that long by itself."""
+    from screenbot.vision import ocr
+
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, start=START)
+    screen.win_delay_looks = 0  # up on the move's own frame
+    win_message_at(screen, 2048, dismiss_key="enter")
+    message(monkeypatch, screen, "Press Enter to keep going")
+    quick = ocr.read_text
+
+    def read_text(pixels):
+        clock.sleep(PlaySettings().settle_timeout_s)
+        yield from quick(pixels)
+
+    monkeypatch.setattr(ocr, "read_text", read_text)
+    summary = make_player(screen, clock, max_moves=8).play()
+    assert summary.ok and summary.moves == 8, summary.reason
+    assert screen.keyboard.dismissed == ["enter"] and summary.max_tile == 2048
+
+
 def test_any_key_is_the_move_play_was_going_to_press(monkeypatch):
     clock = VirtualClock()
     screen = SimulatedScreen(clock, start=START)
