@@ -104,13 +104,13 @@ class CornerAgent(ExpectimaxAgent):
     def search(self, board: Grid, budget_ms: float | None = None, depth: int | str | None = None,
                **kwargs) -> Decision:
         """The corner evaluation's search alone (the tables not asked), the board turned so that its
-        largest tile sits in the top-left corner (see corner_turn); the values of every legal move."""
-        grid = to_grid(board)
-        turn = corner_turn(grid)
+        largest tile sits in the top-left corner (see corner_turn); the values of every legal move.
+        (ExpectimaxAgent.choose checks the board, so it is not converted here.)"""
+        turn = corner_turn(board)
         if turn is None:
-            return super().choose(grid, budget_ms, depth, **kwargs)
+            return super().choose(board, budget_ms, depth, **kwargs)
         source, moves = SYMMETRIES[turn]
-        decision = super().choose(_turned(grid, source), budget_ms, depth, **kwargs)
+        decision = super().choose(_turned(board, source), budget_ms, depth, **kwargs)
         if decision.move is None:
             return decision
         return replace(decision, move=moves[decision.move], values={moves[m]: v for m, v in decision.values.items()})

@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 
 from screenbot.agent.base import Agent
 from screenbot.agent.limits import ENDGAME_CAP
-from screenbot.agent.players import DEFAULT_PLAYER, make_player, player_spec
+from screenbot.agent.players import DEFAULT_PLAYER, make_player
 from screenbot.agent.search import (DEFAULT_BUDGET_MS, DEFAULT_DEEPEN_GAP, DEFAULT_DEEPEN_MS, DEFAULT_DEPTH,
                                    DEFAULT_DEPTH_CAP, ENDGAME_TILE, RULE_MAX_DEPTH, default_threads)
 from screenbot.game.rules import EMPTY, Game, Grid, max_tile
@@ -146,8 +146,7 @@ _worker: dict = {}  # in each worker process: its progress queue and its agent
 def make_agent(settings: BenchSettings, threads: int | None = None, tables=None) -> Agent:
     """The agent a bench game plays with: the settings' player (its tables given, or loaded from the
     user cache dir: built there first if need be)."""
-    return make_player(settings.player, tables=tables if player_spec(settings.player).tables else None,
-                       threads=threads)
+    return make_player(settings.player, tables=tables, threads=threads)
 
 
 def _die_with_parent() -> None:

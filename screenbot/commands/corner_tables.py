@@ -41,8 +41,7 @@ def memory_shortfall(path) -> str | None:
 def ensure_corner_tables(load: bool = True):
     """The BlockTables, built with a progress bar on stderr when not cached yet (`load=False`: None
     when they are cached, only built when not)."""
-    from screenbot.agent.block_tables import default_table_path
-    from screenbot.agent.corner import BUILD_STATES, PAIR_STATES, earlier_table_path, load_or_build
+    from screenbot.agent.corner import BUILD_STATES, PAIR_STATES, default_table_path, earlier_table_path, load_or_build
 
     path = default_table_path()
     short = memory_shortfall(path)

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from screenbot.agent.players import DEFAULT_PLAYER, PLAYER_HELP, PLAYERS, WITHOUT_TABLES, make_player, player_spec
+from screenbot.errors import UsageError
 
 
 def add_player_argument(parser: argparse.ArgumentParser, default: str = DEFAULT_PLAYER, why: str = "") -> None:
@@ -39,9 +40,8 @@ def player_name(args: argparse.Namespace, *, fall_back: bool = True) -> str:
     name = args.player
     if not player_spec(name).tables:
         return name
-    from screenbot.agent.block_tables import default_table_path
+    from screenbot.agent.corner import default_table_path
     from screenbot.commands.corner_tables import memory_shortfall
-    from screenbot.errors import UsageError
 
     short = memory_shortfall(default_table_path())
     if short is None:
