@@ -245,7 +245,8 @@ class ExpectimaxAgent(Agent):
     as time allows; the default 1 deepens every decision whose second-best move is not lost)."""
 
     def __init__(self, depth_cap: int | str | None = None, threads: int | None = None,
-                 weights: Weights | np.ndarray | None = None, deepen_gap: float | None = None, deepen_ms: float | None = None) -> None:
+                 weights: Weights | np.ndarray | None = None, deepen_gap: float | None = None,
+                 deepen_ms: float | None = None) -> None:
         depth_cap = check_depth_cap(depth_cap)
         deepen_gap = check_deepen_gap(deepen_gap)
         self.deepen_gap = DEFAULT_DEEPEN_GAP if deepen_gap is None else deepen_gap

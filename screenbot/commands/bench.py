@@ -26,8 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "bench",
         help="play seeded simulated games with a player and report how far they get",
         description="Play N simulated games (game i with seed S+i) on the rules engine with a player "
-                    "(play's unless --player says otherwise); report the share of games that reached each tile from 2048 up, scores, moves "
-                    "and time per move.",
+                    "(play's unless --player says otherwise); report the share of games that reached each "
+                    "tile from 2048 up, scores, moves and time per move.",
     )
     p.add_argument("--games", type=int, default=10, metavar="N", help="how many games (default 10)")
     p.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the first game (default 1)")

@@ -43,7 +43,8 @@ def add_judge_options(p: argparse.ArgumentParser) -> None:
 def judge_options(args: argparse.Namespace) -> dict:
     """--player, --depth, --depth-cap and --budget-ms, checked, as Judge's keyword arguments (the player's
     name and tables are worked out when the judge is made: `judge_from`)."""
-    return {"player": args.player, "depth": check_depth(args.depth, "--depth"), "depth_cap": check_depth_cap(args.depth_cap, "--depth-cap"),
+    return {"player": args.player, "depth": check_depth(args.depth, "--depth"),
+            "depth_cap": check_depth_cap(args.depth_cap, "--depth-cap"),
             "budget_ms": check_budget(args.budget_ms, "--budget-ms")}
 
 
