@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from screenbot.agent.limits import DEEPEN_GAP_HELP, check_budget, check_deepen_gap, check_depth_cap
+from screenbot.commands.ocr_args import add_tesseract_argument, need_tesseract
 from screenbot.commands.player_args import add_player_argument
 from screenbot.errors import UsageError
 
@@ -25,6 +26,7 @@ def register(subparsers) -> None:
                         "the default until a 16384 is on the board, no cap after: stronger, ~5.5 moves/s in the endgame)")
     p.add_argument("--deepen-gap", metavar="G", help=DEEPEN_GAP_HELP)
     add_player_argument(p)
+    add_tesseract_argument(p)
     p.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per move, then a summary line")
     p.add_argument("--record", metavar="DIR", help="keep the board frames, the log and the profile in DIR (for replay)")
     p.add_argument("--dry-run", action="store_true", help="read the board and say the move, press nothing")
@@ -58,6 +60,7 @@ def check_args(args) -> None:
 
 def run(args) -> int:
     check_args(args)
+    need_tesseract(args)  # before the board is searched: no game stops at its first big tile
     from screenbot.play.loop import PlaySettings, Player
     from screenbot.play.record import LOG_NAME, PROFILE_NAME, FrameRecorder, MoveLog, Recording
     from screenbot.play.live_parts import open_live

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-import shutil
 
 import cv2
 import numpy as np
 
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import is_tile
+from screenbot.vision.tesseract import install_hint, tesseract_program
 
 GLYPH_W, GLYPH_H = 32, 12  # digit-shape key resolution (columns x rows)
 # tesseract's FAQ, "Is there a Minimum / Maximum Text Size?": accuracy collapses below an x-height
@@ -66,7 +66,7 @@ def _tessdata() -> str | None:
     env = os.environ.get("TESSDATA_PREFIX")
     if env:
         return env
-    exe = shutil.which("tesseract")
+    exe = tesseract_program()
     if not exe:
         return None
     try:
@@ -77,6 +77,25 @@ def _tessdata() -> str | None:
         if '"' in line and "languages" in line:
             return line.split('"')[1]
     return None
+
+
+def missing(what: str) -> OcrUnavailableError:
+    """The error for OCR asked for with no tesseract program: what it was needed for, and how to install it."""
+    return OcrUnavailableError(f"tesseract not found, needed {what}: {install_hint()}")
+
+
+def pytesseract_module(what: str = "to read tiles that share a colour"):
+    """pytesseract, pointed at the tesseract program found (OcrUnavailableError, saying it was needed
+    `what` for, when there is none)."""
+    program = tesseract_program()
+    if program is None:
+        raise missing(what)
+    try:
+        import pytesseract
+    except ImportError as exc:
+        raise OcrUnavailableError(f"pytesseract cannot be loaded ({exc}): pip install pytesseract") from exc
+    pytesseract.pytesseract.tesseract_cmd = program
+    return pytesseract
 
 
 class _Engine:
@@ -101,10 +120,7 @@ class _Engine:
                 return
         except (ImportError, RuntimeError):
             pass
-        if not shutil.which("tesseract"):
-            raise OcrUnavailableError(
-                "tesseract is not installed, needed to read tiles that share a colour: install tesseract-ocr"
-            )
+        pytesseract_module()
         self.kind = "pytesseract"
 
     def read(self, image: np.ndarray, chars: str = DIGITS) -> str:
@@ -117,9 +133,7 @@ class _Engine:
                 self.chars = chars
             self.api.SetImage(Image.fromarray(image))
             return self.api.GetUTF8Text()
-        import pytesseract
-
-        return pytesseract.image_to_string(image, config=f"--psm 7 -c tessedit_char_whitelist={chars}")
+        return pytesseract_module().image_to_string(image, config=f"--psm 7 -c tessedit_char_whitelist={chars}")
 
     def read_block(self, image: np.ndarray) -> str:
         """Any text (letters, digits, punctuation) in a block of a few lines."""
@@ -136,9 +150,7 @@ class _Engine:
             finally:
                 self.api.SetPageSegMode(tesserocr.PSM.SINGLE_LINE)
                 self.api.SetVariable("tessedit_char_whitelist", self.chars)
-        import pytesseract
-
-        return pytesseract.image_to_string(image, config="--psm 6")
+        return pytesseract_module().image_to_string(image, config="--psm 6")
 
 
 _ENGINE = _Engine()
@@ -269,12 +281,7 @@ def read_text(pixels: np.ndarray):
     (a generator: the caller stops once a reading tells it what it needs). First the whole picture
     in grey, then each text-coloured layer alone (dark letters on white): a message drawn over tiles
     is read best without the tiles' own digits and edges."""
-    if not shutil.which("tesseract"):
-        raise OcrUnavailableError("tesseract is not installed, needed to read the win message: install tesseract-ocr")
-    try:
-        import pytesseract
-    except ImportError as exc:
-        raise OcrUnavailableError(f"pytesseract cannot be loaded ({exc}), needed to read the win message") from exc
+    pytesseract = pytesseract_module("to read the win message")
     yield pytesseract.image_to_string(cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY), config="--psm 6")
     for colour in text_colours(pixels):
         distance = np.abs(pixels.astype(np.int16) - colour.astype(np.int16)).max(axis=2)
