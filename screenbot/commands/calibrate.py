@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from screenbot.commands.ocr_args import add_tesseract_argument, need_tesseract
 from screenbot.errors import UsageError
 from screenbot.paths import default_profile_path
 
@@ -28,6 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--probe", action="store_true",
                    help="when the screen leaves a doubt (several boards, a look-alike): press ONE arrow key into "
                         "the board under the mouse pointer and keep it only if its tiles move as in 2048")
+    add_tesseract_argument(p)
     p.set_defaults(func=run)
 
 
@@ -45,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--pick counts from 1, got {args.pick}")
     if args.scale is not None and not 0.25 <= args.scale <= 8:
         raise UsageError(f"--scale must be between 0.25 and 8, got {args.scale}")
+    need_tesseract(args)  # the profile is for reading boards, whose big tiles need OCR: said now, not in a game
     profile_path = Path(args.profile) if args.profile else default_profile_path()
     preview = Path(args.preview) if args.preview else preview_path_for(profile_path)
     if args.image:

@@ -7,6 +7,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+from screenbot.commands.ocr_args import add_tesseract_argument, need_tesseract
 from screenbot.commands.review import add_judge_options, judge_from, judge_options
 from screenbot.errors import UsageError
 
@@ -30,6 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--max-moves", type=int, metavar="N", help="end after following N moves")
     p.add_argument("--seconds", type=float, metavar="S", help="end after S seconds")
     add_judge_options(p)
+    add_tesseract_argument(p)
     p.set_defaults(func=run)
 
 
@@ -63,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--max-moves must be 1 or more")
     if args.seconds is not None and args.seconds <= 0:
         raise UsageError("--seconds must be more than 0")
+    need_tesseract(args)  # before the board is searched
     out = Path(args.out).expanduser() if args.out else default_out_dir()
     if args.out:
         from screenbot.coach.report import check_plotting

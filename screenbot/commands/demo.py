@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from screenbot.agent.players import DEMO_PLAYER
+from screenbot.commands.ocr_args import add_tesseract_argument, need_tesseract
 from screenbot.commands.player_args import add_player_argument
 from screenbot.errors import UsageError
 
@@ -26,12 +27,14 @@ def register(subparsers) -> None:
     p.add_argument("--virtual", action="store_true", help="use a virtual display even when there is a screen")
     add_player_argument(p, default=DEMO_PLAYER, why="a demo shows a game at once, and the tables matter only "
                         "thousands of moves after its 300")
+    add_tesseract_argument(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     if args.moves is not None and args.moves < 1:
         raise UsageError("--moves must be 1 or more")
+    need_tesseract(args)  # a game to its end reaches tiles that share a colour
     from screenbot.commands.player_args import player_from_args
     from screenbot.play.demo import run_demo
     from screenbot.play.status_line import StatusLine

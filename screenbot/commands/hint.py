@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from screenbot.agent.limits import DEEPEN_GAP_HELP, DEFAULT_DEEPEN_MS, MAX_FIXED_DEPTH, check_budget, check_deepen_gap, check_depth, check_depth_cap
+from screenbot.commands.ocr_args import add_tesseract_argument, need_tesseract
 from screenbot.commands.player_args import add_player_argument
 from screenbot.commands.endgame_tables import TABLES_HELP, ensure_tables
 from screenbot.errors import BoardParseError, UsageError
@@ -44,6 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="also print each move's chance of building the next big tile with the big tiles kept in place, "
                         "from exact endgame tables (" + TABLES_HELP + "; the best move stays the search's)")
     add_player_argument(p)
+    add_tesseract_argument(p)
     p.set_defaults(func=run)
 
 
@@ -105,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     deepen_gap = check_deepen_gap(args.deepen_gap, "--deepen-gap")
     budget_ms, depth = check_budget(args.budget_ms, "--budget-ms"), check_depth(args.depth, "--depth")
     deepen_ms = check_budget(args.deepen_ms, "--deepen-ms")
+    if args.board is None:  # a board read from pixels: its big tiles may need OCR
+        need_tesseract(args)
     grid = grid_from_args(args)
     tables = ensure_tables() if args.endgame_tables else None
     agent = player_from_args(args, depth_cap=depth_cap, deepen_gap=deepen_gap, deepen_ms=deepen_ms,

@@ -6,6 +6,7 @@ import argparse
 import json
 
 from screenbot.board_state import BoardState
+from screenbot.commands.ocr_args import add_tesseract_argument, need_tesseract
 from screenbot.game.rules import format_board
 from screenbot.paths import default_profile_path
 
@@ -22,10 +23,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--image", metavar="PNG", help="read a saved screenshot instead of the live screen")
     p.add_argument("--profile", metavar="PATH", help=f"the calibration profile (default: {default_profile_path()})")
     p.add_argument("--json", action="store_true", help='print {"board": [[...]], "state": ..., "rect": [x, y, w, h]}')
+    add_tesseract_argument(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    need_tesseract(args)
     from screenbot.board_source import open_session, save_diagnostic
 
     with open_session(args.image, args.profile) as session:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from screenbot.agent.limits import MAX_FIXED_DEPTH, check_budget, check_depth, check_depth_cap
+from screenbot.commands.ocr_args import add_tesseract_argument, need_tesseract
 from screenbot.commands.player_args import add_player_argument, player_tables
 from screenbot.errors import UsageError
 
@@ -27,6 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "1 for screenshots and recordings)")
     p.add_argument("--frames-only", action="store_true",
                    help="a recording: rebuild from its frames alone, not the boards its log holds")
+    add_tesseract_argument(p)
     p.set_defaults(func=run)
 
 
@@ -60,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     options = judge_options(args)
     if args.still_frames is not None and args.still_frames < 1:
         raise UsageError("--still-frames must be 1 or more")
+    need_tesseract(args)  # every source's frames are read, a long video's too: not to stop part way
     from screenbot.coach.evaluate import percent
     from screenbot.coach.report import check_plotting, write_json, write_report
     from screenbot.coach.review import review
