@@ -1,12 +1,17 @@
 """Image primitives that finding a board (calibration) and reading one (vision) share: what is written
-on a background (glyph masks, marks joined into words), thin ruled lines, a picture's commonest colour."""
+on a background (glyph masks, marks joined into words), thin ruled lines, a picture's commonest colour;
+and picture files read and written on any path."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
 
 import cv2
 import numpy as np
+
+from screenbot.errors import ScreenbotError
 
 FG_DIFF = 48  # a pixel this far (largest channel difference) from the background belongs to a glyph
 MIN_GLYPH_PX, MAX_GLYPH_PX = 7, 120  # the height of a digit, in pixels
@@ -113,3 +118,49 @@ def outside_blocks(words: list[Word]) -> list[Word]:
     blocks = [w for w in words if w.solid]
     return [w for w in words if w.solid or not any(
         b.x0 <= w.x0 and w.x1 <= b.x1 and b.y0 <= w.y0 and w.y1 <= b.y1 for b in blocks)]
+
+
+# Picture files ---------------------------------------------------------------------------------
+# OpenCV's imwrite and imread take the path as bytes in the Windows code page, so a folder named
+# outside it ("Zoë", "画像") cannot be written or read; Python's file I/O takes any path, and OpenCV
+# only encodes and decodes the bytes.
+
+
+class ImageFileError(ScreenbotError):
+    """A picture file that cannot be written or read (a folder that cannot be written, no such file, not a picture)."""
+
+
+def write_image(path: str | Path, pixels: np.ndarray, params: Sequence[int] = ()) -> Path:
+    """Write pixels (BGR, or grey) to `path` in the format its suffix names (.png, .jpg, ...), on any
+    path; the folder must exist. `params`: OpenCV's imwrite flags (e.g. IMWRITE_PNG_COMPRESSION, 1).
+    Returns the path; ImageFileError when it cannot be written."""
+    path = Path(path)
+    try:
+        ok, data = cv2.imencode(path.suffix or ".png", pixels, list(params))
+    except cv2.error as exc:
+        raise ImageFileError(f"cannot write {path}: OpenCV cannot encode a {path.suffix or 'suffix-less'} "
+                             f"picture ({getattr(exc, 'err', None) or exc})") from None
+    if not ok:
+        raise ImageFileError(f"cannot write {path}: OpenCV cannot encode it as {path.suffix}")
+    try:
+        with open(path, "wb") as f:
+            f.write(data.tobytes())
+    except OSError as exc:
+        raise ImageFileError(f"cannot write {path}: {exc.strerror or exc} (check the folder exists and is writable)") from None
+    return path
+
+
+def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
+    """The pixels of a PNG/JPEG/BMP picture on any path (BGR with the default flags); ImageFileError
+    when there is no such file or it is not a picture OpenCV can read."""
+    path = Path(path)
+    if not path.is_file():
+        raise ImageFileError(f"cannot open image {path}: no such file")
+    try:
+        data = np.fromfile(path, dtype=np.uint8)
+    except OSError as exc:
+        raise ImageFileError(f"cannot open image {path}: {exc.strerror or exc}") from None
+    pixels = cv2.imdecode(data, flags) if data.size else None
+    if pixels is None:
+        raise ImageFileError(f"cannot open image {path}: not a PNG/JPEG/BMP picture OpenCV can read")
+    return pixels

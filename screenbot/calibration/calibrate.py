@@ -16,6 +16,7 @@ from screenbot.calibration.text_lattice import TextBoard, find_text_boards
 from screenbot.control.screen import Frame
 from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
+from screenbot.imaging import write_image
 from screenbot.palette import THEMES, Theme, blend
 from screenbot.profile import Profile
 
@@ -273,5 +274,4 @@ def draw_preview(frame: Frame, search: Search, chosen: int | None = None, profil
 
 def save_preview(path: Path, frame: Frame, search: Search, chosen: int | None = None, profile: Profile | None = None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(path), draw_preview(frame, search, chosen, profile))
-    return path
+    return write_image(path, draw_preview(frame, search, chosen, profile))

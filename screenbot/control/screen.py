@@ -59,27 +59,22 @@ class Frame:
         return Frame(self.pixels[y0 : y0 + rect.h, x0 : x0 + rect.w], rect.x, rect.y)
 
     def save(self, path: str | Path) -> Path:
-        """Write the pixels as a PNG (lossless) and return the path."""
-        import cv2
+        """Write the pixels as a PNG (lossless) and return the path (any path: screenbot.imaging.write_image)."""
+        from screenbot.imaging import write_image
 
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        if not cv2.imwrite(str(path), self.pixels):
-            raise ScreenbotError(f"could not write {path}: check the folder is writable")
-        return path
+        return write_image(path, self.pixels)
 
     @classmethod
     def load(cls, path: str | Path, left: int = 0, top: int = 0) -> "Frame":
-        """Read a PNG/JPEG screenshot; pixel [0, 0] is placed at (left, top)."""
-        import cv2
+        """Read a PNG/JPEG screenshot (any path); pixel [0, 0] is placed at (left, top)."""
+        from screenbot.imaging import ImageFileError, read_image
 
-        path = Path(path)
-        if not path.is_file():
-            raise ImageLoadError(f"cannot open image {path}: no such file")
-        pixels = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if pixels is None:
-            raise ImageLoadError(f"cannot open image {path}: not a PNG/JPEG/BMP picture OpenCV can read")
-        return cls(pixels, left, top)
+        try:
+            return cls(read_image(path), left, top)
+        except ImageFileError as exc:
+            raise ImageLoadError(str(exc)) from None
 
 
 class Screen(abc.ABC):

@@ -83,14 +83,15 @@ class FrameRecorder:
     def _work(self) -> None:
         import cv2
 
+        from screenbot.imaging import write_image
+
         while True:
             item = self._queue.get()
             if item is None:
                 return
             path, pixels = item
             try:
-                if not cv2.imwrite(str(path), pixels, [cv2.IMWRITE_PNG_COMPRESSION, 1]):
-                    raise OSError(f"could not write {path}")
+                write_image(path, pixels, (cv2.IMWRITE_PNG_COMPRESSION, 1))
             except Exception as exc:  # reported by close()
                 self._error = exc
 

@@ -393,8 +393,12 @@ class Rig:
         if path is not None:
             import cv2
 
-            if not cv2.imwrite(str(path), pixels, [cv2.IMWRITE_PNG_COMPRESSION, 9]):
-                raise RigError(f"could not write {path}")
+            from screenbot.imaging import ImageFileError, write_image
+
+            try:
+                write_image(path, pixels, (cv2.IMWRITE_PNG_COMPRESSION, 9))
+            except ImageFileError as exc:
+                raise RigError(str(exc)) from None
         return pixels
 
     def wait_still(self, still_ms: float = 200.0, timeout: float = 10.0) -> float:
