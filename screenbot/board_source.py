@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Sequence
 
 from screenbot.board_state import BoardState
-from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, hidpi_scale
+from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices
 from screenbot.control.screen import Frame, ImageScreen, MssScreen, Screen
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import Grid
@@ -47,18 +47,11 @@ def _kept_at(frame: Frame, reason: str) -> str:
     return f" (the picture is kept at {path})" if path else ""
 
 
-def live_scale(monitors: Sequence[Rect]) -> float:
-    """Captured pixels per mouse point on the live screen with these monitors (mss's list, all first)."""
-    # On X11 the mouse (XTEST) and the capture (mss) share the root window's pixels: scale 1.
-    linux = sys.platform.startswith("linux")
-    return hidpi_scale(monitors[0].w) if len(monitors) == 2 and not linux else 1.0
-
-
 def calibrate_live(screen: Screen, profile_path: str | Path | None = None) -> Profile:
     """Find the board on the live screen now (every monitor); saved at `profile_path` when given."""
     monitors = screen.monitors()
     frame = screen.grab(monitors[0])
-    profile = calibrate(frame, monitors=monitors, scale=live_scale(monitors), source="live screen")
+    profile = calibrate(frame, monitors=monitors, scale=screen.scale, source="live screen")
     learn_marks(frame, profile)
     if profile_path is not None:
         profile.save(profile_path)
@@ -201,7 +194,7 @@ def _find_on(screen: Screen, frame: Frame, base: Profile | None, live: bool) -> 
     if not live:
         return find_board(frame, base, source="on the fly")
     monitors = screen.monitors()
-    return find_board(frame, base, monitors, live_scale(monitors), source="live screen")
+    return find_board(frame, base, monitors, screen.scale, source="live screen")
 
 
 def read_grid(image: str | Path | None = None, profile: str | Path | Profile | None = None) -> Grid:

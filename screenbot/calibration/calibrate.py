@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Sequence
 
@@ -13,6 +12,7 @@ from screenbot.board_state import BoardState
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
 from screenbot.calibration.lattice import Lattice, Search, _dominant_share, find_lattices
 from screenbot.calibration.text_lattice import TextBoard, find_text_boards
+from screenbot.control.desktop import black_capture_problem
 from screenbot.control.screen import Frame
 from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
@@ -152,6 +152,9 @@ def calibrate(
         if len(overlapping) == len(search.boards):
             return _text_profile(frame, text, pick, monitors, scale, source)
     if not search.boards:
+        black = black_capture_problem(frame.pixels)
+        if black is not None:
+            raise NoBoardError(black)
         if search.cut_off:
             x, y, w, h = search.cut_off[0]
             raise BoardOffScreenError(
@@ -223,24 +226,6 @@ def _text_profile(frame: Frame, boards: list[TextBoard], pick: int | None, monit
         kind="text",
         digit_h=found.digit_h,
     )
-
-
-def hidpi_scale(screen_width: int) -> float:
-    """Captured pixels per mouse point on the live screen: screen width / pyautogui's width.
-
-    On X11 both come from the same root window (a browser's device scale factor does not
-    change the X pixel grid), so it is 1.0 without asking; elsewhere (macOS Retina, Windows
-    display scaling) pyautogui is imported here, in a live session only.
-    """
-    if sys.platform.startswith("linux"):
-        return 1.0
-    try:
-        import pyautogui  # noqa: PLC0415 - connects to the display at import time
-        points = pyautogui.size().width
-    except Exception as exc:  # no display, Xauthority, permissions: fall back and say so
-        print(f"screenbot: warning: cannot ask the mouse for its screen size ({exc}); assuming scale 1.0", file=sys.stderr)
-        return 1.0
-    return float(screen_width) / float(points) if points else 1.0
 
 
 # Preview -------------------------------------------------------------------------------------

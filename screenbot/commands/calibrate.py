@@ -38,7 +38,7 @@ def preview_path_for(profile_path: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, hidpi_scale, save_preview
+    from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, save_preview
     from screenbot.control.screen import Frame, MssScreen
 
     if args.probe and (args.image or args.pick is not None):
@@ -60,14 +60,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         screen = MssScreen()
         try:
-            monitors = screen.monitors()
+            monitors = screen.monitors()  # in captured pixels, as play grabs them (screenbot.control.monitors)
             index = 0 if args.monitor is None else args.monitor
             if not 0 <= index < len(monitors):
                 raise UsageError(f"--monitor {index}: this screen has monitors 1..{len(monitors) - 1} (0 = all)")
             frame = screen.grab(monitors[index])
+            scale = args.scale or screen.scale
+            if screen.map.mixed and not args.scale:
+                print(f"screenbot: warning: the monitors are captured at different scales {screen.map.scales[1:]}: "
+                      f"a board off the primary monitor may be clicked in the wrong place (--scale F sets it)",
+                      file=sys.stderr)
         finally:
             screen.close()
-        scale = args.scale or hidpi_scale(monitors[0].w if sys.platform.startswith("linux") else monitors[min(1, len(monitors) - 1)].w)
         source = f"screen monitor {args.monitor or 0}"
     search = find_lattices(frame.pixels)
     try:
@@ -96,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
 def _probe(frame, monitors, scale: float, source: str, search):
     """Every board found (a doubt), then one key into the one under the pointer (see screenbot.play.probe)."""
     from screenbot.calibration import ManyBoardsError, calibrate
-    from screenbot.control.desktop import FocusWatch, check_desktop
+    from screenbot.control.desktop import check_desktop
+    from screenbot.control.focus import FocusWatch
     from screenbot.control.keyboard import live_keyboard
     from screenbot.control.screen import MssScreen
     from screenbot.play.probe import probe
@@ -112,11 +117,9 @@ def _probe(frame, monitors, scale: float, source: str, search):
     watches = []
 
     def focus_watch_for(rect):
-        if not sys.platform.startswith("linux"):
-            return None
-        watch = FocusWatch(rect)
+        watch = FocusWatch(rect.scaled(1.0 / scale))  # the watch takes mouse points
         watches.append(watch)
-        return watch if watch.available else None
+        return watch
 
     try:
         return probe(candidates, screen, keyboard, focus_watch_for, say=lambda line: print(line, file=sys.stderr))

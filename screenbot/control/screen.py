@@ -88,6 +88,11 @@ class Screen(abc.ABC):
     def monitors(self) -> list[Rect]:
         """Index 0 is all monitors together (the bounding box), 1.. each monitor."""
 
+    @property
+    def scale(self) -> float:
+        """Captured pixels per mouse point (a saved picture: 1)."""
+        return 1.0
+
     def close(self) -> None:
         """Release whatever the source holds."""
 
@@ -108,10 +113,14 @@ def _clip_region(region: Rect | None, whole: Rect) -> Rect:
 
 
 class MssScreen(Screen):
-    """The live screen through mss (one instance, reused); mss is imported on first use."""
+    """The live screen through mss (one instance, reused); mss is imported on first use.
+
+    Frames and regions are in captured pixels: the desktop's coordinates times the screen's scale
+    (screenbot.control.monitors; 1 except on a screen grabbed at more pixels than points)."""
 
     def __init__(self) -> None:
         self._sct = None
+        self._map = None
 
     def _mss(self):
         if self._sct is None:
@@ -128,22 +137,48 @@ class MssScreen(Screen):
                 ) from exc
         return self._sct
 
+    @property
+    def map(self):
+        """The monitors, the primary and the scale (screenbot.control.monitors.ScreenMap), measured on first use."""
+        if self._map is None:
+            from screenbot.control.monitors import screen_map
+
+            try:
+                self._map = screen_map(self._mss())
+            except Exception as exc:
+                raise ScreenError(f"cannot capture the screen ({exc})") from exc
+        return self._map
+
+    @property
+    def scale(self) -> float:
+        return self.map.scale
+
     def monitors(self) -> list[Rect]:
-        return [Rect(m["left"], m["top"], m["width"], m["height"]) for m in self._mss().monitors]
+        return self.map.captured()
 
     def grab(self, region: Rect | None = None) -> Frame:
+        from screenbot.control.monitors import to_desktop
+
         sct = self._mss()
-        whole = self.monitors()[0]
-        area = _clip_region(region, whole)
+        scale = self.scale
+        area = _clip_region(region, self.monitors()[0])
+        asked = to_desktop(area, scale)
         try:
-            shot = sct.grab({"left": area.x, "top": area.y, "width": area.w, "height": area.h})
+            shot = sct.grab({"left": asked.x, "top": asked.y, "width": asked.w, "height": asked.h})
         except Exception as exc:
             raise ScreenError(f"screen capture of {area.as_list()} failed: {exc}") from exc
         import cv2
 
         bgra = np.frombuffer(shot.raw, dtype=np.uint8).reshape(shot.height, shot.width, 4)
         # OpenCV's conversion: ~0.1 ms for a 500 px board where numpy's strided copy takes ~2 ms
-        return Frame(cv2.cvtColor(bgra, cv2.COLOR_BGRA2BGR), int(shot.left), int(shot.top))
+        pixels = cv2.cvtColor(bgra, cv2.COLOR_BGRA2BGR)
+        if scale == 1:
+            return Frame(pixels, int(shot.left), int(shot.top))
+        full = (round(asked.w * scale), round(asked.h * scale))
+        if (shot.width, shot.height) != full:  # a monitor at another scale in the grab: one scale for the frame
+            pixels = cv2.resize(pixels, full, interpolation=cv2.INTER_AREA)
+        frame = Frame(pixels, round(asked.x * scale), round(asked.y * scale))
+        return frame.crop(area.intersection(frame.rect) or frame.rect)
 
     def close(self) -> None:
         if self._sct is not None:
@@ -151,6 +186,7 @@ class MssScreen(Screen):
             if close:
                 close()
             self._sct = None
+            self._map = None
 
 
 class ImageScreen(Screen):
