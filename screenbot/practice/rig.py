@@ -191,16 +191,22 @@ class Rig:
         self._xvfb, self.display = start_xvfb(xvfb, self.screen_size, self._tmp)
         self._env = {"DISPLAY": self.display, "XAUTHORITY": str(xauth)}
         if self.export_env:
-            for name, value in self._env.items():
+            # the rig's display is X alone: a Wayland session's variables would say otherwise
+            for name, value in {**self._env, "WAYLAND_DISPLAY": None, "XDG_SESSION_TYPE": "x11"}.items():
                 self._saved_env[name] = os.environ.get(name)
-                os.environ[name] = value
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
 
     def _start_browser(self, browser: str) -> None:
         assert self._tmp is not None and self.url is not None
         profile = self._tmp / "profile"
         write_profile(profile, self.zoom)
         args = browser_args(browser, profile, self.url, self.window_pos, self.window_size, self.scale, self.app)
-        self._browser = start_browser(args, {**os.environ, **self._env}, self._tmp / "browser.log")
+        env = {**os.environ, **self._env}
+        env.pop("WAYLAND_DISPLAY", None)  # else Chromium may open on the Wayland desktop, not the rig's display
+        self._browser = start_browser(args, env, self._tmp / "browser.log")
 
     def _wait_for_page(self) -> None:
         assert self.server is not None
