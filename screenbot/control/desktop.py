@@ -1,13 +1,25 @@
-"""What the desktop allows: can this session see the screen and send keys, and which window has focus."""
+"""What the desktop allows: can this session see the screen and send keys (the window side of the focus guard is in control/focus.py)."""
 
 from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from screenbot.errors import ScreenbotError
-from screenbot.geometry import Rect
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# Set to 1 to play under Wayland through XWayland anyway: for a game that is itself an X program
+# (X programs see and reach only each other there: native Wayland windows are captured black).
+XWAYLAND_OVERRIDE = "SCREENBOT_XWAYLAND"
+# What an all-black capture means, with the fixes: said where a board was looked for and not found.
+BLACK_CAPTURE = (
+    "the screen capture is all black (under Wayland, programs are shown other windows black: log in with "
+    "an Xorg session; on macOS, give your terminal Screen Recording in System Settings > Privacy & "
+    "Security; or the screen is asleep or locked)"
+)
 
 
 class DesktopError(ScreenbotError):
@@ -24,17 +36,34 @@ def desktop_problem(environ: dict | None = None, platform: str | None = None) ->
     env = os.environ if environ is None else environ
     platform = platform or sys.platform
     if platform.startswith("linux") or platform.startswith("freebsd"):
+        if is_wayland(env) and not (env.get("DISPLAY") and env.get(XWAYLAND_OVERRIDE) == "1"):
+            # XWayland sets DISPLAY too, but an X program there captures native Wayland windows
+            # black and its keys reach X programs only
+            override = ""
+            if env.get("DISPLAY"):
+                override = f"; {XWAYLAND_OVERRIDE}=1 plays anyway when the game is itself an X program"
+            return (
+                "this is a Wayland session, where a program can neither capture other programs' windows nor "
+                f"send them keys: log in with an 'Xorg'/'X11' session{override}"
+            )
         if not env.get("DISPLAY"):
-            if env.get("WAYLAND_DISPLAY") or env.get("XDG_SESSION_TYPE") == "wayland":
-                return (
-                    "this is a Wayland session without X access: log in with an 'Xorg'/'X11' session "
-                    "(Wayland lets no program read the screen or send keys to other windows)"
-                )
             return (
                 "no display: run this inside an X11 desktop session ($DISPLAY set), "
                 "or run `screenbot demo`, which starts its own virtual display"
             )
     return None
+
+
+def is_wayland(environ) -> bool:
+    """A Wayland session (XDG_SESSION_TYPE says so, or WAYLAND_DISPLAY is set in a session that does
+    not say it is X11)."""
+    session = environ.get("XDG_SESSION_TYPE", "")
+    return session == "wayland" or (bool(environ.get("WAYLAND_DISPLAY")) and session != "x11")
+
+
+def black_capture_problem(pixels: np.ndarray) -> str | None:
+    """BLACK_CAPTURE when every pixel of a captured picture is 0, else None."""
+    return BLACK_CAPTURE if pixels.size and not pixels.any() else None
 
 
 def _mac_permissions_problem(keys: bool = True) -> str | None:  # pragma: no cover - macOS only
@@ -89,92 +118,3 @@ def check_desktop(keys: bool = True) -> None:
         problem = _mac_permissions_problem(keys)
         if problem:
             raise DesktopError(problem)
-
-
-@dataclass(frozen=True)
-class WindowSnapshot:
-    """Which window had the keyboard focus, and which top-level window showed the board."""
-
-    focus: int | None
-    board_window: int | None
-
-
-class FocusWatch:
-    """On X11: remembers which window had focus (and showed the board) at the focusing click,
-    and tells later whether that is still so and nothing is stacked over the board.
-
-    Elsewhere it knows nothing and says so (`available` is False); the pixel check still runs.
-    """
-
-    def __init__(self, board_rect: Rect) -> None:
-        self.board_rect = board_rect
-        self._display = None
-        self._root = None
-        self.snapshot: WindowSnapshot | None = None
-        if sys.platform.startswith("linux") and os.environ.get("DISPLAY"):
-            try:
-                from screenbot.control.x11 import open_x_display
-
-                self._display = open_x_display()
-                self._root = self._display.screen().root
-            except Exception:
-                self._display = None
-
-    @property
-    def available(self) -> bool:
-        return self._display is not None
-
-    def close(self) -> None:
-        if self._display is not None:
-            self._display.close()
-            self._display = None
-
-    def _focus(self) -> int | None:
-        focus = self._display.get_input_focus().focus
-        return focus if isinstance(focus, int) else getattr(focus, "id", None)
-
-    def _top_windows_over(self, area: Rect) -> list[int]:
-        """Mapped top-level windows that overlap `area`, bottom to top."""
-        from Xlib import X
-
-        found = []
-        for child in self._root.query_tree().children:
-            try:
-                attrs = child.get_attributes()
-                if attrs.map_state != X.IsViewable or attrs.win_class == X.InputOnly:
-                    continue
-                geom = child.get_geometry()
-            except Exception:  # the window went away meanwhile
-                continue
-            rect = Rect(geom.x, geom.y, geom.width, geom.height)
-            if rect.intersects(area):
-                found.append(child.id)
-        return found
-
-    def move_to(self, board_rect: Rect) -> None:
-        """Watch the board at its new place (its window was moved); call `remember` after the
-        next focusing click."""
-        self.board_rect = board_rect
-        self.snapshot = None
-
-    def remember(self) -> WindowSnapshot:
-        """Call right after the focusing click."""
-        if not self.available:
-            self.snapshot = WindowSnapshot(None, None)
-            return self.snapshot
-        self._display.sync()
-        over = self._top_windows_over(self.board_rect)
-        self.snapshot = WindowSnapshot(self._focus(), over[-1] if over else None)
-        return self.snapshot
-
-    def problem(self) -> str | None:
-        """None while focus and stacking are as remembered; else what changed, in words."""
-        if not self.available or self.snapshot is None:
-            return None
-        focus = self._focus()
-        if self.snapshot.focus not in (None, 0, 1) and focus != self.snapshot.focus:
-            return "the game's window lost the keyboard focus"
-        over = self._top_windows_over(self.board_rect)
-        if self.snapshot.board_window is not None and (not over or over[-1] != self.snapshot.board_window):
-            return "another window is over the board"
-        return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from screenbot.board_state import BoardState
-from screenbot.control.keyboard import Keyboard
+from screenbot.control.keyboard import KEY_SETS, Keyboard
 from screenbot.game.rules import Move
 from screenbot.geometry import Point
 from screenbot.play.context import PlayContext, StopPlaying
@@ -13,6 +13,10 @@ from screenbot.play.eyes import BoardGeometry, Sight
 from screenbot.play.safety import BoardLook, Safety
 
 Cells = Iterable[tuple[int, int]]
+
+# Said once where the focus watch cannot tell which window has the keyboard focus.
+UNKNOWN_FOCUS_NOTE = ("screenbot: note: this desktop does not tell which window has the keyboard focus ({why}): "
+                      "only {keys} will be pressed, and only while the board looks as calibrated")
 
 
 def focus_point(geometry: BoardGeometry) -> tuple[int, int]:
@@ -26,9 +30,13 @@ def focus_point(geometry: BoardGeometry) -> tuple[int, int]:
 
 class Guard:
     """Holds the keyboard. A key is pressed only while the board is where it was, looks like a board,
-    and (X11) its window has the focus with nothing over it; otherwise `when_unsafe(problem)` runs
-    (play pauses there, and returns once it is safe again or raises). A click lands only inside the
-    board's frame, and never while another window is over the board."""
+    and its window has the focus with nothing over it (the focus watch, control/focus.py); otherwise
+    `when_unsafe(problem)` runs (play pauses there, and returns once it is safe again or raises). A
+    click lands only inside the board's frame, and never while another window is over the board.
+
+    Where the focus watch cannot tell which window has the focus, that is said once and only move
+    keys are pressed (a win message's Enter, Space or letter could type into another window). No
+    focus watch at all (a simulated screen, a replay) leaves the window side out."""
 
     def __init__(self, ctx: PlayContext, keyboard: Keyboard, focus_watch=None) -> None:
         self.ctx = ctx
@@ -37,6 +45,7 @@ class Guard:
         self.safety: Safety | None = None
         self.when_unsafe: Callable[[str], None] | None = None
         self._window_check: tuple[float, str | None] | None = None  # (when, problem) checked while watching
+        self._said_focus_unknown = False
 
     def learn(self, sight: Sight) -> None:
         """Remember how the board looks now (the pixels the check compares with)."""
@@ -45,12 +54,23 @@ class Guard:
 
     def board_moved(self, geometry: BoardGeometry) -> None:
         if self.focus_watch is not None:
-            self.focus_watch.move_to(geometry.board_rect)
+            self.focus_watch.move_to(geometry.board_rect_in_points)
         self._window_check = None
+
+    @property
+    def focus_known(self) -> bool:
+        """False where a focus watch is given but cannot tell which window has the keyboard focus
+        (no backend for this desktop, a library missing, its window API failed)."""
+        return self.focus_watch is None or getattr(self.focus_watch, "available", True)
 
     def remember_focus(self) -> None:
         if self.safety is not None:
             self.safety.remember_focus()
+        if not self.focus_known and not self._said_focus_unknown:
+            self._said_focus_unknown = True
+            keys = self._keyboard.keys
+            named = "arrow keys" if keys == "arrows" else f"the move keys ({' '.join(KEY_SETS[keys].values())})"
+            self.ctx.say(UNKNOWN_FOCUS_NOTE.format(why=getattr(self.focus_watch, "reason", "") or "unknown", keys=named))
 
     def check_window_while_watching(self, t: float) -> None:
         """The window side of the check (a few X round trips), made while a move's tiles slide so
@@ -83,14 +103,20 @@ class Guard:
     def dismiss(self, key: str | Move) -> None:
         """Press the key a win message names to continue: a dismiss key (enter, space, escape, a
         letter; the keyboard refuses any other), or for "any key" the move's own key. Only while the
-        last look shows the win message in the board's place and (X11) the board's window has the
-        focus with nothing over it; else nothing is pressed and play stops."""
+        last look shows the win message in the board's place and the board's window has the focus
+        with nothing over it; a dismiss key also needs a desktop that tells which window has the
+        focus. Else nothing is pressed and play stops."""
         sight = self.ctx.last_sight
         if sight is None or sight.state != BoardState.WON:
             raise StopPlaying("the win message is no longer on screen; no key was pressed")
         if self.safety is None:
             raise StopPlaying("the win message asks for a key before play has given the game the focus: "
                               "dismiss it yourself and start again; no key was pressed")
+        if not isinstance(key, Move) and not self.focus_known:
+            name = key.capitalize() if len(key) > 1 else key.upper()
+            raise StopPlaying(f"the win message asks for {name}, but this desktop does not tell which window has "
+                              "the keyboard focus, so screenbot presses only move keys: dismiss the message "
+                              "yourself and run play again; no key was pressed")
         problem = self.safety.focus_problem()
         if problem is not None:
             raise StopPlaying(f"{problem}; no key was pressed")

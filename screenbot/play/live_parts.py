@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from screenbot.board_source import Session, open_session
 from screenbot.calibration import Profile
-from screenbot.control.desktop import FocusWatch, check_desktop
+from screenbot.control.desktop import check_desktop
+from screenbot.control.focus import FocusWatch
 from screenbot.control.keyboard import Keyboard, RecordingKeyboard, live_keyboard
 from screenbot.control.screen import Screen
 from screenbot.play.eyes import ScreenEyes
@@ -16,7 +16,8 @@ from screenbot.play.eyes import ScreenEyes
 
 @dataclass
 class LiveParts:
-    """What play needs on the live screen: the session (screen and profile), eyes, keys, focus watch."""
+    """What play needs on the live screen: the session (screen and profile), eyes, keys, focus watch
+    (None in a dry run, which presses nothing)."""
 
     session: Session
     eyes: ScreenEyes
@@ -55,8 +56,7 @@ def open_live(profile_path: str | Path | None = None, dry_run: bool = False, pro
     except BaseException:
         session.close()
         raise
-    focus_watch = None
-    if not dry_run and sys.platform.startswith("linux") and abs(eyes.geometry.scale - 1.0) < 1e-6:
-        watch = FocusWatch(eyes.geometry.board_rect)
-        focus_watch = watch if watch.available else None
+    # where the desktop cannot tell which window has the focus, the watch says so (`available`
+    # False) and the guard presses only move keys
+    focus_watch = None if dry_run else FocusWatch(eyes.geometry.board_rect_in_points)
     return LiveParts(session, eyes, keyboard, focus_watch)

@@ -1,4 +1,4 @@
-"""Safety before every key: the board is still where the profile says, looks like a board, and has focus."""
+"""Safety before every key: the board is still where the profile says, looks like a board, and its window has the focus."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from screenbot.control.desktop import black_capture_problem
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.geometry import Point, Rect
 
@@ -89,6 +90,9 @@ class BoardLook:
         share = self.share_like_board(frame, skip)
         if share >= GAP_SHARE:
             return None
+        black = black_capture_problem(frame.pixels)
+        if black is not None:
+            return black
         return (
             f"the board is not where it was ({share:.0%} of its gaps look like the board): "
             "covered, moved or scrolled"
@@ -96,7 +100,8 @@ class BoardLook:
 
 
 class Safety:
-    """Everything checked before a key is pressed: the board's pixels, and (X11) focus and stacking."""
+    """Everything checked before a key is pressed: the board's pixels, and the focus watch's focus and
+    stacking (control/focus.py: X11, Windows, macOS)."""
 
     def __init__(self, look: BoardLook, focus_watch=None) -> None:
         self.look = look
@@ -110,7 +115,7 @@ class Safety:
         return self.look.problem(frame, skip) or self.focus_problem()
 
     def focus_problem(self) -> str | None:
-        """The window side alone (X11 focus and stacking; a few round trips to the X server)."""
+        """The window side alone (focus and stacking; on X11 a few round trips to the X server)."""
         if self.focus_watch is not None:
             return self.focus_watch.problem()
         return None
