@@ -33,7 +33,7 @@ def test_missing_xvfb_names_the_package(tmp_path, monkeypatch):
 def test_missing_browser_names_the_package(tmp_path, monkeypatch):
     monkeypatch.delenv("SCREENBOT_BROWSER", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))
-    with pytest.raises(ToolMissingError, match=r"no Chromium browser found.*apt-get install chromium"):
+    with pytest.raises(ToolMissingError, match=r"no Chrome, Chromium or Edge browser found.*apt-get install chromium"):
         find_browser()
 
 

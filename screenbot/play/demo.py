@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -79,29 +78,24 @@ class DemoResult:
 
 
 def _browser_on_screen(url: str, tmp: Path) -> subprocess.Popen:
-    """A fresh Chromium window (its own profile) showing `url` on the user's screen."""
+    """A fresh Chrome, Chromium or Edge window (its own profile) showing `url` on the user's screen,
+    in a process group of its own."""
     from screenbot.practice.launch import QUIET_BROWSER_FLAGS, find_browser
+    from screenbot.practice.processes import own_group
 
     args = [find_browser(), *QUIET_BROWSER_FLAGS, f"--user-data-dir={tmp / 'profile'}",
             "--window-position=40,40", "--window-size=720,960", f"--app={url}"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args += ["--no-sandbox", "--test-type"]
     return subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+                            stderr=subprocess.DEVNULL, **own_group())
 
 
 def _end(proc: subprocess.Popen | None) -> None:
-    """End a browser this demo started, and its children (its own process group), by PID."""
-    if proc is None or proc.poll() is not None:
-        return
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=5)
-    except (ProcessLookupError, PermissionError):
-        pass
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=5)
+    """End a browser this demo started, with every process under it (its tree, and on POSIX its group)."""
+    from screenbot.practice.processes import end_tree
+
+    end_tree(proc)
 
 
 def _still_sight(eyes, timeout_s: float = 1.5):

@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from screenbot.practice.browser import find_browser  # noqa: F401 - the rig's browser, found here
 from screenbot.practice.errors import RigError, ToolMissingError
 from screenbot.practice.processes import end_session
 
-BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 QUIET_BROWSER_FLAGS = (
     "--disable-background-networking",
     "--disable-component-update",
@@ -32,24 +32,6 @@ QUIET_BROWSER_FLAGS = (
     "--noerrdialogs",
 )
 XVFB_REPORT_S = 10  # how long Xvfb may take to report its display number
-
-
-def find_browser() -> str:
-    """The path of a Chromium-family browser, or ToolMissingError naming what to install."""
-    override = os.environ.get("SCREENBOT_BROWSER")
-    if override:
-        path = shutil.which(override)
-        if path:
-            return path
-        raise ToolMissingError(f"SCREENBOT_BROWSER={override} is not an executable; unset it or fix the path")
-    for name in BROWSER_NAMES:
-        path = shutil.which(name)
-        if path:
-            return path
-    raise ToolMissingError(
-        "no Chromium browser found (looked for chromium, chromium-browser, google-chrome): "
-        "install it, e.g. `apt-get install chromium`"
-    )
 
 
 def need(program: str, package: str) -> str:
@@ -138,7 +120,7 @@ def browser_args(browser: str, profile: Path, url: str, window_pos: tuple[int, i
         f"--window-size={dip(window_size[0])},{dip(window_size[1])}",
         f"--force-device-scale-factor={scale:g}",
     ]
-    if os.geteuid() == 0:
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
         # Root needs --no-sandbox; --test-type hides the infobar that warning would add.
         args += ["--no-sandbox", "--test-type"]
     args.append(f"--app={url}" if app else url)
