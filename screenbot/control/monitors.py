@@ -45,10 +45,6 @@ class ScreenMap:
         """The monitors in captured pixels (desktop coordinates times the scale): what frames are cut from."""
         return [to_pixels(m, self.scale) for m in self.monitors]
 
-    def monitor_at(self, point: Point) -> int:
-        """The monitor holding a desktop point (0 when none does)."""
-        return next((i for i, m in enumerate(self.monitors) if i > 0 and m.contains(point)), 0)
-
 
 def to_pixels(rect: Rect, scale: float) -> Rect:
     """A desktop rectangle in captured pixels."""
