@@ -40,8 +40,8 @@ def main() -> None:
     ap.add_argument("--json", metavar="FILE")
     args = ap.parse_args()
     depth = args.depth if args.depth == "adaptive" else int(args.depth)
-    player = make_player(args.play, threads=1)
-    judges = {name: make_player(name, threads=1) for name in args.judges.split(",")}
+    player = make_player(args.play, threads=1, wait=True)
+    judges = {name: make_player(name, threads=1, wait=True) for name in args.judges.split(",")}
     losses = {name: {p: {"other": [], "worst": []} for _, _, p in PHASES} for name in judges}
     rng = random.Random(args.seed)
     started = time.time()

@@ -29,7 +29,7 @@ def run(threads: int, moves: int, boards: list, player: str = "plain") -> dict:
     from screenbot.agent import make_player
     from screenbot.game.rules import Game
 
-    agent = make_player(player, threads=threads)
+    agent = make_player(player, threads=threads, wait=True)
     agent.warm_up()
     depths: collections.Counter = collections.Counter()
     ms = []

@@ -41,7 +41,7 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=2)
     ap.add_argument("--late", action="store_true", help="start from the pair table's start boards")
     args = ap.parse_args()
-    agent = make_player(args.player, threads=1)
+    agent = make_player(args.player, threads=1, wait=True)
     starts = pair_starts() if args.late else [None]
     for i, seed in enumerate(range(args.seed, args.seed + args.games)):
         print(json.dumps(play(agent, seed, args.depth, starts[i % len(starts)])), flush=True)

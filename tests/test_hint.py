@@ -121,7 +121,7 @@ def test_hint_gives_the_default_players_table_move_where_they_know_the_board(cap
     chance, move, _ = BlockTables().suggest(parse_board(board))
     assert f"best move: {move.key}  (corner block tables," in captured.out
     assert f"without moving it: {100 * chance:.1f} %" in captured.out
-    assert "loading the corner tables" in captured.err
+    assert captured.err == ""  # the made tables are mapped at once: nothing to say
     early = "2 0 0 4 / 0 0 0 0 / 0 2 0 0 / 0 0 0 0"  # no block of big tiles: the corner evaluation's search
     assert main(["hint", "--board", early, "--depth", "2"]) == 0
     out = capsys.readouterr().out

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from screenbot.agent import table_store
+from screenbot.agent import table_file, table_store
 from screenbot.agent.orientations import SYMMETRIES, orientations  # noqa: F401 (re-exported)
 from screenbot.agent.table_store import SolvedStates, TableError, get_entry, put_entry
 from screenbot.game.bitboard import execute_move
@@ -266,6 +266,13 @@ def _header(kinds: tuple[int, ...] = DEFAULT_KINDS, version: int = TABLE_VERSION
 
 
 def default_table_path(version: int = TABLE_VERSION) -> Path:
+    """Where play keeps its tables: the file it maps (table_file.py) in the user cache dir."""
+    return cache_dir() / f"corner_tables_v{version}.tables"
+
+
+def npz_table_path(version: int = TABLE_VERSION) -> Path:
+    """Where the tables of a version lie as numpy's zip file (a version-2 file; play's file converted
+    to the mapped one when found)."""
     return cache_dir() / f"corner_tables_v{version}.npz"
 
 
@@ -431,14 +438,23 @@ class BlockTables:
         self._solved[kind] += int(sum(w[W_SOLVED] for w in works))
 
     def save(self, path: Path) -> int:
-        """Write the solved states to `path` (whole or not at all); returns the file's size in bytes."""
-        return table_store.save(path, _header(tuple(self.tables)), self.tables)
+        """Write the solved states to `path` (whole or not at all; a `.npz` path: numpy's zip file, else
+        the file play maps, table_file.py); returns the file's size in bytes."""
+        if path.suffix == ".npz":
+            return table_store.save(path, _header(tuple(self.tables)), self.tables)
+        return table_file.save(path, _header(tuple(self.tables)), self.tables)
 
     @classmethod
-    def load(cls, path: Path, kinds: tuple[int, ...] = DEFAULT_KINDS, version: int = TABLE_VERSION) -> BlockTables:
-        """The tables of these kinds in `path` (a file of this version), compact."""
+    def load(cls, path: Path, kinds: tuple[int, ...] = DEFAULT_KINDS, version: int = TABLE_VERSION,
+             verify: bool = True) -> BlockTables:
+        """The tables of these kinds in `path` (a file of this version), compact: read whole from a
+        `.npz` file, else mapped read-only (its checksum checked first when `verify`)."""
         tables = cls(kinds=())
-        tables.tables = table_store.load(path, _header(kinds, version), {kind: TABLE_KEYS[kind] for kind in kinds})
+        header, keys = _header(kinds, version), {kind: TABLE_KEYS[kind] for kind in kinds}
+        if path.suffix == ".npz":
+            tables.tables = table_store.load(path, header, keys)
+        else:
+            tables.tables = table_file.load(path, header, keys, verify=verify)
         return tables
 
     def states_solved(self) -> int:

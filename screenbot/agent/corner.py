@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -37,6 +38,9 @@ from screenbot.agent.search import ExpectimaxAgent
 from screenbot.agent.table_store import SolvedStates
 from screenbot.game.bitboard import ROW_COUNT
 from screenbot.game.rules import Game, Grid, legal_moves, to_grid
+
+if TYPE_CHECKING:
+    from screenbot.agent.table_supply import TableSupply
 
 LOST_VALUE = 2**17  # how far below macroxue's 0 a lost board lies
 LINE_OFFSET = LOST_VALUE / 8  # per line: a board at macroxue's -2**17 scores 0 here (lost)
@@ -72,19 +76,27 @@ def corner_row_table(offset: float = LINE_OFFSET) -> np.ndarray:
 
 class CornerAgent(ExpectimaxAgent):
     """The expectimax agent on the corner evaluation, with the block tables' move wherever they know the
-    board (macroxue's rule, see BlockTables.suggest); `tables=None`: the corner evaluation alone.
+    board (macroxue's rule, see BlockTables.suggest); `tables=None`: the corner evaluation alone, until
+    `later` (a TableSupply, table_supply.py) has them ready: they are taken at the start of a decision.
     `solve_budget`: at most this many table states solved per decision (unbounded by default; play
     bounds it so that a board the tables have not met yet costs one move's time, not minutes)."""
 
     def __init__(self, tables: BlockTables | None = None, depth_cap: int | str | None = None,
                  threads: int | None = None, deepen_gap: float | None = None, deepen_ms: float | None = None,
-                 solve_budget: float = np.inf) -> None:
+                 solve_budget: float = np.inf, later: TableSupply | None = None) -> None:
         super().__init__(depth_cap, threads, weights=corner_row_table(), deepen_gap=deepen_gap, deepen_ms=deepen_ms)
         self.block = tables
+        self.later = later
         self.solve_budget = solve_budget
+
+    def tables_note(self) -> str | None:
+        """Where the tables are while they are not taken yet (for a status line), else None."""
+        return self.later.note() if self.block is None and self.later is not None else None
 
     def table_decision(self, grid: Grid) -> Decision | None:
         """The tables' move and its chance where they know the board, else None."""
+        if self.block is None and self.later is not None:
+            self.block = self.later.poll()
         if self.block is None:
             return None
         start = time.perf_counter()
@@ -223,27 +235,39 @@ def earlier_tables(path: Path) -> BlockTables | None:
 
 def load_or_build(path: Path | None = None, progress: Callable[[int], None] | None = None
                   ) -> tuple[BlockTables, float | None]:
-    """The tables from `path` (default: the user cache dir), built and saved there when missing or
-    unusable (BIG and SMALL taken from a version-2 file beside it when there is one); (tables, seconds
-    the build took, or None when loaded)."""
+    """The tables from `path` (default: the user cache dir), waited for: mapped from the file, converted
+    from numpy's zip file of the same tables beside it, or built and saved there when missing or
+    unusable (BIG and SMALL taken from a version-2 file when there is one); (tables, seconds the build
+    took, or None when loaded). Play does not wait: table_supply.py."""
     path = default_table_path() if path is None else path
     if path.exists():
         try:
             return BlockTables.load(path), None
         except TableError:
             pass  # rebuilt below and saved over it
+    twin = path.with_suffix(".npz")
+    if path.suffix != ".npz" and twin.exists():
+        try:
+            BlockTables.load(twin).save(path)
+            twin.unlink()
+            return BlockTables.load(path, verify=False), None
+        except TableError:
+            pass
     start = time.perf_counter()
     tables = build_tables(progress, earlier=earlier_tables(path))
     seconds = time.perf_counter() - start
     tables.save(path)
-    _drop_older_versions(path)
-    return tables, seconds
+    del tables  # the file's mapped copy is what is kept
+    drop_older_versions(path)
+    return BlockTables.load(path, verify=False), seconds
 
 
-def _drop_older_versions(path: Path) -> None:
-    """A new build replaces the files of older table versions beside it (1.7 GB each)."""
-    for old in path.parent.glob("corner_tables_v*.npz"):
-        if old.name != path.name and old.name[len("corner_tables_v"):-len(".npz")].isdigit():
+def drop_older_versions(path: Path) -> None:
+    """A new file replaces the files of other table versions beside it (1.7 to 2.8 GB each), and its
+    own tables in numpy's zip file."""
+    for old in (*path.parent.glob("corner_tables_v*.npz"), *path.parent.glob("corner_tables_v*.tables")):
+        version = old.name[len("corner_tables_v"):-len(old.suffix)]
+        if old.name != path.name and version.isdigit():
             try:
                 old.unlink()
             except OSError:

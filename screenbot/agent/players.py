@@ -6,7 +6,9 @@ default get their agent here, so a library user's `make_player()` plays as `scre
 The players, by name (a name with a version changes only with a new version of what it plays):
 - `corner-v4` (the default): the corner evaluation's search with play's three block tables
   (version 4 of the table file: BIG, SMALL and PAIR) after macroxue/2048-ai; where the tables know
-  the board their move is played. The tables are built once into the user cache dir.
+  the board their move is played. The tables are built once into the user cache dir, in the
+  background (table_supply.py): until they are ready the search plays alone, as it does anyway until
+  a block of big tiles forms in a corner.
 - `corner-eval`: the same search without the tables.
 - `plain`: the search on nneonneo/2048-ai's evaluation.
 Their strength, measured: docs/strength.md.
@@ -22,6 +24,7 @@ from screenbot.errors import UsageError
 if TYPE_CHECKING:
     from screenbot.agent.base import Agent
     from screenbot.agent.block_tables import BlockTables
+    from screenbot.agent.table_supply import TableSupply
 
 
 @dataclass(frozen=True)
@@ -56,12 +59,14 @@ def player_spec(name: str) -> PlayerSpec:
         raise UsageError(f"no player named {name!r}: one of {', '.join(PLAYERS)}") from None
 
 
-def make_player(name: str = DEFAULT_PLAYER, *, tables: BlockTables | None = None,
-                depth_cap: int | str | None = None, deepen_gap: float | None = None,
+def make_player(name: str = DEFAULT_PLAYER, *, tables: BlockTables | TableSupply | None = None,
+                wait: bool = False, depth_cap: int | str | None = None, deepen_gap: float | None = None,
                 deepen_ms: float | None = None, threads: int | None = None,
                 solve_budget: float = PLAY_SOLVE_BUDGET) -> Agent:
-    """A new agent of the player `name`. `tables`: play's block tables, already loaded (players with
-    tables only; without them they are loaded from the user cache dir, or built there first: minutes).
+    """A new agent of the player `name`. `tables` (players with tables only): play's block tables, loaded,
+    or a TableSupply they come from. Without them they come from the user cache dir as play has them:
+    the agent searches with the corner evaluation alone until they are ready (mapped from the file in
+    seconds, or made there first by a background job: minutes), or, with `wait`, they are waited for.
     `depth_cap`, `deepen_gap`, `deepen_ms`, `threads`: the search's settings (None: its defaults).
     `solve_budget`: table states one decision may solve (play's by default)."""
     spec = player_spec(name)
@@ -72,13 +77,18 @@ def make_player(name: str = DEFAULT_PLAYER, *, tables: BlockTables | None = None
         from screenbot.agent.search import ExpectimaxAgent
 
         return ExpectimaxAgent(**search)
-    from screenbot.agent.corner import CornerAgent, load_or_build
+    from screenbot.agent.corner import CornerAgent
+    from screenbot.agent.table_supply import TableSupply
 
     if not spec.tables:
         return CornerAgent(None, **search)
-    if tables is None:
-        tables, _ = load_or_build()
-    return CornerAgent(tables, solve_budget=solve_budget, **search)
+    supply = tables if isinstance(tables, TableSupply) else TableSupply() if tables is None else None
+    if supply is None:
+        return CornerAgent(tables, solve_budget=solve_budget, **search)
+    supply.start()
+    if wait:
+        return CornerAgent(supply.wait(), solve_budget=solve_budget, **search)
+    return CornerAgent(None, solve_budget=solve_budget, later=supply, **search)
 
 
 PLAYER_HELP = ("the player: " + "; ".join(f"'{s.name}' {s.summary}" for s in PLAYERS.values())

@@ -171,6 +171,21 @@ class SolvedStates:
         return table
 
     @classmethod
+    def mapped(cls, kind: int, bits: np.ndarray, ranks: np.ndarray, entries: np.ndarray) -> SolvedStates:
+        """The compact layout over arrays kept elsewhere (a mapped file: table_file.py), read-only; the
+        rank counts are checked at their ends only (the file's checksum vouches for the rest)."""
+        if ranks.size != -(-bits.size // RANK_WORDS) or (
+                ranks.size and ranks[-1] + sum(_popcount(w) for w in bits[(ranks.size - 1) * RANK_WORDS:])
+                != entries.size):
+            raise TableError("the solved states bitmap and the entries disagree")
+        table = cls.__new__(cls)
+        table.kind, table.keys = kind, bits.size * 64
+        table.dense = np.zeros(0, np.uint16)
+        table.bits, table.ranks, table.entries = bits, ranks, entries
+        table._empty_overlay()
+        return table
+
+    @classmethod
     def empty_compact(cls, kind: int, keys: int) -> SolvedStates:
         return cls.compact_from(kind, np.zeros(keys // 64, np.uint64), np.zeros(0, np.uint16))
 

@@ -146,7 +146,7 @@ _worker: dict = {}  # in each worker process: its progress queue and its agent
 def make_agent(settings: BenchSettings, threads: int | None = None, tables=None) -> Agent:
     """The agent a bench game plays with: the settings' player (its tables given, or loaded from the
     user cache dir: built there first if need be)."""
-    return make_player(settings.player, tables=tables, threads=threads)
+    return make_player(settings.player, tables=tables, threads=threads, wait=True)
 
 
 def _die_with_parent() -> None:

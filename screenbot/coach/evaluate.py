@@ -102,7 +102,7 @@ class Judge:
             from screenbot.agent.players import DEFAULT_PLAYER, make_player
 
             player = DEFAULT_PLAYER if player is None else player
-            agent = make_player(player, tables=tables, depth_cap=depth_cap)
+            agent = make_player(player, tables=tables, wait=True, depth_cap=depth_cap)
             self.agent = agent
             self.settings = {"player": player, "depth": depth, "depth_cap": agent.depth_cap, "budget_ms": budget_ms}
 

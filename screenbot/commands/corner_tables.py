@@ -1,46 +1,29 @@
-"""The corner block tables for a command: loaded from the user cache dir, or built there first with a progress bar."""
+"""The corner block tables for a command that waits for them (bench): mapped from the user cache dir,
+or made there first with a progress bar. Play does not wait: screenbot/agent/table_supply.py."""
 
 from __future__ import annotations
 
-import os
 import sys
+from pathlib import Path
 
+from screenbot.agent.table_supply import (BUILD_MEMORY, CONVERT_MEMORY, GIB, available_memory,  # noqa: F401
+                                          build_shortfall)
 from screenbot.commands.build_progress import build_progress
 from screenbot.errors import UsageError
 
-GIB = 2**30
-BUILD_MEMORY = 8 * GIB  # a build's peak: BIG and SMALL dense (6.6 GB) until each is compacted in turn, then PAIR
-LOAD_MEMORY = 4 * GIB  # the compact tables (2.8 GB; 3.5 GB at the peak of a load) and some room
 
-
-def available_memory() -> int | None:
-    """Bytes of memory the system can give without swapping (Linux: MemAvailable), or None when unknown."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
+def memory_shortfall(path: Path) -> str | None:
+    """Why the tables at `path` cannot be had now for lack of memory or disk (a phrase), or None. A made
+    file is mapped (it needs no memory of its own); numpy's zip file beside it is converted; else built."""
+    if path.exists():
         return None
-
-
-def memory_shortfall(path) -> str | None:
-    """Why the tables cannot be had now for lack of memory (a phrase), or None."""
-    need = LOAD_MEMORY if path.exists() else BUILD_MEMORY
-    free = available_memory()
-    if free is None or free >= need:
-        return None
-    what = "loading" if path.exists() else "building"
-    return f"{what} the corner tables needs about {need / GIB:.1f} GB of free memory and {free / GIB:.1f} GB is free"
+    twin = path.with_suffix(".npz")
+    return build_shortfall(CONVERT_MEMORY if twin.exists() else BUILD_MEMORY, path.parent)
 
 
 def ensure_corner_tables(load: bool = True):
-    """The BlockTables, built with a progress bar on stderr when not cached yet (`load=False`: None
-    when they are cached, only built when not)."""
+    """The BlockTables, made first with a progress bar on stderr when not made yet (`load=False`: None
+    when they are made, only made when not)."""
     from screenbot.agent.corner import BUILD_STATES, PAIR_STATES, default_table_path, earlier_table_path, load_or_build
 
     path = default_table_path()
@@ -48,7 +31,7 @@ def ensure_corner_tables(load: bool = True):
     if short is not None:
         raise UsageError(short)
     total = BUILD_STATES
-    if not path.exists():
+    if not path.exists() and not path.with_suffix(".npz").exists():
         if earlier_table_path(path).exists():
             total = PAIR_STATES  # the two tables of the file before are kept: the pair table only
             what = "the pair table beside the two of a version-2 file, about 4 minutes"
@@ -56,10 +39,8 @@ def ensure_corner_tables(load: bool = True):
             what = "about 11 minutes"
         print(f"building the corner tables into {path} (once, {what}; --player plain plays without them)",
               file=sys.stderr, flush=True)
-    elif not load:
+    elif not load and path.exists():
         return None
-    else:
-        print(f"loading the corner tables from {path}", file=sys.stderr, flush=True)
     try:
         with build_progress("corner tables") as progress:
             # the number of states a build solves is known only roughly: held below 100 % until done
@@ -71,4 +52,4 @@ def ensure_corner_tables(load: bool = True):
         raise UsageError("not enough memory for the corner tables (a build needs about 8 GB)") from None
     if seconds is not None:
         print(f"corner tables built in {seconds:.0f} s: {path}", file=sys.stderr, flush=True)
-    return tables
+    return tables if load else None

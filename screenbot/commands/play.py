@@ -67,10 +67,10 @@ def run(args) -> int:
     from screenbot.play.status_line import StatusLine
 
     parts = open_live(args.profile, dry_run=args.dry_run, keys=args.keys)
-    try:  # once the board is found: the tables' first build takes minutes, and no board should fail at once
+    try:  # once the board is found: no board should fail at once while a build of the tables starts
         from screenbot.commands.player_args import player_from_args
 
-        agent = player_from_args(args, depth_cap=args.depth_cap, deepen_gap=args.deepen_gap)
+        agent = player_from_args(args, background=True, depth_cap=args.depth_cap, deepen_gap=args.deepen_gap)
     except BaseException:
         parts.close()
         raise
@@ -107,6 +107,9 @@ def run(args) -> int:
         print(f"move: {summary.advice['move']}" + (f"   ({values})" if values else ""))
         return 0
     print(summary.text())
+    tables_left = getattr(getattr(agent, "later", None), "still_making", lambda: None)()
+    if tables_left:
+        print(f"screenbot: note: {tables_left}", file=sys.stderr)
     if log_path is not None:
         print(f"log: {log_path}")
     if record_dir is not None:

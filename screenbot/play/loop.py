@@ -26,7 +26,7 @@ __all__ = ["Player", "PlaySettings", "StopPlaying", "Summary"]
 
 def default_agent(settings: PlaySettings) -> Agent:
     """The player `settings.player` (play's by default) with the settings' search limits (loads the
-    compiled search, and a player's tables: built first when they are not yet)."""
+    compiled search; a player's tables come in the background, make_player)."""
     try:
         from screenbot.agent.players import make_player
 

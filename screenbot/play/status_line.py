@@ -36,6 +36,9 @@ class StatusLine:
             text += f"  read {t.read_ms:5.1f} ms  think {t.think_ms:5.1f} ms"
         if player.tracker.misreads:
             text += f"  misreads {player.tracker.misreads}"
+        tables = getattr(player.agent, "tables_note", lambda: None)()
+        if tables:
+            text += f"  {tables}"
         pad = max(0, self._width - len(text))
         self.stream.write("\r" + text + " " * pad)
         self.stream.flush()

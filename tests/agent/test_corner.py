@@ -48,20 +48,35 @@ def test_a_damaged_or_foreign_table_file_is_refused(tmp_path):
 
 
 @pytest.mark.slow
-def test_load_or_build_replaces_an_unusable_file(tmp_path, monkeypatch):
-    path = tmp_path / "corner.npz"
+def test_load_or_build_replaces_an_unusable_file_and_maps_what_it_built(tmp_path, monkeypatch):
+    path = tmp_path / f"corner_tables_v{T.TABLE_VERSION}.tables"
     path.write_bytes(b"not a table")
     built = _solved_some()
+    solved = built.states_solved()
     monkeypatch.setattr(C, "build_tables", lambda progress=None, earlier=None: built)
-    older = tmp_path / "corner_tables_v1.npz"  # a file of an older version beside it: replaced by the build
-    older.write_bytes(b"old tables")
+    older = [tmp_path / "corner_tables_v1.npz", tmp_path / "corner_tables_v3.tables"]  # other versions: replaced
+    for old in older:
+        old.write_bytes(b"old tables")
     other = tmp_path / "corner_tables_v1.npz.notes"
     other.write_bytes(b"not a table file")
     tables, seconds = C.load_or_build(path)
-    assert tables is built and seconds is not None
-    assert not older.exists() and other.exists()
+    assert seconds is not None and tables.states_solved() == solved
+    assert not tables.tables[BIG].bits.flags.writeable  # the file's mapped copy
+    assert not any(old.exists() for old in older) and other.exists()
     again, seconds = C.load_or_build(path)
-    assert seconds is None and again.states_solved() == built.states_solved()
+    assert seconds is None and again.states_solved() == solved
+
+
+@pytest.mark.slow
+def test_load_or_build_converts_the_same_tables_from_numpys_zip_file(tmp_path, monkeypatch):
+    built = _solved_some()
+    twin = tmp_path / "corner.npz"
+    built.save(twin)
+    monkeypatch.setattr(C, "build_tables", lambda progress=None, earlier=None: pytest.fail("converted, not built"))
+    tables, seconds = C.load_or_build(tmp_path / "corner.tables")
+    assert seconds is None and not twin.exists() and (tmp_path / "corner.tables").exists()
+    grid = _prefilled(BIG, CROWDED[2][1])
+    assert tables.suggest(grid, budget=0) == built.suggest(grid, budget=0) != (0.0, None, -1)
 
 
 @pytest.mark.slow
@@ -71,14 +86,14 @@ def test_a_build_beside_a_version_2_file_keeps_its_two_tables_and_solves_the_pai
     two = {kind: earlier.tables[kind] for kind in T.EARLIER_KINDS}  # BIG and SMALL, as a version-2 file holds them
     old = tmp_path / f"corner_tables_v{T.EARLIER_VERSION}.npz"
     table_store.save(old, T._header(T.EARLIER_KINDS, T.TABLE_VERSION), two)  # another version's header
-    assert C.earlier_tables(tmp_path / "corner.npz") is None
+    assert C.earlier_tables(tmp_path / "corner.tables") is None
     table_store.save(old, T._header(T.EARLIER_KINDS, T.EARLIER_VERSION), two)
     start = _prefilled(PAIR, CROWDED_PAIR[0])  # a small solve in place of the 180 starts' 388 M states
     monkeypatch.setattr(C, "pair_starts", lambda: [start])
     monkeypatch.setattr(C, "_play_build_game", lambda *a: pytest.fail("the game is played only without a file"))
     seen = []
     monkeypatch.setattr(C, "BUILD_STEP", 1)
-    path = tmp_path / f"corner_tables_v{T.TABLE_VERSION}.npz"
+    path = tmp_path / f"corner_tables_v{T.TABLE_VERSION}.tables"
     tables, seconds = C.load_or_build(path, progress=seen.append)
     assert seconds is not None and set(tables.tables) == {BIG, SMALL, PAIR}
     assert seen and tables.tables[PAIR].solved() == seen[-1]  # progress counts the pair table's states
@@ -118,59 +133,6 @@ def test_a_higher_big_min_leaves_a_big_table_move_below_it_to_the_search():
     assert tables.suggest(grid) == (0.0, None, -1)
     searched = CornerAgent(tables, threads=1).choose(grid, depth=2)
     assert searched.chance is None and searched.depth == 2 and searched.move in legal_moves(grid)
-
-
-@pytest.mark.parametrize("error,message", [(OSError(28, "No space left on device"), "No space left on device"),
-                                           (MemoryError(), "not enough memory")])
-def test_tables_that_cannot_be_built_or_kept_give_a_one_line_error(monkeypatch, tmp_path, error, message):
-    from screenbot.commands import corner_tables
-    from screenbot.errors import UsageError
-
-    def fail(path=None, progress=None):
-        raise error
-
-    monkeypatch.setattr(C, "default_table_path", lambda: tmp_path / "corner.npz")
-    monkeypatch.setattr(C, "load_or_build", fail)
-    monkeypatch.setattr(corner_tables, "available_memory", lambda: None)
-    with pytest.raises(UsageError, match=message):
-        corner_tables.ensure_corner_tables()
-
-
-def test_too_little_memory_for_the_tables_is_one_line_and_play_goes_on_without_them(monkeypatch, tmp_path, capsys):
-    from screenbot.commands import corner_tables
-    from screenbot.errors import UsageError
-
-    path = tmp_path / "corner.npz"
-    monkeypatch.setattr(C, "default_table_path", lambda: path)
-    monkeypatch.setattr(C, "load_or_build", lambda *a, **k: pytest.fail("no build or load without the memory"))
-    monkeypatch.setattr(corner_tables, "available_memory", lambda: 3 * corner_tables.GIB)
-    with pytest.raises(UsageError, match=r"^building the corner tables needs about 8\.0 GB of free memory and 3\.0 GB"):
-        corner_tables.ensure_corner_tables()
-    from argparse import Namespace
-
-    from screenbot.commands.player_args import player_name
-
-    assert player_name(Namespace(player="corner-v4")) == "plain"
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "playing 'plain' instead" in err
-    with pytest.raises(UsageError, match="try --player plain"):
-        player_name(Namespace(player="corner-v4"), fall_back=False)
-    path.write_bytes(b"tables")  # loading needs less than a build
-    monkeypatch.setattr(corner_tables, "available_memory", lambda: 5 * corner_tables.GIB)
-    assert corner_tables.memory_shortfall(path) is None
-    monkeypatch.setattr(corner_tables, "available_memory", lambda: 3 * corner_tables.GIB)
-    assert corner_tables.memory_shortfall(path).startswith("loading the corner tables needs about 4.0 GB")
-
-
-def test_available_memory_is_read_from_the_system():
-    from screenbot.commands.corner_tables import available_memory
-
-    import sys
-
-    free = available_memory()
-    if sys.platform.startswith("linux"):  # MemAvailable
-        assert free is not None
-    assert free is None or 0 < free < 1 << 50
 
 
 def test_a_board_with_its_big_tiles_in_another_corner_is_searched_turned():

@@ -84,8 +84,11 @@ def test_the_default_player_plays_plays_tables_with_plays_budget(monkeypatch, tm
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     BlockTables.empty_compact().save(default_table_path())
-    agent = make_player(threads=1)  # loaded from the user cache dir
-    assert type(agent) is CornerAgent and agent.block is not None and agent.solve_budget == PLAY_SOLVE_BUDGET
+    agent = make_player(threads=1)  # mapped from the user cache dir in a thread, taken at a decision
+    assert type(agent) is CornerAgent and agent.block is None and agent.solve_budget == PLAY_SOLVE_BUDGET
+    assert agent.later.path == default_table_path() and agent.later.job is None
+    waited = make_player(threads=1, wait=True)
+    assert waited.block is not None and waited.block.tables[0].bits.size * 64 == BlockTables().tables[0].keys
     given = BlockTables.empty_compact()
     assert make_player("corner-v4", tables=given, threads=1).block is given
 
