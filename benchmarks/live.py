@@ -21,8 +21,43 @@ import time
 
 import numpy as np
 
-from screenbot.agent.players import make_player
-from screenbot.commands.player_args import add_player_argument, player_tables
+from screenbot.commands.player_args import add_player_argument, player_from_args
+
+
+class MemoryPeaks:
+    """This process's resident memory, sampled every `every_s` in a thread (Linux: /proc/self/status):
+    the peaks of RssAnon (its own memory, which the OS cannot drop) and RssFile (pages of files, e.g.
+    the mapped tables, which it can drop and read again), in MB."""
+
+    FIELDS = ("RssAnon", "RssFile", "VmRSS")
+
+    def __init__(self, every_s: float = 0.2) -> None:
+        import threading
+
+        self.peaks = {name: 0 for name in self.FIELDS}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(every_s,), daemon=True)
+        self._thread.start()
+
+    def sample(self) -> None:
+        try:
+            with open("/proc/self/status") as f:
+                for line in f:
+                    name, _, value = line.partition(":")
+                    if name in self.peaks:
+                        self.peaks[name] = max(self.peaks[name], int(value.split()[0]) // 1024)
+        except OSError:
+            pass
+
+    def _run(self, every_s: float) -> None:
+        while not self._stop.wait(every_s):
+            self.sample()
+
+    def stop(self) -> dict:
+        self._stop.set()
+        self._thread.join()
+        self.sample()
+        return {f"{name.lower()}_mb_peak": mb for name, mb in self.peaks.items()}
 
 
 def page_timing(rig, screen, keyboard, board, keys: int) -> dict:
@@ -129,19 +164,31 @@ def main(argv=None) -> int:
             rig.load(seed=args.seed, board=start, score=args.score, keep=keep)
             rig.wait_still()
             profile = calibrate_live(screen)
-        # as `screenbot play --player NAME` makes it (its tables loaded, or built first with a progress bar)
-        player_name, tables = player_tables(args)
-        agent = make_player(player_name, tables=tables, depth_cap=args.depth_cap, deepen_gap=args.deepen_gap,
-                            deepen_ms=args.deepen_ms)
+        # as `screenbot play --player NAME` makes it: its tables (if any) come in the background
+        memory = MemoryPeaks()
+        agent = player_from_args(args, background=True, depth_cap=args.depth_cap, deepen_gap=args.deepen_gap,
+                                 deepen_ms=args.deepen_ms)
+        later = getattr(agent, "later", None)
+        from screenbot.agent.corner import CornerAgent
+
+        player_name = args.player if isinstance(agent, CornerAgent) or args.player == "plain" else "plain"  # fell back
+        taken_at = []
+        status = Progress(args.progress)
+
+        def after_move(player) -> None:
+            status(player)
+            if later is not None and not taken_at and agent.block is not None:
+                taken_at.append(player.tracker.moves)
         parts = open_live(profile=profile)
         try:
             player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms,
                                                                   depth_cap=args.depth_cap, deepen_gap=args.deepen_gap,
                                                                   deepen_ms=args.deepen_ms, player=player_name),
-                            agent, focus_watch=parts.focus_watch, status=Progress(args.progress))
+                            agent, focus_watch=parts.focus_watch, status=after_move)
             summary = player.play()
         finally:
             parts.close()
+            peaks = memory.stop()
         state = rig.state()
         if summary.reason.startswith("interrupted") and len(state.get("history", [])) == player.tracker.moves + 1:
             state["history"] = state["history"][:-1]  # the key pressed just before the interrupt: not watched
@@ -184,6 +231,11 @@ def main(argv=None) -> int:
         "guesses_cancelled": getattr(thinker, "cancelled", 0),
         "decisions_ready_ahead": getattr(thinker, "ahead", 0),
         "depths": summary.depths,  # the depth of each move's search: depth -> moves
+        **peaks,
+        # play's tables: the move they were taken at (None: not taken), and how they came
+        "tables_taken_at_move": taken_at[0] if taken_at else None,
+        "tables_load_s": round(later.load_seconds, 2) if later is not None and later.load_seconds else None,
+        "tables_note_at_end": later.note() if later is not None else None,
     }
     print(f"page timing over {timing['keys']} keys: first change {timing['first_change_ms']} ms "
           f"(range {timing['first_change_ms_range']}), still {timing['still_ms']} ms (range {timing['still_ms_range']})")
@@ -202,6 +254,8 @@ def main(argv=None) -> int:
           f"{elapsed_s:.1f} s of play; decisions ready (or under way) before asked: {figures['decisions_ready_ahead']}, "
           f"guesses cancelled half-way: {figures['guesses_cancelled']}")
     print(f"misreads against the page's record: {page_misreads} (target 0); boards re-read: {summary.misreads}")
+    print(f"memory, peak: RssAnon {peaks['rssanon_mb_peak']} MB, RssFile {peaks['rssfile_mb_peak']} MB; tables taken at "
+          f"move {figures['tables_taken_at_move']} ({figures['tables_note_at_end'] or 'no note at the end'})")
     if args.json:
         print(json.dumps(figures))
     return 0 if page_misreads == 0 and summary.ok else 1

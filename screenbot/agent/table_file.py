@@ -9,7 +9,8 @@ solves on top (the overlay) are the process's own.
 The file: a META_BYTES block of JSON (the tables' rules, each array's name, type, place and length, and
 a SHA-256 over the rules and every array), then the arrays, each at a multiple of ALIGN. It is written
 whole or not at all (a temporary file renamed over it). `load` checks the rules, the length and
-(unless told not to) the checksum: a file cut short or damaged is a TableError, never a crash.
+(unless told not to) the checksum, once per file (a stamp beside it): a file cut short or damaged is a
+TableError, never a crash.
 """
 
 from __future__ import annotations
@@ -79,7 +80,31 @@ def save(path: Path, header: bytes, tables: dict[int, SolvedStates]) -> int:
         os.replace(tmp, path)  # also with two processes saving at once
     finally:
         tmp.unlink(missing_ok=True)
+    _stamp(path, digest.hexdigest())
     return offset
+
+
+def _stamp_path(path: Path) -> Path:
+    return path.with_name(path.name + ".checked")
+
+
+def _stamp(path: Path, sha256: str) -> None:
+    """Note beside the file that its checksum held for the file as it is now (its size and time)."""
+    st = path.stat()
+    try:
+        _stamp_path(path).write_text(json.dumps(dict(bytes=st.st_size, mtime_ns=st.st_mtime_ns, sha256=sha256)))
+    except OSError:
+        pass  # checked again at the next load
+
+
+def _checked(path: Path, sha256: str) -> bool:
+    """Whether the file's checksum held for it as it is now (the same size and time since)."""
+    try:
+        stamp = json.loads(_stamp_path(path).read_text())
+        st = path.stat()
+        return (stamp["bytes"], stamp["mtime_ns"], stamp["sha256"]) == (st.st_size, st.st_mtime_ns, sha256)
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
 
 
 def read_meta(path: Path, header: bytes) -> dict:
@@ -102,8 +127,11 @@ def read_meta(path: Path, header: bytes) -> dict:
 
 def load(path: Path, header: bytes, keys: dict[int, int], verify: bool = True) -> dict[int, SolvedStates]:
     """The tables of `keys` (each kind's key count) in `path`, mapped read-only; TableError when the file
-    is for other tables, cut short, damaged (its checksum, when `verify`) or not such a file."""
+    is for other tables, cut short, damaged (its checksum, when `verify`) or not such a file. The checksum
+    is read once per file: a stamp beside it keeps its size and time when it held (written by `save` and
+    by the first check), and a file of the same size and time is not read again (in seconds: at once)."""
     meta = read_meta(path, header)
+    verify = verify and not _checked(path, meta["sha256"])
     with open(path, "rb") as f:
         mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     found: dict[int, dict[str, np.ndarray]] = {}
@@ -117,8 +145,10 @@ def load(path: Path, header: bytes, keys: dict[int, int], verify: bool = True) -
             found.setdefault(int(a["kind"]), {})[a["part"]] = array
     except (KeyError, ValueError, TypeError) as exc:
         raise TableError(f"{path} has a table of the wrong shape ({type(exc).__name__})") from None
-    if verify and digest.hexdigest() != meta["sha256"]:
-        raise TableError(f"{path} is corrupt (checksum mismatch)")
+    if verify:
+        if digest.hexdigest() != meta["sha256"]:
+            raise TableError(f"{path} is corrupt (checksum mismatch)")
+        _stamp(path, meta["sha256"])
     tables = {}
     for kind, count in keys.items():
         parts = found.get(kind)

@@ -56,6 +56,16 @@ def test_a_file_cut_short_damaged_foreign_or_of_other_rules_is_refused(saved, tm
     with pytest.raises(T.TableError, match="checksum"):
         BlockTables.load(bad)
     assert BlockTables.load(bad, verify=False).states_solved() == saved[0].states_solved()  # unchecked: read as is
+    # a checked file (its stamp beside it) is not read again, until it changes
+    kept = tmp_path / "kept.tables"
+    kept.write_bytes(data)
+    BlockTables.load(kept)
+    assert json.loads((tmp_path / "kept.tables.checked").read_text())["bytes"] == len(data)
+    with open(kept, "r+b") as f:
+        f.seek(entries["offset"])
+        f.write(bytes([data[entries["offset"]] ^ 0x01]))
+    with pytest.raises(T.TableError, match="checksum"):
+        BlockTables.load(kept)
     foreign = tmp_path / "foreign.tables"
     foreign.write_bytes(b"\x89PNG" + bytes(100))
     with pytest.raises(T.TableError, match="not a readable"):
