@@ -275,9 +275,12 @@ class ExpectimaxAgent(Agent):
         self._search.set_threads(1)
 
     def warm_up(self) -> float:
-        """Compile the kernels, or load them from numba's disk cache; returns the seconds it took."""
+        """Compile the kernels, or load them from numba's disk cache; returns the seconds it took. Depth 1
+        runs on the calling thread alone and the adaptive depth (3 here) is shared out among the threads:
+        between them every kernel a decision runs."""
         start = time.perf_counter()
-        self.choose(((2, 4, 8, 16), (0, 2, 0, 0), (0, 0, 0, 0), (0, 0, 0, 2)), depth=2)
+        for depth in (1, "adaptive"):
+            self.choose(((2, 4, 8, 16), (0, 2, 0, 0), (0, 0, 0, 0), (0, 0, 0, 2)), depth=depth)
         return time.perf_counter() - start
 
     def choose(
