@@ -65,6 +65,7 @@ def run(args) -> int:
     from screenbot.play.record import LOG_NAME, PROFILE_NAME, FrameRecorder, MoveLog, Recording
     from screenbot.play.live_parts import open_live
     from screenbot.play.status_line import StatusLine
+    from screenbot.play.warm import QuickCorner
 
     parts = open_live(args.profile, dry_run=args.dry_run, keys=args.keys)
     try:  # once the board is found: no board should fail at once while a build of the tables starts
@@ -89,8 +90,9 @@ def run(args) -> int:
         settings = PlaySettings(max_moves=args.max_moves, budget_ms=args.budget_ms, depth_cap=args.depth_cap,
                                 deepen_gap=args.deepen_gap, dry_run=args.dry_run)
         record = Recording(log, recorder, (record_dir / "stop") if record_dir is not None else None)
+        # the search is made ready in a thread while the quick player moves (a first start compiles it)
         player = Player(parts.eyes, parts.keyboard, settings, agent, focus_watch=parts.focus_watch, record=record,
-                        status=status)
+                        status=status, first_moves=QuickCorner())
         summary = player.play()
         status.end()
     finally:

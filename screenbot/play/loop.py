@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from typing import Callable
 
 from screenbot.board_state import BoardState
@@ -19,6 +20,7 @@ from screenbot.play.settings import PlaySettings
 from screenbot.play.stats import Summary
 from screenbot.play.thinker import Thinker
 from screenbot.play.tracker import TrackingError
+from screenbot.play.warm import FINISH_WAIT_S, FIRST_MOVE_WAIT_S, WarmUp
 from screenbot.play.watch import Watcher
 
 __all__ = ["Player", "PlaySettings", "StopPlaying", "Summary"]
@@ -41,7 +43,13 @@ class Player:
 
     Its parts, one per phase: the guard (every key and click), the pauser (a covered or moved
     board), the watcher (a move landing), the win overlay, and the thinker (the agent, thinking
-    ahead in its own thread); they share one PlayContext (eyes, tracker, settings, clock, figures)."""
+    ahead in its own thread); they share one PlayContext (eyes, tracker, settings, clock, figures).
+
+    `first_moves`: a quick player (warm.QuickCorner) for the moves before the agent is ready: the
+    agent's warm-up then runs in a thread while play reads the board, the first move waits for it
+    up to FIRST_MOVE_WAIT_S, and the quick player moves until it is done (a first start compiles the
+    search: seconds); its moves are counted (`fallback` in the log and the summary). Without it (and
+    in a dry run) the agent is made ready before the first look."""
 
     def __init__(
         self,
@@ -57,10 +65,14 @@ class Player:
         spawn_reader=None,
         clock: Clock | None = None,
         say: Callable[[str], None] | None = None,
+        first_moves: Agent | None = None,
     ) -> None:
         self.settings = settings = settings or PlaySettings()
         self.ctx = ctx = PlayContext(eyes, settings, clock or Clock(), say or self._say, on_frame)
         self.agent = agent
+        self.first_moves = first_moves
+        self.warming: WarmUp | None = None  # the agent's warm-up under way in its thread
+        self.by_first_moves = False  # the last decision was the quick player's
         self.record = record or Recording()
         self.status = status
         self.guard = Guard(ctx, keyboard, focus_watch)
@@ -135,6 +147,11 @@ class Player:
         except StopPlaying as exc:
             reason, ok, diagnostics = str(exc), False, exc.diagnostics
         finally:
+            if self.warming is not None and reason and not reason.startswith("interrupted"):
+                try:
+                    self.finish_warm_up()
+                except KeyboardInterrupt:  # a Ctrl-C while it finishes: stop at once
+                    pass
             if self.thinker is not None:
                 try:
                     self.thinker.close()
@@ -146,13 +163,45 @@ class Player:
 
     # ----------------------------------------------------------------- steps
     def start_agent(self) -> None:
-        """Load the agent's search now (not on the first move); think ahead in a thread unless dry."""
+        """Load the agent's search now (not on the first move), or start loading it in a thread when a
+        quick player can move meanwhile; think ahead in a thread unless dry."""
         if self.agent is None:
             self.agent = default_agent(self.settings)
+        if self.first_moves is not None and not self.settings.dry_run:
+            self.warming = WarmUp(self.agent)
+            return
+        started = self.ctx.clock()
         self.agent.warm_up()
+        self.ctx.stats.start["warm_up"] = round(self.ctx.clock() - started, 3)
+        self.agent_ready()
+
+    def agent_ready(self) -> None:
         if self.settings.think_ahead and not self.settings.dry_run:
             self.thinker = Thinker(self.agent, self.settings.budget_ms)
             self.watcher.thinker = self.thinker
+
+    def agent_warmed(self) -> bool:
+        """Whether the agent is ready for this move: the first move waits for its warm-up up to
+        FIRST_MOVE_WAIT_S from its start, later ones not at all; once done, it decides from now on."""
+        warming = self.warming
+        if warming is None:
+            return True
+        if not warming.ready and self.ctx.tracker.moves == 0:
+            warming.wait(FIRST_MOVE_WAIT_S)
+        if not warming.ready:
+            return False
+        self.warming = None
+        self.agent = warming.take()
+        self.ctx.stats.start["warm_up"] = round(warming.seconds, 3)
+        self.agent_ready()
+        return True
+
+    def finish_warm_up(self) -> None:
+        """The game ended before the agent's warm-up did: let it finish (FINISH_WAIT_S at most), so that
+        numba's cache is written and the next start is quick."""
+        self.ctx.say("screenbot: finishing the search's compile, once, so that the next start is quick")
+        if self.warming.wait(FINISH_WAIT_S + (time.monotonic() - self.warming.started)):
+            self.ctx.stats.start["warm_up"] = round(self.warming.seconds, 3)
 
     def first_board(self) -> Grid:
         """Read until the board is still (the same twice, state playing), then believe it."""
@@ -171,6 +220,7 @@ class Player:
                 grid = tuple(tuple(row) for row in sight.grid)
                 if grid == previous:
                     board = ctx.tracker.begin(grid)
+                    ctx.stats.start["first_board"] = round(ctx.clock() - ctx.stats.started, 3)
                     ctx.stats.last_read_ms = sight.ms
                     self.guard.learn(sight)
                     self.watcher.first_board(sight, board)
@@ -197,7 +247,11 @@ class Player:
         """The agent's move for `board`, how long play waited for it and the agent's own search time (ms)."""
         ctx = self.ctx
         start = ctx.clock()
-        if self.thinker is not None:
+        self.by_first_moves = not self.agent_warmed()
+        if self.by_first_moves:
+            decision = self.first_moves.choose(board, self.settings.budget_ms)
+            agent_ms = (ctx.clock() - start) * 1000
+        elif self.thinker is not None:
             decision, agent_ms = self.thinker.decide(board)
         else:
             decision = self.agent.choose(board, self.settings.budget_ms)
@@ -205,7 +259,9 @@ class Player:
         think_ms = (ctx.clock() - start) * 1000
         self.last_decision = decision
         depth = getattr(decision, "depth", None)
-        if isinstance(depth, int):
+        if self.by_first_moves:
+            ctx.stats.fallback_moves += 1
+        elif isinstance(depth, int):
             ctx.stats.depths[depth] += 1
         if decision.move is None:
             raise StopPlaying("the agent found no legal move")
@@ -217,8 +273,10 @@ class Player:
         self.guard.press(move, skip=just_merged)
         t = ctx.clock() - ctx.stats.started
         ctx.stats.key_times.append(t)
+        ctx.stats.start.setdefault("first_key", round(t, 3))
         frame = ctx.last_sight.frame if ctx.last_sight is not None else None
-        self.record.move(ctx.tracker.moves, board, move, t, ctx.stats.last_read_ms, think_ms, frame)
+        self.record.move(ctx.tracker.moves, board, move, t, ctx.stats.last_read_ms, think_ms, frame,
+                         fallback=self.by_first_moves)
 
     def summary(self, reason: str, ok: bool, diagnostics: str | None) -> Summary:
         ctx, advice = self.ctx, None

@@ -140,8 +140,9 @@ class Recording:
     stop_dir: Path | None = None
 
     def move(self, i: int, board: Grid, move: Move, t: float, read_ms: float, think_ms: float,
-             frame: Frame | None) -> None:
-        """One log line for a key: the board it was pressed on, and (recording) that board's frame."""
+             frame: Frame | None, fallback: bool = False) -> None:
+        """One log line for a key: the board it was pressed on, and (recording) that board's frame;
+        `fallback`: the move was the quick player's, before the agent was ready."""
         if self.log is None:
             return
         entry = {
@@ -152,6 +153,8 @@ class Recording:
             "read_ms": round(read_ms, 2),
             "think_ms": round(think_ms, 2),
         }
+        if fallback:
+            entry["fallback"] = True
         if self.frames is not None and frame is not None:
             entry["frame"] = self.frames.save(f"{i:06d}", frame)
             entry["origin"] = [frame.left, frame.top]

@@ -42,6 +42,8 @@ class Summary:
     no_spawn_moves: int = 0  # moves after which the game added no new tile (a rule of that game)
     rules: list | None = None  # this game's rules as seen on screen, in the order seen ("win message at 4096")
     depths: dict | None = None  # the depths of the searches whose moves were played: depth -> moves
+    fallback_moves: int = 0  # moves the quick player made while the agent's search was made ready (warm.py)
+    start_s: dict | None = None  # seconds from play's start: first_board, first_key; warm_up: how long it took
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -61,6 +63,9 @@ class Summary:
             )
         if self.depths:
             lines.append("search depth of the moves played: " + ", ".join(f"{d}: {n}" for d, n in self.depths.items()))
+        if self.fallback_moves:
+            lines.append(f"the first {self.fallback_moves} move{'s were' if self.fallback_moves > 1 else ' was'} "
+                         "a quick corner player's while the search was made ready (a first start compiles it)")
         if self.no_spawn_moves:
             lines.append(f"the game added no new tile after {self.no_spawn_moves} move{'s' if self.no_spawn_moves > 1 else ''} (its rule)")
         if self.rules:
@@ -92,6 +97,8 @@ class Stats:
         self.last_read_ms = 0.0  # the grab and read of the last board believed
         self.rules: list[str] = []  # what this game's rules were seen to be, once each
         self.depths: Counter = Counter()  # the depth of each decision played (an agent that says it)
+        self.fallback_moves = 0  # moves the quick player made before the agent was ready
+        self.start: dict[str, float] = {}  # how the start went (Summary.start_s)
 
     def note_rule(self, rule: str) -> bool:
         """Keep a rule seen on screen (once); True when it is new."""
@@ -135,4 +142,6 @@ class Stats:
             no_spawn_moves=no_spawn_moves,
             rules=list(self.rules) or None,
             depths=dict(sorted(self.depths.items())) or None,
+            fallback_moves=self.fallback_moves,
+            start_s=dict(self.start) or None,
         )
