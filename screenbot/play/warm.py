@@ -1,4 +1,4 @@
-"""Play's start: the agent made ready in a thread while play reads the board, and a quick corner player for the moves before it is."""
+"""Play's start: the agent made ready in a thread while play reads the board, and a quick player for the moves before."""
 
 from __future__ import annotations
 
