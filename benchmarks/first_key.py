@@ -134,7 +134,7 @@ def phases(run: dict, key_s: float | None) -> dict:
         out["first_think_ms"] = first.get("think_ms")
         start = dict((summary or {}).get("start_s") or {})
         if "warm_up" in start:
-            out["warm_up_took"] = start.pop("warm_up")  # a duration, from play's start
+            out["warm_up_took"] = start.pop("warm_up")  # how long the warm-up took (s), not a moment
         out.update({name: round(started + s, 3) for name, s in start.items() if name != "first_key"})
         if summary is not None and summary.get("fallback_moves") is not None:
             out["fallback_moves"] = summary["fallback_moves"]
