@@ -137,8 +137,11 @@ def _play(settings: PlaySettings, out: Path, keeper: FrameKeeper, status, wait_s
             status(player)
 
     try:
+        from screenbot.play.warm import QuickCorner
+
+        # as play: the first moves do not wait for the search's compile on a fresh install
         player = Player(parts.eyes, parts.keyboard, settings, agent, focus_watch=parts.focus_watch,
-                        record=Recording(log, stop_dir=out / "stop"), status=after_move)
+                        record=Recording(log, stop_dir=out / "stop"), status=after_move, first_moves=QuickCorner())
         summary = player.play()
         final = _still_sight(parts.eyes) or player.last_sight
         if final is not None:
