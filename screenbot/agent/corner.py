@@ -162,9 +162,9 @@ BUILD_STATES = GAME_STATES + PAIR_STATES
 
 
 def build_tables(progress: Callable[[int], None] | None = None, seed: int = BUILD_SEED,
-                 earlier: BlockTables | None = None) -> BlockTables:
+                 earlier: BlockTables | None = None, threads: int = BUILD_THREADS) -> BlockTables:
     """Solve what the tables need: BIG and SMALL by playing one whole game on them (depth BUILD_DEPTH),
-    solving every board the game asks about completely first (a big solve on two threads), unless
+    solving every board the game asks about completely first (a big solve on `threads` threads), unless
     `earlier` (a version-2 file's) has them; then PAIR from its starts. progress(states solved so far)
     now and then. Nearly all the states later games ask about are solved by then (a second and a third
     game add 0.1 % more)."""
@@ -178,11 +178,11 @@ def build_tables(progress: Callable[[int], None] | None = None, seed: int = BUIL
             progress(reported)
 
     if earlier is None:
-        tables = _play_build_game(report, seed)
+        tables = _play_build_game(report, seed, threads)
         solved = tables.solved
     else:
         tables = earlier
-    tables.tables[PAIR] = solve_pair_table(BUILD_THREADS, report)
+    tables.tables[PAIR] = solve_pair_table(threads, report)
     return tables
 
 
@@ -194,7 +194,7 @@ def solve_pair_table(threads: int = BUILD_THREADS, report: Callable[[int], None]
     return pair.compact().tables[PAIR]
 
 
-def _play_build_game(report: Callable[[int], None], seed: int) -> BlockTables:
+def _play_build_game(report: Callable[[int], None], seed: int, threads: int = BUILD_THREADS) -> BlockTables:
     """BIG and SMALL as one whole game asks for them, compact."""
     tables = BlockTables(kinds=EARLIER_KINDS)
     agent = CornerAgent(tables, threads=1)
@@ -209,7 +209,7 @@ def _play_build_game(report: Callable[[int], None], seed: int) -> BlockTables:
                 if not short:
                     break
                 # the first table suggest did not finish, as a solve without a budget goes: the same states
-                tables.solve_shared(game.grid, min(short, key=(SMALL, BIG).index), BUILD_THREADS, report)
+                tables.solve_shared(game.grid, min(short, key=(SMALL, BIG).index), threads, report)
             report(tables.solved)
             game.step(agent.choose(game.grid, depth=BUILD_DEPTH).move)
     finally:

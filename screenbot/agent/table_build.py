@@ -7,7 +7,7 @@ states solved of about how many, or the one-line reason it failed. Its stages:
  - converting: play's tables in numpy's zip file (PATH's `.npz` twin) are read and written as the
    file play maps, in seconds;
  - building: the tables are solved from nothing (BIG and SMALL taken from a version-2 file when there
-   is one), about 11 minutes on two cores and 8 GB of memory at the peak.
+   is one), about 11 minutes on two idle cores and 8 GB of memory at the peak.
 """
 
 from __future__ import annotations
@@ -43,13 +43,19 @@ def read_progress(path: Path) -> dict:
 
 
 def lower_priority() -> None:
-    """This process gives way to every other (play's search above all)."""
+    """This process gives way to every other (play's search and the game above all): Linux's idle
+    scheduling class (it runs only on a core nothing else wants, and yields at once when something
+    wakes) and idle disk priority; elsewhere the lowest priority the OS has (nice 19, or Windows'
+    idle class)."""
     import psutil
 
     try:
+        if sys.platform.startswith("linux"):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            psutil.Process().ionice(psutil.IOPRIO_CLASS_IDLE)
         psutil.Process().nice(psutil.IDLE_PRIORITY_CLASS if sys.platform == "win32" else 19)
     except (psutil.Error, OSError, AttributeError):
-        pass  # kept at normal priority: slower play while the job runs, nothing worse
+        pass  # kept at a higher priority: slower play while the job runs, nothing worse
 
 
 def make_file(path: Path, npz: Path | None) -> str:

@@ -124,10 +124,12 @@ def test_a_job_that_fails_is_said_in_its_own_words(tmp_path, monkeypatch):
 
 
 def test_the_job_runs_at_low_priority(tmp_path):
-    code = ("import psutil; from screenbot.agent.table_build import lower_priority; lower_priority(); "
-            "print(psutil.Process().nice())")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert int(out) == (psutil_idle() if sys.platform == "win32" else 19)
+    code = ("import os, sys, psutil; from screenbot.agent.table_build import lower_priority; lower_priority(); "
+            "print(psutil.Process().nice(), os.sched_getscheduler(0) if sys.platform.startswith('linux') else -1)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert int(out[0]) == (psutil_idle() if sys.platform == "win32" else 19)
+    if sys.platform.startswith("linux"):
+        assert int(out[1]) == os.SCHED_IDLE
 
 
 def psutil_idle():
