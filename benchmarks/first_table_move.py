@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import statistics
 import sys
 import time
+
+from benchmarks.jsonl import emit
 
 
 def first_table_move(agent, seed: int, limit: int = 60_000) -> tuple[int | None, int]:
@@ -50,20 +51,14 @@ def main(argv=None) -> int:
         start = time.monotonic()
         move, tile = first_table_move(agent, seed)
         row = {"seed": seed, "first_table_move": move, "max_tile_then": tile, "seconds": round(time.monotonic() - start)}
-        print(json.dumps(row), flush=True)
-        if args.json:
-            with open(args.json, "a") as f:
-                f.write(json.dumps(row) + "\n")
+        emit(row, args.json)
         if move is not None:
             found.append(move)
     summary = {"date": datetime.date.today().isoformat(),
                "command": "python -m benchmarks.first_table_move " + " ".join(argv or sys.argv[1:]),
                "seeds": last - first + 1, "answered": len(found),
                "min": min(found) if found else None, "median": statistics.median(found) if found else None}
-    print(json.dumps(summary))
-    if args.json:
-        with open(args.json, "a") as f:
-            f.write(json.dumps(summary) + "\n")
+    emit(summary, args.json)
     return 0
 
 

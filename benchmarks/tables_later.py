@@ -19,6 +19,7 @@ import json
 import multiprocessing
 import sys
 
+from benchmarks.jsonl import emit
 from screenbot.agent.table_supply import TableSupply
 
 
@@ -82,10 +83,7 @@ def main(argv=None) -> int:
     with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
         for row in pool.imap_unordered(one_game, jobs):
             row["date"] = datetime.date.today().isoformat()
-            print(json.dumps(row), flush=True)
-            if args.json:
-                with open(args.json, "a") as f:
-                    f.write(json.dumps(row) + "\n")
+            emit(row, args.json)
     return 0
 
 

@@ -44,19 +44,28 @@ def start(tmp_path, agent, said=None, **settings):
     return player, screen, log
 
 
-def test_the_quick_player_moves_until_the_agent_is_warm_then_the_agent_plays(tmp_path, monkeypatch):
-    monkeypatch.setattr(loop, "FIRST_MOVE_WAIT_S", 0.0)
-    agent = SlowWarmAgent()
-    player, screen, log = start(tmp_path, agent, max_moves=12)
+def after_key(screen, n: int, then) -> None:
+    """`then()` right after the game's n-th key."""
     pressed = screen.keyboard.on_press
 
     def on_press(move):
         pressed(move)
-        if len(screen.keyboard.moves) == 3:  # the compile ends after the third key
-            agent.release.set()
-            assert player.warming.wait(10.0)
+        if len(screen.keyboard.moves) == n:
+            then()
 
     screen.keyboard.on_press = on_press
+
+
+def test_the_quick_player_moves_until_the_agent_is_warm_then_the_agent_plays(tmp_path, monkeypatch):
+    monkeypatch.setattr(loop, "FIRST_MOVE_WAIT_S", 0.0)
+    agent = SlowWarmAgent()
+    player, screen, log = start(tmp_path, agent, max_moves=12)
+
+    def compiled():  # the compile ends after the third key
+        agent.release.set()
+        assert player.warming.wait(10.0)
+
+    after_key(screen, 3, compiled)
     summary = player.play()
     log.close()
     assert summary.ok and summary.moves == 12
@@ -109,14 +118,11 @@ def test_a_ctrl_c_does_not_wait_for_the_warm_up(tmp_path, monkeypatch):
     monkeypatch.setattr(loop, "FIRST_MOVE_WAIT_S", 0.0)
     agent = SlowWarmAgent()
     player, screen, log = start(tmp_path, agent, max_moves=20)
-    pressed = screen.keyboard.on_press
 
-    def on_press(move):
-        pressed(move)
-        if len(screen.keyboard.moves) == 2:
-            raise KeyboardInterrupt
+    def ctrl_c():
+        raise KeyboardInterrupt
 
-    screen.keyboard.on_press = on_press
+    after_key(screen, 2, ctrl_c)
     began = time.monotonic()
     summary = player.play()
     log.close()
