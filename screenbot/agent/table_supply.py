@@ -278,6 +278,19 @@ class TableSupply:
             return f"tables: {progress.get('stage') or 'starting'}"
         return None
 
+    def end_notes(self) -> list[str]:
+        """At the end of a command that played with them: one line for each thing a user should know (the
+        file found damaged, tables that could not be made, a job still making them)."""
+        notes = []
+        if self.damaged is not None:
+            notes.append(f"the corner tables file was refused ({self.damaged}); it is made again")
+        if self.unavailable is not None and not self._taken:
+            notes.append(f"no corner tables this game ({self.unavailable}): the corner search played alone")
+        still = self.still_making()
+        if still is not None:
+            notes.append(still)
+        return notes
+
     def still_making(self) -> str | None:
         """At the end of a command: one line when a job is still making the file, else None."""
         if self.job is None or self._job_ended():

@@ -109,9 +109,8 @@ def run(args) -> int:
         print(f"move: {summary.advice['move']}" + (f"   ({values})" if values else ""))
         return 0
     print(summary.text())
-    tables_left = getattr(getattr(agent, "later", None), "still_making", lambda: None)()
-    if tables_left:
-        print(f"screenbot: note: {tables_left}", file=sys.stderr)
+    for note in getattr(getattr(agent, "later", None), "end_notes", lambda: [])():
+        print(f"screenbot: note: {note}", file=sys.stderr)
     if log_path is not None:
         print(f"log: {log_path}")
     if record_dir is not None:

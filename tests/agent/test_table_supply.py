@@ -62,6 +62,7 @@ def test_a_damaged_file_is_made_again_by_the_job_here_from_numpys_zip_file(made,
     supply = S.TableSupply(path, npz=npz).start()
     tables = supply.wait(timeout=300)
     assert supply.damaged is not None and "cut short" in supply.damaged
+    assert supply.end_notes()[0].startswith("the corner tables file was refused (")
     assert tables is not None and tables.states_solved() == BlockTables.load(made[0]).states_solved()
     assert path.exists() and not npz.exists()  # converted by the real job, the zip file dropped
     assert read_progress(path)["stage"] == "done" and not side_file(path, ".lock").exists()
@@ -104,7 +105,7 @@ def test_a_job_already_making_the_file_is_watched_not_doubled(tmp_path, monkeypa
         write_progress(path, stage="building", solved=40, total=100)
         supply = S.TableSupply(path).start()
         assert supply.job == sleeper.pid and supply.note() == "tables: building 40%"
-        assert f"process {sleeper.pid}" in supply.still_making()
+        assert f"process {sleeper.pid}" in supply.still_making() and supply.end_notes() == [supply.still_making()]
         assert not S.BuildLock(path).take()
     finally:
         sleeper.kill()
@@ -121,6 +122,8 @@ def test_a_job_that_fails_is_said_in_its_own_words(tmp_path, monkeypatch):
     supply = S.TableSupply(path, command=[sys.executable, "-c", fail]).start()
     assert supply.job is not None
     assert supply.wait(timeout=60) is None and supply.unavailable == "not enough memory to build"
+    assert supply.end_notes() == ["no corner tables this game (not enough memory to build): the corner search "
+                                  "played alone"]
 
 
 def test_the_job_runs_at_low_priority(tmp_path):
