@@ -7,8 +7,7 @@ The players, by name (a name with a version changes only with a new version of w
 - `corner-v4` (the default): the corner evaluation's search with play's three block tables
   (version 4 of the table file: BIG, SMALL and PAIR) after macroxue/2048-ai; where the tables know
   the board their move is played. The tables are built once into the user cache dir, in the
-  background (table_supply.py): until they are ready the search plays alone, as it does anyway until
-  a block of big tiles forms in a corner.
+  background (table_supply.py): until they are ready the search plays alone.
 - `corner-eval`: the same search without the tables.
 - `plain`: the search on nneonneo/2048-ai's evaluation.
 Their strength, measured: docs/strength.md.
@@ -42,8 +41,7 @@ PLAYERS = {spec.name: spec for spec in (
     PlayerSpec("plain", "the search on nneonneo/2048-ai's evaluation"),
 )}
 DEFAULT_PLAYER = "corner-v4"
-# The demo's: it shows a game at once, and the tables matter only once a corner block of big tiles
-# forms, thousands of moves after the demo's 300.
+# The demo's: it shows a game at once and the same on every machine, with no tables to make or map.
 DEMO_PLAYER = "plain"
 # What a command plays when play's tables cannot be had now (not enough memory): the strongest player
 # without them (docs/strength.md).

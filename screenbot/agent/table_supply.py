@@ -4,8 +4,8 @@
 checksum (a few seconds); when it is not (or is damaged), a low-priority process of its own makes it
 (table_build.py: converted from numpy's zip file in seconds, or built in about 11 minutes), which a
 later play finds done. Meanwhile the player searches with the corner evaluation alone, and takes the
-tables between two moves (`poll`) once ready; they matter only once a block of big tiles forms in a
-corner, thousands of moves into a game (docs/agent.md). `note()` says where they are, for a status line.
+tables between two moves (`poll`) once ready (they first answer a few hundred moves into a game, once a
+128 to 1024 is on the board: docs/agent.md). `note()` says where they are, for a status line.
 
 A build needs about 8 GB of free memory and 3 GB of disk; without them, or in a cache dir that cannot
 be written, `unavailable` says why in one line and nothing is started.

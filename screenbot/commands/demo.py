@@ -25,8 +25,8 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, help="the practice board's seed (default: from the clock)")
     p.add_argument("--theme", choices=("classic", "dark"), default="classic", help="the practice board's look")
     p.add_argument("--virtual", action="store_true", help="use a virtual display even when there is a screen")
-    add_player_argument(p, default=DEMO_PLAYER, why="a demo shows a game at once, and the tables matter only "
-                        "thousands of moves after its 300")
+    add_player_argument(p, default=DEMO_PLAYER, why="a demo shows a game at once and the same on every "
+                        "machine, with no tables to make or map")
     add_tesseract_argument(p)
     p.set_defaults(func=run)
 

@@ -46,8 +46,7 @@ def player_from_args(args: argparse.Namespace, *, background: bool = False, fall
         return make_player(WITHOUT_TABLES, **search)
     if supply.job is not None:
         say(f"the corner tables are being made in the background into {supply.path} (once; about 11 minutes "
-            "from nothing): the search plays alone until they are ready, as it does anyway until a block of "
-            "big tiles forms in a corner")
+            "from nothing): the search plays alone until they are ready")
     return make_player(args.player, tables=supply, **search)
 
 
