@@ -230,7 +230,7 @@ def build256(args) -> None:
 
 
 def buildpair(args) -> None:
-    """The pair table alone (block_tables.PAIR): every state reachable from its starts (pair_starts),
+    """The pair table alone (block_tables.PAIR): every state reachable from its starts (pair_starts in corner.py),
     solved densely (2.2 G keys: 4.4 GB) and saved compact to --out (play's build does the same)."""
     started = time.perf_counter()
     pair = BlockTables(kinds=())

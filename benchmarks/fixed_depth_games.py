@@ -15,7 +15,7 @@ import argparse
 import json
 import time
 
-from screenbot.agent.block_tables import pair_starts
+from screenbot.agent.corner import pair_starts
 from screenbot.agent.players import PLAYERS, make_player
 from screenbot.game.rules import Game, max_tile
 

@@ -276,22 +276,6 @@ def npz_table_path(version: int = TABLE_VERSION) -> Path:
     return cache_dir() / f"corner_tables_v{version}.npz"
 
 
-def pair_starts() -> list[Grid]:
-    """The boards PAIR is solved from in a build: its block (16384 ... 512) with two new tiles in its free
-    cells, every way (180 boards). Nearly all its states are reached from the first (388 M; the other
-    179 add 0.04 %)."""
-    free = FREES[PAIR]
-    starts = []
-    for i, a in enumerate(free):
-        for b in free[i + 1:]:
-            for ta in (2, 4):
-                for tb in (2, 4):
-                    grid = [[16384, 8192, 4096, 0], [2048, 1024, 512, 0], [0] * 4, [0] * 4]
-                    grid[a // 4][a % 4], grid[b // 4][b % 4] = ta, tb
-                    starts.append(tuple(tuple(row) for row in grid))
-    return starts
-
-
 class BlockTables:
     """The block tables of `kinds` in memory (play's: BIG, SMALL and PAIR), solved as boards ask for them
     and kept in a file between runs. Made empty and dense (for solving many states); `compact()` and
