@@ -198,3 +198,39 @@ def test_available_memory_and_disk_are_read_from_the_system(tmp_path):
     free = S.available_memory()
     assert free is not None and 0 < free < 1 << 50
     assert 0 < S.free_disk(tmp_path / "not" / "yet") < 1 << 60
+
+
+def test_on_windows_the_job_starts_detached_in_its_own_group_at_the_idle_class(tmp_path, monkeypatch):
+    """Windows' branch on Linux, with fakes: no POSIX session, its own process group, no console; the
+    job asks for the idle priority class and nothing Linux-only."""
+    import psutil
+
+    from screenbot.agent import table_build
+
+    started = {}
+
+    class FakePopen:
+        pid = 4242
+
+        def __init__(self, command, **options):
+            started.update(options, command=command)
+
+    monkeypatch.setattr(S.sys, "platform", "win32")
+    monkeypatch.setattr(S.subprocess, "Popen", FakePopen)
+    monkeypatch.setattr(S.subprocess, "CREATE_NEW_PROCESS_GROUP", 0x200, raising=False)
+    monkeypatch.setattr(S.subprocess, "DETACHED_PROCESS", 0x8, raising=False)
+    job = S.start_job(["python", "-m", "screenbot.agent.table_build", "x"], tmp_path / "job.log")
+    assert job.pid == 4242 and started["creationflags"] == 0x208 and "start_new_session" not in started
+
+    asked = []
+
+    class FakeProcess:
+        def nice(self, value):
+            asked.append(value)
+
+    monkeypatch.setattr(table_build.sys, "platform", "win32")
+    monkeypatch.setattr(psutil, "Process", FakeProcess)
+    monkeypatch.setattr(psutil, "IDLE_PRIORITY_CLASS", 0x40, raising=False)
+    monkeypatch.setattr(table_build.os, "sched_setscheduler", lambda *a: pytest.fail("Linux only"), raising=False)
+    table_build.lower_priority()
+    assert asked == [0x40]
