@@ -270,12 +270,6 @@ def default_table_path(version: int = TABLE_VERSION) -> Path:
     return cache_dir() / f"corner_tables_v{version}.tables"
 
 
-def npz_table_path(version: int = TABLE_VERSION) -> Path:
-    """Where the tables of a version lie as numpy's zip file (a version-2 file; play's file converted
-    to the mapped one when found)."""
-    return cache_dir() / f"corner_tables_v{version}.npz"
-
-
 class BlockTables:
     """The block tables of `kinds` in memory (play's: BIG, SMALL and PAIR), solved as boards ask for them
     and kept in a file between runs. Made empty and dense (for solving many states); `compact()` and

@@ -233,6 +233,12 @@ def _play_build_game(report: Callable[[int], None], seed: int, threads: int = BU
     return tables.compact()
 
 
+def build_states(path: Path) -> int:
+    """About how many states a build of the file at `path` solves: the pair table's alone beside a
+    version-2 file."""
+    return PAIR_STATES if earlier_table_path(path).exists() else BUILD_STATES
+
+
 def earlier_table_path(path: Path) -> Path:
     """Where a version-2 file (BIG and SMALL without PAIR) lies beside `path`."""
     return path.parent / f"corner_tables_v{EARLIER_VERSION}.npz"

@@ -58,45 +58,28 @@ def lower_priority() -> None:
         pass  # kept at a higher priority: slower play while the job runs, nothing worse
 
 
-def make_file(path: Path, npz: Path | None) -> str:
-    """Make the tables file at `path` (from `npz` when that holds them); returns the stage it took."""
-    from screenbot.agent.block_tables import BlockTables, TableError
-    from screenbot.agent.corner import BUILD_STATES, PAIR_STATES, build_tables, drop_older_versions, earlier_tables
+def make_file(path: Path) -> str:
+    """Make the tables file at `path` (load_or_build: converted from its `.npz` twin when that holds
+    them, else built), its progress written beside it; returns what it did."""
+    from screenbot.agent.corner import build_states, load_or_build
 
-    if npz is not None and npz.exists():
-        write_progress(path, stage="converting", solved=0, total=1)
-        try:
-            tables = BlockTables.load(npz)
-        except TableError:
-            tables = None  # damaged or of other rules: built anew below
-        if tables is not None:
-            tables.save(path)
-            npz.unlink(missing_ok=True)
-            return "converted"
-    earlier = earlier_tables(path)
-    total = PAIR_STATES if earlier is not None else BUILD_STATES
-    write_progress(path, stage="building", solved=0, total=total)
+    total = build_states(path)
+    write_progress(path, stage="converting" if path.with_suffix(".npz").exists() else "building", solved=0,
+                   total=total)
     start = time.monotonic()
-    tables = build_tables(lambda solved: write_progress(path, stage="building", solved=min(solved, int(total * 0.99)),
-                                                        total=total, seconds=time.monotonic() - start),
-                          earlier=earlier)
-    write_progress(path, stage="saving", solved=total, total=total)
-    tables.save(path)
-    drop_older_versions(path)
-    if npz is not None:
-        npz.unlink(missing_ok=True)
-    return "built"
+    _, seconds = load_or_build(path, lambda solved: write_progress(
+        path, stage="building", solved=min(solved, int(total * 0.99)), total=total, seconds=time.monotonic() - start))
+    return "converted" if seconds is None else "built"
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not 1 <= len(argv) <= 2:
-        print("usage: python -m screenbot.agent.table_build PATH [NPZ]", file=sys.stderr)
+    if len(argv) != 1:
+        print("usage: python -m screenbot.agent.table_build PATH", file=sys.stderr)
         return 2
     from screenbot.agent.table_supply import BuildLock
 
     path = Path(argv[0])
-    npz = Path(argv[1]) if len(argv) > 1 else None
     lower_priority()
     lock = BuildLock(path)
     if not lock.take():
@@ -104,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         return 3
     try:
         start = time.monotonic()
-        stage = make_file(path, npz)
+        stage = make_file(path)
         write_progress(path, stage="done", done=stage, seconds=time.monotonic() - start)
         return 0
     except MemoryError:

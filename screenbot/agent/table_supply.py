@@ -110,8 +110,8 @@ class BuildLock:
             self.held = False
 
 
-def job_command(path: Path, npz: Path | None) -> list[str]:
-    return [sys.executable, "-m", "screenbot.agent.table_build", str(path)] + ([str(npz)] if npz is not None else [])
+def job_command(path: Path) -> list[str]:
+    return [sys.executable, "-m", "screenbot.agent.table_build", str(path)]
 
 
 def start_job(command: list[str], log: Path) -> subprocess.Popen:
@@ -129,18 +129,15 @@ def start_job(command: list[str], log: Path) -> subprocess.Popen:
 
 class TableSupply:
     """The tables at `path` for one command: loaded in a thread, or made by a job, never waited for
-    unless asked (`wait`). `npz`: where numpy's zip file of the same tables may lie (converted);
-    `build`: whether a missing file may be made (a job is started); `command`: the job's command line
+    unless asked (`wait`); numpy's zip file of the same tables beside it (`.npz`) is converted. `build`: whether a missing file may be made (a job is started); `command`: the job's command line
     (tests give their own)."""
 
-    def __init__(self, path: Path | None = None, npz: Path | None = None, build: bool = True,
-                 command: list[str] | None = None) -> None:
-        from screenbot.agent.block_tables import default_table_path, npz_table_path
+    def __init__(self, path: Path | None = None, build: bool = True, command: list[str] | None = None) -> None:
+        from screenbot.agent.block_tables import default_table_path
 
         self.path = default_table_path() if path is None else path
-        self.npz = (npz_table_path() if path is None else None) if npz is None else npz
         self.build = build
-        self.command = command or job_command(self.path, self.npz)
+        self.command = command or job_command(self.path)
         self._lock = threading.Lock()
         self._tables = None
         self._taken = False
@@ -202,7 +199,7 @@ class TableSupply:
         if not self.build:
             self.unavailable = "the corner tables are not built yet (screenbot play builds them in the background)"
             return
-        converting = self.npz is not None and self.npz.exists()
+        converting = self.path.with_suffix(".npz").exists()
         short = build_shortfall(CONVERT_MEMORY if converting else BUILD_MEMORY, self.path.parent)
         if short is not None:
             self.unavailable = short

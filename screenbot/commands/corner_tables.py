@@ -6,8 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from screenbot.agent.table_supply import (BUILD_MEMORY, CONVERT_MEMORY, GIB, available_memory,  # noqa: F401
-                                          build_shortfall)
+from screenbot.agent.table_supply import BUILD_MEMORY, CONVERT_MEMORY, build_shortfall
 from screenbot.commands.build_progress import build_progress
 from screenbot.errors import UsageError
 
@@ -24,16 +23,15 @@ def memory_shortfall(path: Path) -> str | None:
 def ensure_corner_tables(load: bool = True):
     """The BlockTables, made first with a progress bar on stderr when not made yet (`load=False`: None
     when they are made, only made when not)."""
-    from screenbot.agent.corner import BUILD_STATES, PAIR_STATES, default_table_path, earlier_table_path, load_or_build
+    from screenbot.agent.corner import build_states, default_table_path, earlier_table_path, load_or_build
 
     path = default_table_path()
     short = memory_shortfall(path)
     if short is not None:
         raise UsageError(short)
-    total = BUILD_STATES
+    total = build_states(path)
     if not path.exists() and not path.with_suffix(".npz").exists():
-        if earlier_table_path(path).exists():
-            total = PAIR_STATES  # the two tables of the file before are kept: the pair table only
+        if earlier_table_path(path).exists():  # the two tables of the file before are kept: the pair table only
             what = "the pair table beside the two of a version-2 file, about 4 minutes"
         else:
             what = "about 11 minutes"

@@ -59,7 +59,7 @@ def test_a_damaged_file_is_made_again_by_the_job_here_from_numpys_zip_file(made,
     path, npz = tmp_path / "corner.tables", tmp_path / "corner.npz"
     path.write_bytes(made[0].read_bytes()[:-4096])  # cut short
     npz.write_bytes(made[1].read_bytes())
-    supply = S.TableSupply(path, npz=npz).start()
+    supply = S.TableSupply(path).start()  # its `.npz` twin beside it
     tables = supply.wait(timeout=300)
     assert supply.damaged is not None and "cut short" in supply.damaged
     assert supply.end_notes()[0].startswith("the corner tables file was refused (")
