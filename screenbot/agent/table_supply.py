@@ -27,6 +27,7 @@ from screenbot.agent.table_build import LOCK_SUFFIX, LOG_SUFFIX, read_progress, 
 GIB = 2**30
 BUILD_MEMORY = 8 * GIB  # a build's peak: BIG and SMALL dense (6.6 GB) until each is compacted in turn, then PAIR
 CONVERT_MEMORY = 4 * GIB  # reading numpy's zip file whole (3.5 GB at the peak) to write the mapped one
+PROGRESS_EVERY_S = 1.0  # the job's progress file is read at most this often
 FILE_DISK = 3 * GIB  # the mapped file (2.85 GB) and a little room
 
 
@@ -147,6 +148,7 @@ class TableSupply:
         self.unavailable: str | None = None  # why the tables will not come, in one line
         self.damaged: str | None = None  # the file found damaged (and set to be made again), in words
         self.load_seconds: float | None = None
+        self._progress_read: tuple[float, dict] = (-PROGRESS_EVERY_S, {})  # (when, what) the progress file said
         self._started = False
 
     # ---------------------------------------------------------------- state
@@ -269,7 +271,7 @@ class TableSupply:
         if self._loading or self._tables is not None:
             return "tables: loading"
         if self.job is not None:
-            progress = read_progress(self.path)
+            progress = self._progress()
             if progress.get("stage") == "building" and progress.get("total"):
                 return f"tables: building {100 * progress['solved'] // progress['total']}%"
             return f"tables: {progress.get('stage') or 'starting'}"
@@ -287,6 +289,14 @@ class TableSupply:
         if still is not None:
             notes.append(still)
         return notes
+
+    def _progress(self) -> dict:
+        """The job's progress, read from its file at most once a second (the status line asks after
+        every move)."""
+        now = time.monotonic()
+        if now - self._progress_read[0] >= PROGRESS_EVERY_S:
+            self._progress_read = (now, read_progress(self.path))
+        return self._progress_read[1]
 
     def still_making(self) -> str | None:
         """At the end of a command: one line when a job is still making the file, else None."""
