@@ -25,13 +25,8 @@ import mss
 from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import MOVES, TARGETS, VirtualDisplay  # noqa: E402
-
-PROGRAMS = {
-    "quantum2048": "PyPI 2048 0.3.3 (pygame)",
-    "term2048": "term2048 0.2.7 in xterm (tests/targets)",
-    "webcomponent2048": "npm 2048-webcomponent 1.1.0 in Chromium",
-}
+from corpus import PROGRAMS, TARGETS  # noqa: E402
+from harness import MOVES, VirtualDisplay  # noqa: E402
 
 
 def grab(display: str, game) -> Image.Image:
