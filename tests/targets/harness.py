@@ -100,7 +100,9 @@ def npm_package_dir(name: str = NPM_PACKAGE[0], version: str = NPM_PACKAGE[1]) -
         return pkg
     npm = need("npm", "npm")
     base.mkdir(parents=True, exist_ok=True)
-    result = subprocess.run([npm, "install", "--prefix", str(base), "--no-save", "--no-audit", "--no-fund",
+    # --save-exact records each package in base/package.json: npm removes from node_modules what
+    # that file does not list, so an install must not drop the packages installed before it
+    result = subprocess.run([npm, "install", "--prefix", str(base), "--save-exact", "--no-audit", "--no-fund",
                              "--ignore-scripts", f"{name}@{version}"], capture_output=True, text=True, timeout=300)
     if result.returncode != 0 or not manifest.exists():
         raise TargetError(f"npm install {name}@{version} failed: {result.stderr.strip()[-800:]}")
