@@ -40,10 +40,10 @@ class Word:
         return {"right": self.x1, "left": self.x0, "centre": (self.x0 + self.x1) / 2}[how]
 
 
-def glyph_mask(pixels: np.ndarray, background) -> np.ndarray:
-    """1 where a pixel is more than FG_DIFF from `background` in some channel (what is written on it), else 0."""
+def glyph_mask(pixels: np.ndarray, background, diff: int = FG_DIFF) -> np.ndarray:
+    """1 where a pixel is more than `diff` from `background` in some channel (what is written on it), else 0."""
     d = cv2.absdiff(pixels, np.full_like(pixels, np.asarray(background, np.uint8)))
-    return (np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > FG_DIFF).astype(np.uint8)
+    return (np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > diff).astype(np.uint8)
 
 
 def without_lines(mask: np.ndarray) -> np.ndarray:

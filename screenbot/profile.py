@@ -12,6 +12,7 @@ from screenbot.board_state import BoardState
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
+from screenbot.imaging import FG_DIFF
 
 PROFILE_VERSION = 1
 
@@ -91,6 +92,7 @@ class Profile:
     # character lattice (a terminal game), read glyph by glyph (see screenbot.vision.text)
     kind: str = "tiles"
     digit_h: int = 0  # text boards: the height of a digit in pixels (a dot or nothing is an empty cell)
+    ink_diff: int = FG_DIFF  # text boards: a pixel this far from the paper's colour is writing
     # points under text or icons drawn over the board (part of the look; absolute x, y): on the gap
     # lines for a board of tiles, every pixel of the marks' writing for a text board
     marks: list = field(default_factory=list)
@@ -160,6 +162,7 @@ class Profile:
             "source": self.source,
             "kind": self.kind,
             "digit_h": self.digit_h,
+            "ink_diff": self.ink_diff,
             "marks": self.marks,
         }
 
@@ -187,6 +190,7 @@ class Profile:
             source=str(data.get("source", "")),
             kind=str(data.get("kind", "tiles")),
             digit_h=int(data.get("digit_h", 0)),
+            ink_diff=int(data.get("ink_diff", FG_DIFF)),
             marks=[[int(x), int(y)] for x, y in data.get("marks", [])],
         )
 

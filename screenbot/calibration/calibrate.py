@@ -11,12 +11,13 @@ import numpy as np
 from screenbot.board_state import BoardState
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
 from screenbot.calibration.lattice import Lattice, Search, _dominant_share, find_lattices
+from screenbot.calibration.paper import paper_board
 from screenbot.calibration.text_lattice import TextBoard, find_text_boards
 from screenbot.control.desktop import black_capture_problem
 from screenbot.control.screen import Frame
 from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
-from screenbot.imaging import write_image
+from screenbot.imaging import LINE_THICK_PX, write_image
 from screenbot.palette import THEMES, Theme, blend
 from screenbot.profile import Profile
 
@@ -180,6 +181,12 @@ def calibrate(
     lattice = search.boards[(pick or 1) - 1]
     gap, empty = measure_colours(frame.pixels, lattice)
     theme, overlay = identify_theme(gap, empty)
+    if theme is None:
+        paper = paper_board(frame.pixels, lattice)
+        if paper is not None:  # numbers written on cells of one colour: read as text, in these cells
+            # cells apart on a colour of their own (gaps wider than a drawn line): that colour is no writing
+            apart = min(lattice.gap_x, lattice.gap_y) > LINE_THICK_PX and not _close(gap, paper.background, 16)
+            return _text_profile(frame, [paper], None, monitors, scale, source, gap if apart else None)
     board = board_in_picture(lattice, frame)
     if theme is not None:
         gap, empty = theme.gap, theme.empty
@@ -203,7 +210,7 @@ def _overlap(a: Rect, b: Rect) -> bool:
 
 
 def _text_profile(frame: Frame, boards: list[TextBoard], pick: int | None, monitors: Sequence[Rect] | None,
-                  scale: float, source: str) -> Profile:
+                  scale: float, source: str, gap: tuple[int, int, int] | None = None) -> Profile:
     """The profile of a board written as text (a terminal game): cells sized to hold a number."""
     if len(boards) > 1 and pick is None:
         raise ManyBoardsError(
@@ -220,11 +227,12 @@ def _text_profile(frame: Frame, boards: list[TextBoard], pick: int | None, monit
         monitor=monitor_of(board, monitors),
         scale=float(scale),
         theme="learned",
-        gap_colour=found.background,
+        gap_colour=found.background if gap is None else gap,
         empty_colour=found.background,
         source=source,
         kind="text",
         digit_h=found.digit_h,
+        ink_diff=found.ink_diff,
     )
 
 

@@ -17,6 +17,9 @@ import numpy as np
 from screenbot.game.rules import SIZE
 
 MIN_CELL_PX = 12  # a 150 px board has ~32 px cells; below this there is nothing to read
+RULED_GAP = 0.15  # gaps at most this share of a cell are a ruled line's room
+JOIN_PX = 9  # the room between one text line's rule character and the next's, at large font sizes
+MAX_ASPECT = 2.0  # a cell is at most twice as wide as tall, or twice as tall as wide
 
 
 @dataclass(frozen=True)
@@ -75,20 +78,28 @@ class Search:
     rejected: list[Rejected] = field(default_factory=list)
 
 
-def _squares(pixels: np.ndarray) -> np.ndarray:
-    """Near-square regions bounded by edges: rows of (cx, cy, size, x, y, w, h)."""
+def _squares(pixels: np.ndarray, join: int = 0) -> np.ndarray:
+    """Cell-like regions bounded by edges: rows of (cx, cy, size, x, y, w, h).
+
+    Cells need not be square (a terminal's character cells make them wider than tall, a window may
+    stretch them): any box from half as wide as tall to twice as wide qualifies.
+    """
     edges = cv2.Canny(pixels, 20, 40)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    if join:  # dashed lines (ASCII rules, a bar per text line) made whole: pieces in line up to `join` px apart
+        edges = cv2.bitwise_or(cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((join, 1), np.uint8)),
+                               cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((1, join), np.uint8)))
     n, _, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_not(edges), connectivity=4)
     x, y, w, h, area = (stats[:, i].astype(np.float64) for i in range(5))
     height, width = pixels.shape[:2]
-    big = np.maximum(w, h)
     keep = (
         (w >= MIN_CELL_PX)
         & (h >= MIN_CELL_PX)
-        & (np.abs(w - h) <= 0.12 * big)
+        & (w <= MAX_ASPECT * h)
+        & (h <= MAX_ASPECT * w)
         & (area >= 0.5 * w * h)
-        & (big <= min(width, height) / 3)
+        & (w <= width / 3)
+        & (h <= height / 3)
         & (x > 0)
         & (y > 0)
         & (x + w < width)
@@ -100,16 +111,22 @@ def _squares(pixels: np.ndarray) -> np.ndarray:
     ) if len(idx) else np.zeros((0, 7))
 
 
+def _same_size(sq: np.ndarray, a: int) -> np.ndarray:
+    """Which boxes have box a's width and height (within 12 % each)."""
+    return (np.abs(sq[:, 5] - sq[a, 5]) <= 0.12 * sq[a, 5]) & (np.abs(sq[:, 6] - sq[a, 6]) <= 0.12 * sq[a, 6])
+
+
 def _pitch(sq: np.ndarray, a: int, axis: int) -> float | None:
-    """Distance from square a to its nearest same-size neighbour along axis (0 = x, 1 = y)."""
-    size = sq[a, 2]
+    """Distance from box a to its nearest same-size neighbour along axis (0 = x, 1 = y)."""
+    along = sq[a, 5 + axis]
+    across = sq[a, 6 - axis]
     other = 1 - axis
     d_along = sq[:, axis] - sq[a, axis]
     ok = (
-        (np.abs(sq[:, 2] - size) <= 0.12 * size)
-        & (np.abs(sq[:, other] - sq[a, other]) <= 0.15 * size)
-        & (d_along >= 1.02 * size)
-        & (d_along <= 2.0 * size)
+        _same_size(sq, a)
+        & (np.abs(sq[:, other] - sq[a, other]) <= 0.15 * across)
+        & (d_along >= 1.02 * along)
+        & (d_along <= 2.0 * along)
     )
     if not ok.any():
         return None
@@ -181,7 +198,7 @@ def _check_look(pixels: np.ndarray, lat: Lattice) -> str | None:
     # tile may measure thinner one way than the other); a checkerboard has none either way
     if max(lat.gap_x, lat.gap_y) < max(1.0, 0.012 * lat.cell_w):
         return "squares touch (no gaps between them): a checkerboard or table, not a 2048 board"
-    if gap > 0.7 * lat.cell_w:
+    if lat.gap_x > 0.7 * lat.cell_w or lat.gap_y > 0.7 * lat.cell_h:
         return "squares too far apart for a 2048 board"
     h, w = pixels.shape[:2]
     # Gap lines between cells: one colour (glow from big tiles may tint part of them).
@@ -210,7 +227,10 @@ def _check_look(pixels: np.ndarray, lat: Lattice) -> str | None:
             distinct_cells += np.abs(colour - gap_colour).max() > 3  # overlays wash contrast out
     if flat_cells < 12:
         return "the squares are not flat-coloured tiles (a picture, not a game board)"
-    if distinct_cells < 12:
+    # a grid ruled with characters (| and - with room between them) leaves its cells' own colour
+    # between them where the sample line misses the rule: there the edges found the cells
+    ruled = max(lat.gap_x, lat.gap_y) <= RULED_GAP * min(lat.cell_w, lat.cell_h)
+    if distinct_cells < 12 and not ruled:
         return "the squares are the colour of the lines between them"
     return None
 
@@ -226,12 +246,17 @@ def find_lattices(pixels: np.ndarray) -> Search:
         again = _search(pixels, cv2.GaussianBlur(pixels, (5, 5), 0))
         if again.boards or again.cut_off:
             return again
+    if not result.boards and not result.cut_off:
+        # a grid ruled with characters (|, -, +: a mark per text line with room between them)
+        again = _search(pixels, pixels, JOIN_PX)
+        if again.boards:
+            return again
     return result
 
 
-def _search(pixels: np.ndarray, edges_from: np.ndarray) -> Search:
+def _search(pixels: np.ndarray, edges_from: np.ndarray, join: int = 0) -> Search:
     result = Search()
-    sq = _squares(edges_from)
+    sq = _squares(edges_from, join)
     if len(sq) == 0:
         return result
     h, w = pixels.shape[:2]
@@ -243,11 +268,14 @@ def _search(pixels: np.ndarray, edges_from: np.ndarray) -> Search:
         px, py = _pitch(sq, a, 0), _pitch(sq, a, 1)
         if px is None and py is None:
             continue
-        pitch = px if px is not None else py
-        size = sq[a, 2]
-        same = np.abs(sq[:, 2] - size) <= 0.12 * size
-        fi = (sq[:, 0] - sq[a, 0]) / pitch
-        fj = (sq[:, 1] - sq[a, 1]) / pitch
+        # one pitch seen: the other axis has the same gap between its cells
+        if px is None:
+            px = sq[a, 5] + (py - sq[a, 6])
+        if py is None:
+            py = sq[a, 6] + (px - sq[a, 5])
+        same = _same_size(sq, a)
+        fi = (sq[:, 0] - sq[a, 0]) / px
+        fj = (sq[:, 1] - sq[a, 1]) / py
         ii, jj = np.round(fi), np.round(fj)
         on = same & (np.abs(fi - ii) <= 0.12) & (np.abs(fj - jj) <= 0.12) & (np.abs(ii) <= 12) & (np.abs(jj) <= 12)
         members = np.nonzero(on)[0]
@@ -269,13 +297,13 @@ def _search(pixels: np.ndarray, edges_from: np.ndarray) -> Search:
         if span_c < SIZE or span_r < SIZE:
             # A board whose missing rows/columns would lie outside the picture is cut off.
             missing_c, missing_r = SIZE - span_c, SIZE - span_r
-            left_room = box[0] - missing_c * pitch
-            right_room = box[0] + box[2] + missing_c * pitch
-            top_room = box[1] - missing_r * pitch
-            bottom_room = box[1] + box[3] + missing_r * pitch
+            left_room = box[0] - missing_c * px
+            right_room = box[0] + box[2] + missing_c * px
+            top_room = box[1] - missing_r * py
+            bottom_room = box[1] + box[3] + missing_r * py
             cut = (missing_c and (left_room < 0 or right_room > w)) or (missing_r and (top_room < 0 or bottom_room > h))
             if cut and len(members) >= 4 and min(span_c, span_r) >= 1 and max(span_c, span_r) >= 2:
-                if min(box[0], box[1]) < pitch or box[0] + box[2] > w - pitch or box[1] + box[3] > h - pitch:
+                if box[0] < px or box[1] < py or box[0] + box[2] > w - px or box[1] + box[3] > h - py:
                     result.cut_off.append(box)
             continue
         if len(members) < 6 or len(set(cols)) < SIZE - 1 or len(set(rows)) < SIZE - 1:
@@ -297,10 +325,9 @@ def _fit(pixels: np.ndarray, members: np.ndarray, cols: np.ndarray, rows: np.nda
     """Least-squares lattice through the member squares' centres, then exact edges from the picture."""
     ax, px = _line_fit(cols, members[:, 0])
     ay, py = _line_fit(rows, members[:, 1])
-    if px <= 0 or py <= 0 or abs(px - py) > 0.04 * max(px, py):
+    if px <= 0 or py <= 0:
         return None
-    resid = np.abs(members[:, 0] - (ax + px * cols)).max(), np.abs(members[:, 1] - (ay + py * rows)).max()
-    if max(resid) > 0.08 * px:
+    if np.abs(members[:, 0] - (ax + px * cols)).max() > 0.08 * px or np.abs(members[:, 1] - (ay + py * rows)).max() > 0.08 * py:
         return None
     cx = ax + px * np.arange(SIZE)
     cy = ay + py * np.arange(SIZE)

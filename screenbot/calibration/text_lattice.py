@@ -18,7 +18,7 @@ import numpy as np
 
 from screenbot.calibration.lattice import Lattice
 from screenbot.game.rules import SIZE
-from screenbot.imaging import MIN_GLYPH_PX, Word, clear_share, glyph_mask, outside_blocks, without_lines, words_of
+from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, Word, clear_share, glyph_mask, outside_blocks, without_lines, words_of
 
 EVEN = 0.12  # spacings of rows or columns may differ by this share
 MIN_FILLED = 10  # cells that must show a word or a dot (a board just begun shows few numbers)
@@ -36,6 +36,7 @@ class TextBoard:
     digit_h: int
     filled: int
     bare: int = 0  # numbers written straight on the background (not inside a filled block)
+    ink_diff: int = FG_DIFF  # a pixel this far from the background is writing
 
 
 def background_candidates(pixels: np.ndarray, most: int = 3) -> list[tuple[int, int, int]]:

@@ -24,15 +24,15 @@ class OcrUnavailableError(ScreenbotError):
     """tesseract is not installed, so tiles that share a colour cannot be told apart."""
 
 
-def digit_mask(cell: np.ndarray, background) -> np.ndarray:
-    """True where a cell's pixel belongs to the digits: far from the tile's background colour.
+def digit_mask(cell: np.ndarray, background, diff: int = 48) -> np.ndarray:
+    """True where a cell's pixel belongs to the digits: more than `diff` from the tile's background colour.
 
     The outer sixth of the cell is left out (rounded corners, the neighbours' glow).
     """
     h, w = cell.shape[:2]
     inner = cell[int(0.12 * h) : int(0.88 * h), int(0.06 * w) : int(0.94 * w)]
     d = cv2.absdiff(inner, np.full_like(inner, np.asarray(background, np.uint8)))
-    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > 48
+    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > diff
 
 
 def glyph_bits(mask: np.ndarray) -> np.ndarray | None:
@@ -178,12 +178,12 @@ def read_words(mask: np.ndarray, letter_h: float) -> str:
     return _ENGINE.read_block(image).lower()
 
 
-def prepare(cell: np.ndarray, background, digit_height: int = DIGIT_HEIGHT) -> np.ndarray | None:
+def prepare(cell: np.ndarray, background, digit_height: int = DIGIT_HEIGHT, diff: int = 48) -> np.ndarray | None:
     """Dark digits on white, cropped to the digits with a margin, digits scaled to digit_height px.
 
     The grey picture is enlarged before it is thresholded, so small digits keep their shapes.
     """
-    mask = digit_mask(cell, background)
+    mask = digit_mask(cell, background, diff)
     ys, xs = np.nonzero(mask)
     if len(xs) < 4:
         return None
@@ -205,9 +205,9 @@ def prepare(cell: np.ndarray, background, digit_height: int = DIGIT_HEIGHT) -> n
     return cv2.copyMakeBorder(binary, MARGIN, MARGIN, MARGIN, MARGIN, cv2.BORDER_CONSTANT, value=255)
 
 
-def _digit_count(cell: np.ndarray, background) -> int:
+def _digit_count(cell: np.ndarray, background, diff: int = 48) -> int:
     """How many separate marks the digits make (usually one per digit)."""
-    mask = digit_mask(cell, background).astype(np.uint8)
+    mask = digit_mask(cell, background, diff).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
         return 0
@@ -215,18 +215,19 @@ def _digit_count(cell: np.ndarray, background) -> int:
     return int((tall >= 0.6 * tall.max()).sum())
 
 
-def read_number(cell: np.ndarray, background, kilo: bool = False) -> int | None:
+def read_number(cell: np.ndarray, background, kilo: bool = False, diff: int = 48) -> int | None:
     """The tile value written on a cell (BGR pixels), or None when tesseract gives no sure power of two.
 
     Reads the digits at a few sizes; an answer counts when it is a power of two and either
     two sizes agree or it has as many digits as the tile shows separate marks. `kilo`: the number
     may end in k for thousands of 1024 (terminal games write 1024 as 1k); then an answer with fewer
-    characters than the marks is never taken, so that "2k" is never taken for a 2.
+    characters than the marks is never taken, so that "2k" is never taken for a 2. `diff`: how far
+    from the background a pixel belongs to the digits (faint writing on flat paper needs less).
     """
     votes: dict[int, int] = {}
-    marks = _digit_count(cell, background)
+    marks = _digit_count(cell, background, diff)
     for height in (DIGIT_HEIGHT, 40, 22, 32, 20, 24, 48, 16):
-        image = prepare(cell, background, height)
+        image = prepare(cell, background, height, diff)
         if image is None:
             return None
         text = _ENGINE.read(image, KILO if kilo else DIGITS)

@@ -119,7 +119,7 @@ def _box_state(writing: np.ndarray, box, digit_h: int) -> tuple[BoardState, str]
 def _block_digits(block: np.ndarray) -> tuple[tuple[int, int, int], np.ndarray]:
     """A filled block's own colour and the mask of the digits written on it (away from its rim)."""
     colour = commonest_colour(block)
-    mask = glyph_mask(block, colour)
+    mask = glyph_mask(block, colour)  # a block's own digits: written to be read on it
     mask[:2, :] = 0
     mask[-2:, :] = 0
     mask[:, :2] = 0
@@ -142,11 +142,15 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
         region = frame.crop(profile.board_rect).pixels
     except OutsideFrameError:
         return done(None, BoardState.NO_BOARD, "the board is not inside the captured area")
-    background = profile.gap_colour
+    # the paper numbers are written on; where the cells lie apart on a colour of their own (gaps wider
+    # than a line), that colour is no writing either
+    background = profile.empty_colour or profile.gap_colour
     digit_h = max(1, profile.digit_h)
     origin = profile.board_rect
     rects = [c.translated(-origin.x, -origin.y) for c in profile.cells]
-    ink = glyph_mask(region, background)
+    ink = glyph_mask(region, background, profile.ink_diff)
+    if tuple(profile.gap_colour) != tuple(background):
+        ink &= glyph_mask(region, profile.gap_colour, profile.ink_diff)
     writing = without_lines(ink)  # once per read: rows are read from it
     marked = marks_mask(profile, region.shape)
     if marked is not None:
@@ -179,7 +183,7 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
                 paper, mask = _block_digits(word)
                 colour = paper
             else:
-                paper, mask = background, glyph_mask(word, background)
+                paper, mask = background, glyph_mask(word, background, profile.ink_diff)
             if over is not None and over.any():  # a mark drawn on the tile: paint it over with the paper
                 word = word.copy()
                 word[over] = paper
@@ -192,7 +196,7 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
                 pad = int(PAD * digit_h) + 2
                 padded = cv2.copyMakeBorder(word, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
                                             value=tuple(int(v) for v in paper))
-                value = ocr.read_number(padded, paper, kilo=True)
+                value = ocr.read_number(padded, paper, kilo=True, diff=profile.ink_diff if not solid else 48)
                 calls += 1
                 if value is not None:
                     profile.remember_glyph(ocr.glyph_key(colour, bits), value)
