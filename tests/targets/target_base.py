@@ -1,6 +1,8 @@
 """What every target does: start its program, find its window, send it real X keys, read its true board.
 
-Each subclass (harness.py) says how to start its program and which keys it takes. Does not import screenbot.
+Each subclass (harness.py) says how to start its program and which keys it takes. A program whose board
+cannot be read (`has_truth = False`: a C, C++ or Vala game) builds on target_screen.ScreenTarget, where the
+window's pixels take the truth log's place. Does not import screenbot.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class Target:
     name = "target"
     keys: dict[str, str] = ARROWS  # move -> xdotool key name
     spawns_on_first_2048 = True  # False: the move that first makes 2048 adds no new tile
+    has_truth = True  # False: no board can be read (board() raises, history() is empty; target_screen.py)
 
     def __init__(self, display: str, seed: int | None = 1, workdir: str | Path | None = None) -> None:
         self.display = display
@@ -64,13 +67,14 @@ class Target:
         return proc
 
     def start(self, timeout_s: float = 20.0) -> "Target":
-        """Start the program; returns once its first board is reported and its window is shown."""
+        """Start the program; returns once its first board is reported (when it has truth) and its
+        window is shown."""
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.truth_log.write_text("")
         try:
             self._launch()
             deadline = time.monotonic() + timeout_s
-            while not self.history():
+            while self.has_truth and not self.history():
                 self._check_alive()
                 if time.monotonic() > deadline:
                     raise TargetError(f"{self.name} reported no board within {timeout_s:g} s{self._logs()}")

@@ -1,0 +1,112 @@
+"""Debian's 2048 programs run as targets: real programs on a fresh Xvfb, real X keys, a window that
+changes and then stands still after each key; gnome-2048's saved game shows what the keys did."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from corpus_debian import PROGRAMS, TARGETS, Gnome2048, parse_saved
+from target_base import MOVES
+from target_processes import TargetError, VirtualDisplay
+from screenbot.practice.processes import process_alive
+
+KEYS = 20
+
+
+def _power_of_two_or_zero(value: int) -> bool:
+    return value == 0 or (value >= 2 and value & (value - 1) == 0)
+
+
+def _play(target, keys: int, seed: str) -> list[dict]:
+    target.focus()
+    rng = random.Random(seed)
+    records = []
+    for i in range(keys):
+        move = rng.choice(MOVES)
+        record = target.press(move)
+        assert record is not None, f"{target.name}: the window did not stand still after press {i} ({move})"
+        assert record["move"] == move
+        records.append(record)
+    return records
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("name", sorted(TARGETS))
+def test_debian_target_starts_and_its_window_answers_keys(name):
+    started = time.monotonic()
+    display = VirtualDisplay((1280, 800)).start()
+    target = TARGETS[name](display.display)
+    pids: list[int] = []
+    try:
+        target.start()
+        pids = display.pids + target.pids
+        assert target.has_truth is False and target.history() == []
+        with pytest.raises(TargetError):
+            target.board()
+        x, y, w, h = target.window_rect()
+        assert 300 <= w <= 1280 and 300 <= h <= 800 and 0 <= x and x + w <= 1280 and y + h <= 800, (x, y, w, h)
+        first = target.grab()
+        records = _play(target, KEYS, name)
+        pids = sorted(set(pids + target.pids))
+        moved = [r for r in records if r["changed"]]
+        assert len(moved) >= KEYS // 4, records  # random keys on a fresh board mostly move something
+        assert all(0 < r["settle_s"] < 3 for r in moved)
+        assert target.grab() != first
+        if isinstance(target, Gnome2048):
+            saved = target.quit_and_read_saved()
+            assert (saved.rows, saved.cols) == (4, 4) and len(saved.board) == 4
+            values = [v for row in saved.board for v in row]
+            assert all(_power_of_two_or_zero(v) for v in values), saved.board
+            assert sum(v != 0 for v in values) >= 2
+            # it spawns only 2s (two at the start, one per move that changed the board), so the
+            # tiles add up to 4 + 2 per key that changed the window, and a tile v scored v*(log2 v - 1)
+            assert sum(values) == 4 + 2 * len(moved), (saved.board, len(moved))
+            assert saved.score == sum(v * (v.bit_length() - 2) for v in values if v)
+    finally:
+        target.cleanup()
+        display.stop()
+    assert not [pid for pid in pids if process_alive(pid)], "processes left running after stop()"
+    assert time.monotonic() - started < 90
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("rows, cols", [(3, 3), (5, 5), (3, 5)])
+def test_gnome2048_starts_at_the_size_asked(rows, cols):
+    display = VirtualDisplay((1280, 800)).start()
+    target = Gnome2048(display.display, rows=rows, cols=cols)
+    pids: list[int] = []
+    try:
+        target.start()
+        pids = display.pids + target.pids
+        records = _play(target, 4, f"{rows}x{cols}")
+        saved = target.quit_and_read_saved()
+    finally:
+        target.cleanup()
+        display.stop()
+    assert (saved.rows, saved.cols) == (rows, cols)
+    assert len(saved.board) == rows and all(len(row) == cols for row in saved.board)
+    assert sum(v for row in saved.board for v in row) == 4 + 2 * sum(r["changed"] for r in records)
+    assert not [pid for pid in pids if process_alive(pid)], "processes left running after stop()"
+
+
+def test_gnome2048_saved_file_is_parsed():
+    saved = parse_saved("3 5\n2 0 0 0 4\n0 0 8 0 0\n0 0 0 0 2\n24\n")
+    assert (saved.rows, saved.cols, saved.score) == (3, 5, 24)
+    assert saved.board == [[2, 0, 0, 0, 4], [0, 0, 8, 0, 0], [0, 0, 0, 0, 2]]
+    with pytest.raises(TargetError):
+        parse_saved("4 4\n2 0 0 0\n0 0 0 0\n8\n")
+
+
+def test_gnome2048_refuses_a_size_it_cannot_take():
+    with pytest.raises(ValueError):
+        Gnome2048(":0", rows=0, cols=4)
+    with pytest.raises(ValueError):
+        Gnome2048(":0", rows=4, cols=10)
+
+
+def test_every_debian_target_is_described():
+    assert set(PROGRAMS) == set(TARGETS) == {"debian2048", "qt2048", "gnome2048"}
+    assert all(not cls.has_truth for cls in TARGETS.values())
