@@ -83,6 +83,8 @@ class Profile:
     scale: float = 1.0  # captured pixels per mouse point (HiDPI factor)
     theme: str = "learned"  # a built-in theme name, or "learned"
     gap_colour: tuple[int, int, int] = (0, 0, 0)  # BGR
+    # a learned look whose gaps are drawn in several shades (ruled lines in a margin, their crossings)
+    gap_shades: list = field(default_factory=list)
     empty_colour: tuple[int, int, int] | None = None  # BGR
     learned: list[LearnedColour] = field(default_factory=list)
     glyphs: dict[str, int] = field(default_factory=dict)  # digit-shape key -> value, read once by OCR
@@ -155,6 +157,7 @@ class Profile:
             "scale": self.scale,
             "theme": self.theme,
             "gap_colour": _hex(self.gap_colour),
+            "gap_shades": [_hex(c) for c in self.gap_shades],
             "empty_colour": _hex(self.empty_colour),
             "learned_colours": [{"colour": _hex(e.colour), "value": e.value} for e in self.learned],
             "glyphs": dict(self.glyphs),
@@ -182,6 +185,7 @@ class Profile:
             scale=float(data.get("scale", 1.0)),
             theme=str(data.get("theme", "learned")),
             gap_colour=_bgr(data["gap_colour"]),  # type: ignore[arg-type]
+            gap_shades=[_bgr(c) for c in data.get("gap_shades", [])],
             empty_colour=_bgr(data.get("empty_colour")),
             learned=[LearnedColour(_bgr(e["colour"]), None if e["value"] is None else int(e["value"]))  # type: ignore[arg-type]
                      for e in data.get("learned_colours", [])],

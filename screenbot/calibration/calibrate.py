@@ -14,7 +14,7 @@ from screenbot.calibration.lattice import Lattice, Search, _dominant_share, find
 from screenbot.calibration.paper import paper_board
 from screenbot.calibration.text_lattice import TextBoard, find_text_boards
 from screenbot.control.desktop import black_capture_problem
-from screenbot.control.screen import Frame
+from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
 from screenbot.imaging import LINE_THICK_PX, write_image
@@ -22,6 +22,7 @@ from screenbot.palette import THEMES, Theme, blend
 from screenbot.profile import Profile
 
 COLOUR_TOL = 8
+SHADE_SHARE = 0.05  # a gap shade covers this share of the gap lines at least
 
 
 def board_rect(lattice: Lattice, frame: Frame) -> Rect:
@@ -110,6 +111,37 @@ def measure_colours(pixels: np.ndarray, lattice: Lattice) -> tuple[tuple[int, in
     return tuple(int(round(v)) for v in gap), empty  # type: ignore[return-value]
 
 
+def gap_shades(frame: Frame, profile: Profile, lattice: Lattice, most: int = 3) -> list[tuple[int, int, int]]:
+    """The other colours a learned look draws its gaps in (ruled lines in a margin, their crossings),
+    seen where the reader samples its gap lines: each covering at least SHADE_SHARE of them, none
+    near the empty cells' colour or a cell's."""
+    from screenbot.vision.sampling import GAP, labels_of, sampler_for
+
+    try:
+        region = frame.crop(profile.board_rect).pixels
+    except OutsideFrameError:
+        return []
+    s = sampler_for(profile)
+    line_px = region[s.line_y, s.line_x].reshape(-1, 3)
+    left = line_px[labels_of(s.lut, line_px) != GAP].astype(np.int16)
+    avoid = [np.asarray(_dominant_share(_cell_interior(frame.pixels, lattice, r, c), tol=6)[0], float)
+             for r in range(SIZE) for c in range(SIZE)]
+    if profile.empty_colour is not None:
+        avoid.append(np.asarray(profile.empty_colour, float))
+    out: list[tuple[int, int, int]] = []
+    for _ in range(most):
+        if len(left) < SHADE_SHARE * len(line_px):
+            break
+        colour, _share = _dominant_share(left.astype(np.uint8), tol=COLOUR_TOL)
+        near = np.abs(left - colour).max(axis=1) <= COLOUR_TOL
+        if near.sum() < SHADE_SHARE * len(line_px):
+            break
+        if all(np.abs(colour - a).max() > 2 * COLOUR_TOL for a in avoid):
+            out.append(tuple(int(round(v)) for v in colour))
+        left = left[~near]
+    return out
+
+
 def monitor_of(board_rect: Rect, monitors: Sequence[Rect] | None) -> int:
     """The index of the monitor holding the board's centre (0 when unknown or spanning)."""
     if not monitors:
@@ -190,7 +222,7 @@ def calibrate(
     board = board_in_picture(lattice, frame)
     if theme is not None:
         gap, empty = theme.gap, theme.empty
-    return Profile.from_cells(
+    profile = Profile.from_cells(
         board,
         cell_rects(lattice, frame),
         monitor=monitor_of(board, monitors),
@@ -201,6 +233,9 @@ def calibrate(
         overlay_at_calibration=overlay,
         source=source,
     )
+    if theme is None:
+        profile.gap_shades = gap_shades(frame, profile, lattice)
+    return profile
 
 
 def _overlap(a: Rect, b: Rect) -> bool:

@@ -156,7 +156,8 @@ def _interp(profile: np.ndarray, start: int, pos: np.ndarray) -> np.ndarray:
     return np.interp(k, np.arange(len(profile)), profile, left=0.0, right=0.0)
 
 
-def _refine_axis(pixels: np.ndarray, axis: int, centres: np.ndarray, pitch: float, across: np.ndarray, across_half: float):
+def _refine_axis(pixels: np.ndarray, axis: int, centres: np.ndarray, pitch: float, across: np.ndarray, across_half: float,
+                 seen: float | None = None):
     """Cell size and frame width along one axis from the edge profile; returns (half, margin)."""
     lo = across - across_half
     hi = across + across_half
@@ -164,6 +165,13 @@ def _refine_axis(pixels: np.ndarray, axis: int, centres: np.ndarray, pitch: floa
     stop = int(np.ceil(centres[-1] + 2 * pitch))
     prof = _edge_profile(pixels, axis, lo, hi, (start, stop))
     halves = np.arange(0.30 * pitch, 0.499 * pitch, 0.25)
+    if seen is not None:
+        # the edges nearest the flat regions that were found: a tile drawn inset in a ruled box has
+        # the box's lines as sharp as its own edges (the region is a few pixels smaller than the
+        # tile: the edges found around it are widened by 1-2 px each side)
+        expect = (seen + 3) / 2
+        near = halves[np.abs(halves - expect) <= max(2.5, 0.08 * expect)]
+        halves = near if near.size else halves
     scores = np.array([(_interp(prof, start, centres - h) + _interp(prof, start, centres + h)).sum() for h in halves])
     half = float(halves[int(scores.argmax())])
     gap = pitch - 2 * half
@@ -331,8 +339,8 @@ def _fit(pixels: np.ndarray, members: np.ndarray, cols: np.ndarray, rows: np.nda
         return None
     cx = ax + px * np.arange(SIZE)
     cy = ay + py * np.arange(SIZE)
-    half_w, margin_x = _refine_axis(pixels, 0, cx, px, cy, 0.3 * py)
-    half_h, margin_y = _refine_axis(pixels, 1, cy, py, cx, 0.3 * px)
+    half_w, margin_x = _refine_axis(pixels, 0, cx, px, cy, 0.3 * py, float(np.median(members[:, 5])))
+    half_h, margin_y = _refine_axis(pixels, 1, cy, py, cx, 0.3 * px, float(np.median(members[:, 6])))
     return Lattice(
         x0=float(cx[0] - half_w), y0=float(cy[0] - half_h), pitch_x=float(px), pitch_y=float(py),
         cell_w=float(2 * half_w), cell_h=float(2 * half_h), margin_x=margin_x, margin_y=margin_y, matched=matched,

@@ -86,13 +86,16 @@ def _edges_off(s: Sampler, region: np.ndarray, strip_px: np.ndarray) -> np.ndarr
     return (foreign.sum(axis=2) >= 0.5 * edge.shape[2]).any(axis=1)
 
 
-def _gap_jumps(line_px: np.ndarray, marked: np.ndarray | None = None) -> np.ndarray:
-    """Largest sharp colour step along each gap line (lines x k x 3), leaving out steps at marks."""
+def _gap_jumps(line_px: np.ndarray, marked: np.ndarray | None = None, gap: np.ndarray | None = None) -> np.ndarray:
+    """Largest sharp colour step along each gap line (lines x k x 3), leaving out steps at marks and
+    steps between two of the gap's own shades (`gap`: True where a point shows one)."""
     p = line_px.astype(np.int16)
     d = np.abs(p[:, 2:] - p[:, :-2])
     step = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
     if marked is not None:
         step[marked[:, 2:] | marked[:, :-2]] = 0
+    if gap is not None:
+        step[gap[:, 2:] & gap[:, :-2]] = 0
     return step.max(axis=1)
 
 
@@ -123,10 +126,11 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     cells = _judge_cells(strip_labels, labels_of(s.lut, centre_px), n_labels, s.digit_like)
     line_labels = labels_of(s.lut, line_px)
     gap_share = float((line_labels == GAP).mean())
+    shaded = line_labels == GAP if profile.gap_shades else None
     # A tile between cells shows as a sharp step along a gap line. Where the gaps are a drawn line
     # (1-3 px) the sample line cannot stay off the tiles' edges: there a tile between cells shows as
     # two colours in one cell instead (`split`).
-    jump = int(_gap_jumps(line_px, s.line_marked).max()) if s.edge_y is None else 0
+    jump = int(_gap_jumps(line_px, s.line_marked, shaded).max()) if s.edge_y is None else 0
     settled = jump < JUMP and not cells.split.any() and not cells.centre_bad.any()
     if settled and s.edge_y is not None:  # a drawn-line board: a tile off its cell shows at the cells' edges
         off = _edges_off(s, region, strip_px)

@@ -125,6 +125,7 @@ def _palette(profile: Profile) -> tuple[list[tuple[tuple[int, int, int], int]], 
     entries: list[Entry] = []
     gap = tuple(profile.gap_colour)
     pairs.append((gap, GAP))
+    pairs.extend((tuple(shade), GAP) for shade in profile.gap_shades)
     empty = tuple(profile.empty_colour) if profile.empty_colour is not None else None
     if empty is not None:
         pairs.append((empty, EMPTY))
@@ -170,7 +171,8 @@ def _build_lut(pairs: list[tuple[tuple[int, int, int], int]]) -> np.ndarray:
 
 
 def sampler_for(profile: Profile) -> Sampler:
-    key = (profile.board_rect, profile.cells, profile.theme, profile.gap_colour, profile.empty_colour,
+    key = (profile.board_rect, profile.cells, profile.theme, profile.gap_colour, tuple(map(tuple, profile.gap_shades)),
+           profile.empty_colour,
            tuple((e.colour, e.value) for e in profile.learned), len(profile.marks))
     cached = getattr(profile, "sampler_for", None)
     if cached is not None and cached.key == key:
