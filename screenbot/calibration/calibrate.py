@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from screenbot.board_state import BoardState
+from screenbot.calibration.blocks import find_block_boards
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
 from screenbot.calibration.lattice import Lattice, Search, _dominant_share, find_lattices
 from screenbot.calibration.paper import paper_board
@@ -184,6 +185,10 @@ def calibrate(
                        if any(_overlap(board_rect(b, frame), board_rect(t.lattice, frame)) for t in text)]
         if len(overlapping) == len(search.boards):
             return _text_profile(frame, text, pick, monitors, scale, source)
+    if not search.boards and not text:
+        blocks = find_block_boards(frame.pixels)
+        if blocks:
+            return _blocks_profile(frame, blocks, pick, monitors, scale, source)
     if not search.boards:
         black = black_capture_problem(frame.pixels)
         if black is not None:
@@ -236,6 +241,27 @@ def calibrate(
     if theme is None:
         profile.gap_shades = gap_shades(frame, profile, lattice)
     return profile
+
+
+def _blocks_profile(frame: Frame, boards: list[Lattice], pick: int | None, monitors: Sequence[Rect] | None,
+                    scale: float, source: str) -> Profile:
+    """The profile of a board of touching blocks: the empty cells' colour and the digits' height
+    measured on the calibration frame."""
+    from screenbot.vision.blocks import measure
+
+    if len(boards) > 1 and pick is None:
+        raise ManyBoardsError(f"{len(boards)} boards found: pick one with --pick N (numbered in the preview)",
+                              candidates=[board_rect(b, frame) for b in boards])
+    if pick is not None and not 1 <= pick <= len(boards):
+        raise NoBoardError(f"--pick {pick}: there are only {len(boards)} boards (numbered in the preview)")
+    lattice = boards[(pick or 1) - 1]
+    board = board_in_picture(lattice, frame)
+    cells = cell_rects(lattice, frame)
+    empty, digit_h = measure(frame.pixels, [(c.x - frame.left, c.y - frame.top, c.w, c.h) for c in cells])
+    return Profile.from_cells(
+        board, cells, monitor=monitor_of(board, monitors), scale=float(scale), theme="learned",
+        gap_colour=empty or (0, 0, 0), empty_colour=empty, source=source, kind="blocks", digit_h=digit_h,
+    )
 
 
 def _overlap(a: Rect, b: Rect) -> bool:

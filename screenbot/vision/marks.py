@@ -23,6 +23,8 @@ def learn_marks(frame: Frame, profile: Profile) -> int:
     cells. Returns how many points were marked. For the calibration frame, where the board is still."""
     if profile.kind == "text":
         return learn_text_marks(frame, profile)
+    if profile.kind == "blocks":
+        return 0  # no gaps to draw on: anything written on a block is read as its number
     try:
         region = frame.crop(profile.board_rect).pixels
     except OutsideFrameError:

@@ -19,6 +19,7 @@ from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.game.rules import SIZE, Grid
 from screenbot.profile import Profile
+from screenbot.vision.blocks import read_block_board
 from screenbot.vision.glyphs import value_from_digits
 from screenbot.vision.reading import Reading, UnreadableTileError  # noqa: F401 - read_board's answer and error
 from screenbot.vision.sampling import EDGE_TOL, EMPTY, FIRST_TILE, GAP, TOL, Entry, Sampler, labels_of, sampler_for
@@ -106,6 +107,8 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     """
     if profile.kind == "text":
         return read_text_board(frame, profile, ocr_allowed)
+    if profile.kind == "blocks":
+        return read_block_board(frame, profile, ocr_allowed)
     start = time.perf_counter()
     try:
         region = frame.crop(profile.board_rect).pixels

@@ -1,0 +1,95 @@
+"""Reads a board of touching blocks (no gaps, no lines: a terminal game filling each cell with its
+tile's colour): each cell is one flat colour, empty when it is the empty cells' colour with nothing
+but a dot on it, else a tile whose number is read by its shape (OCR once per new shape)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from screenbot.board_state import BoardState
+from screenbot.control.screen import Frame, OutsideFrameError
+from screenbot.game.rules import SIZE
+from screenbot.imaging import MIN_GLYPH_PX, commonest_colour, glyph_mask, words_of
+from screenbot.profile import Profile
+from screenbot.vision.glyphs import value_from_digits
+from screenbot.vision.reading import Reading, UnreadableTileError
+
+FLAT = 0.6  # a still cell's own colour covers this share of it (the rest: its number)
+RIM = 0.1  # a still cell's rim (this share of its size) is all its own colour, its number inside
+RIM_SHARE = 0.97
+SAME = 10  # colour levels: the empty cells' colour, give or take
+DOT_SHARE = 0.5  # marks lower than this share of a digit's height are a dot: nothing written
+
+
+def cell_look(cell: np.ndarray) -> tuple[tuple[int, int, int], float, float, int]:
+    """A cell's colour, the share of it that colour covers, the share of its rim it covers, and the
+    height of the tallest thing written on it."""
+    colour = commonest_colour(cell)
+    near = np.abs(cell.astype(np.int16) - np.asarray(colour, np.int16)).max(axis=2) <= SAME
+    h, w = near.shape
+    ry, rx = max(1, int(RIM * h)), max(1, int(RIM * w))
+    rim = np.concatenate([near[:ry].ravel(), near[-ry:].ravel(), near[:, :rx].ravel(), near[:, -rx:].ravel()])
+    inner = glyph_mask(cell[ry:-ry, rx:-rx], colour)
+    tall = max((wd.tall for wd in words_of(inner)), default=0)
+    return colour, float(near.mean()), float(rim.mean()), int(tall)
+
+
+def measure(pixels: np.ndarray, cells) -> tuple[tuple[int, int, int] | None, int]:
+    """At calibration: the empty cells' colour (the commonest colour of cells with nothing but a dot
+    on them) and the height of the digits (the tallest writing on a cell)."""
+    looks = [cell_look(pixels[y:y + h, x:x + w]) for x, y, w, h in cells]
+    digit_h = max((t for *_, t in looks), default=0)
+    blank = [c for c, _, _, t in looks if t < max(MIN_GLYPH_PX, DOT_SHARE * digit_h)]
+    if not blank:
+        return None, digit_h
+    return max(blank, key=lambda c: sum(max(abs(a - b) for a, b in zip(c, o)) <= SAME for o in blank)), digit_h
+
+
+def read_block_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Reading:
+    """The grid of a board of touching blocks. `unsettled` when a cell is not one flat colour all round
+    its rim (a block between cells, a frame caught while the terminal redraws); `no-board` when most
+    cells are not."""
+    start = time.perf_counter()
+
+    def done(grid, state, detail="", calls=0, learned=False):
+        return Reading(grid, state, profile.board_rect, detail, (time.perf_counter() - start) * 1000, calls, learned)
+
+    try:
+        region = frame.crop(profile.board_rect).pixels
+    except OutsideFrameError:
+        return done(None, BoardState.NO_BOARD, "the board is not inside the captured area")
+    origin = profile.board_rect
+    rects = [c.translated(-origin.x, -origin.y) for c in profile.cells]
+    cells = [region[r.y:r.bottom, r.x:r.right] for r in rects]
+    looks = [cell_look(c) for c in cells]
+    unsteady = [i for i, (_, flat, rim, _) in enumerate(looks) if flat < FLAT or rim < RIM_SHARE]
+    if len(unsteady) > SIZE * SIZE // 2:
+        return done(None, BoardState.NO_BOARD, "the board's cells are not where the profile says: run `screenbot calibrate` again")
+    if unsteady:
+        i = unsteady[0]
+        return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE} is not one colour (a block between cells)")
+    digit_h = max(1, profile.digit_h)
+    empty = profile.empty_colour
+    values = [0] * (SIZE * SIZE)
+    calls = 0
+    learned = False
+    for i, (colour, _, _, tall) in enumerate(looks):
+        if tall < max(MIN_GLYPH_PX, DOT_SHARE * digit_h):
+            if empty is not None and max(abs(a - b) for a, b in zip(colour, empty)) <= SAME:
+                continue
+            return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE} is a block with no number on it")
+        value, called = value_from_digits(profile, cells[i], colour, ocr_allowed)
+        calls += called
+        learned = learned or called > 0
+        if value is None:
+            reading = done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE}: no number could be read", calls)
+            raise UnreadableTileError(
+                f"cannot read the tile in row {i // SIZE + 1}, column {i % SIZE + 1}: its digits name no tile; "
+                "make sure the game is not covered and calibrate again",
+                reading,
+            )
+        values[i] = value
+    grid = tuple(tuple(values[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
+    return done(grid, BoardState.PLAYING, "read digits" if calls else "", calls, learned)

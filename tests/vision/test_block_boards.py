@@ -1,0 +1,91 @@
+"""Boards of blocks that touch (no gaps, no lines: a terminal game filling each cell with its tile's
+colour), drawn here in colours no built-in theme knows: found, read exactly, a block between cells
+unsettled, a bigger grid of blocks (a chess board) never a board."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from screenbot.board_source import find_board
+from screenbot.board_state import BoardState
+from screenbot.calibration.blocks import find_block_boards
+from screenbot.calibration.calibrate import calibrate
+from screenbot.calibration.errors import NoBoardError
+from screenbot.control.screen import Frame
+from screenbot.vision.reader import read_board
+
+import vision_render as render
+
+EMPTY = (90, 90, 90)
+COLOURS = {2: (200, 40, 40), 4: (40, 170, 40), 8: (40, 170, 200), 16: (160, 60, 160), 32: (30, 100, 220)}
+BOARD = [[0, 0, 2, 0], [4, 0, 0, 0], [8, 16, 0, 0], [2, 2, 32, 0]]
+
+
+def blocks_picture(board, cell_w: int = 84, cell_h: int = 66, at=(30, 60), shift: tuple[int, int, int] | None = None,
+                   size=(560, 460), cells: int = 4) -> np.ndarray:
+    """A terminal-like picture: white around, the board's cells filled edge to edge, a centred number on
+    each tile and a dot on each empty cell. `shift` = (row, col, px): that tile drawn px to the right."""
+    img = Image.new("RGB", size, (255, 255, 255))
+    draw = ImageDraw.Draw(img)
+    f = render.font(cell_h // 3)
+    x0, y0 = at
+    for r in range(cells):
+        for c in range(cells):
+            x, y = x0 + c * cell_w, y0 + r * cell_h
+            draw.rectangle([x, y, x + cell_w - 1, y + cell_h - 1], fill=EMPTY)
+            draw.text((x + cell_w / 2, y + cell_h / 2), "·", fill=(255, 255, 255), font=f, anchor="mm")
+    for r in range(cells):
+        for c in range(cells):
+            value = board[r][c] if r < len(board) and c < len(board[r]) else 0
+            if not value:
+                continue
+            dx = shift[2] if shift and (r, c) == shift[:2] else 0
+            x, y = x0 + c * cell_w + dx, y0 + r * cell_h
+            draw.rectangle([x, y, x + cell_w - 1, y + cell_h - 1], fill=COLOURS[value])
+            draw.text((x + cell_w / 2, y + cell_h / 2), str(value), fill=(255, 255, 255), font=f, anchor="mm")
+    return np.ascontiguousarray(np.asarray(img)[:, :, ::-1])
+
+
+def test_a_board_of_touching_blocks_is_found_and_read_exactly():
+    frame = Frame(blocks_picture(BOARD))
+    profile = find_board(frame)
+    assert profile.kind == "blocks"
+    assert [profile.board_rect.x, profile.board_rect.y, profile.board_rect.w, profile.board_rect.h] == [30, 60, 336, 264]
+    assert tuple(profile.empty_colour) == EMPTY
+    reading = read_board(frame, profile)
+    assert reading.state == BoardState.PLAYING
+    assert [list(r) for r in reading.grid] == BOARD
+
+
+def test_the_profile_reads_the_next_board_and_knows_the_shapes_it_learned():
+    first = Frame(blocks_picture(BOARD))
+    profile = find_board(first)
+    read_board(first, profile)
+    after = [[0, 0, 0, 2], [0, 0, 0, 4], [0, 0, 8, 16], [0, 0, 4, 32]]
+    reading = read_board(Frame(blocks_picture(after)), profile)
+    assert [list(r) for r in reading.grid] == after
+    # every shape on it was read once already: known by its shape, no OCR
+    again = read_board(Frame(blocks_picture(after)), profile)
+    assert again.ocr_calls == 0 and [list(r) for r in again.grid] == after
+
+
+def test_a_block_between_two_cells_is_unsettled_never_a_board():
+    profile = find_board(Frame(blocks_picture(BOARD)))
+    moving = Frame(blocks_picture(BOARD, shift=(0, 2, 30)))
+    reading = read_board(moving, profile)
+    assert reading.state == BoardState.UNSETTLED and reading.grid is None
+
+
+@pytest.mark.parametrize("cells", [5, 8])
+def test_a_bigger_grid_of_blocks_is_no_board(cells):
+    board = [[2 if (r + c) % 2 else 4 for c in range(cells)] for r in range(cells)]
+    picture = blocks_picture(board, cell_w=50, cell_h=50, cells=cells, size=(520, 520))
+    assert find_block_boards(picture) == []
+    with pytest.raises(NoBoardError):
+        calibrate(Frame(picture))
+
+
+def test_a_plain_checkerboard_is_no_board_of_blocks():
+    assert find_block_boards(render.checkerboard()) == []
