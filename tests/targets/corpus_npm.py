@@ -99,6 +99,7 @@ class CliGames2048(NodeInXterm):
     launcher = "launch_npm_cligames2048.js"
     font_size, columns, rows = 16, 50, 22
     term = "xterm-256color"
+    start_screen_s = 20.0  # how long node may take to show the start screen
 
     def _prepare(self, home: Path) -> None:
         # a fresh update check (a day old at most) means the program asks the npm registry nothing
@@ -107,13 +108,13 @@ class CliGames2048(NodeInXterm):
         (cache / "update-check.json").write_text(json.dumps({"checkedAt": int(time.time() * 1000),
                                                              "latest": self.package[1]}))
 
-    def _launch(self, timeout_s: float = 20.0) -> None:
+    def _launch(self) -> None:
         super()._launch()
-        deadline = time.monotonic() + timeout_s
+        deadline = time.monotonic() + self.start_screen_s
         while not self.ready_count():  # the start screen is drawn and the game listens for keys
             self._check_alive()
             if time.monotonic() > deadline:
-                raise TargetError(f"{self.name} showed no start screen within {timeout_s:g} s{self._logs()}")
+                raise TargetError(f"{self.name} showed no start screen within {self.start_screen_s:g} s{self._logs()}")
             time.sleep(0.05)
         self._window = self._find_window(deadline)
         self.focus()
