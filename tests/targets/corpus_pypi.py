@@ -84,7 +84,7 @@ class Curses2048(XtermTarget):
     spawns_on_first_2048 = False  # check_win returns "You won!" before it adds the tile
     rule_variant = {"merges": "touching_pairs_first", "score": "tile_sum"}
 
-    def start(self, timeout_s: float = 20.0) -> "Target":
+    def start(self, timeout_s: float = 20.0) -> Target:
         super().start(timeout_s)
         try:  # its first screen is a "HOW TO PLAY ... Press any key to start" box over the board
             self.focus()
@@ -123,7 +123,7 @@ class PyCui2048(XtermTarget):
     # a move that slides nothing still adds a tile when a line along it is empty
     rule_variant = {"merges": "merged_tile_goes_on", "first_tiles": (1, 2), "noop_spawn": "empty_line"}
 
-    def start(self, timeout_s: float = 20.0) -> "Target":
+    def start(self, timeout_s: float = 20.0) -> Target:
         super().start(timeout_s)
         try:  # Return on the menu's "New Game" (selected at start): a new game, as a user begins
             self.focus()

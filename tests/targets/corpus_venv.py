@@ -75,7 +75,7 @@ def venv_python(timeout_s: float = 900.0) -> Path:
 
 def _run(args: list[str], what: str, timeout_s: float) -> None:
     try:
-        result = subprocess.run(args, capture_output=True, text=True, timeout=timeout_s)
+        result = subprocess.run(args, capture_output=True, text=True, timeout=timeout_s, check=False)
     except subprocess.TimeoutExpired:
         raise TargetError(f"{what} for the PyPI 2048 programs took over {timeout_s:g} s") from None
     if result.returncode != 0:

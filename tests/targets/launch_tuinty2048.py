@@ -15,7 +15,7 @@ import corpus_launch
 import truthlog
 
 sys.argv = ["tuinty-forpy-eight"]  # the module parses the command line when imported
-from tuinty_forpy_eight import main as game  # noqa: E402
+from tuinty_forpy_eight import main as game  # noqa: E402 - argv first
 
 _on_mount, _reset, _move = game.Game.on_mount, game.Game.action_reset, game.Game.action_move
 _mounting = [False]

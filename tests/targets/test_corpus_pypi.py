@@ -7,11 +7,11 @@ import random
 import time
 
 import pytest
-
 from corpus_pypi import TARGETS
 from corpus_venv import venv_python
 from harness import MOVES, VirtualDisplay
 from truth_check import history_errors, rules_of
+
 from screenbot.practice.processes import process_alive
 
 KEYS_PER_TARGET = 20

@@ -5,14 +5,16 @@ A program whose rules differ from the classic game says how with a `Rules` (see 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from itertools import pairwise
+from typing import Any
 
 from screenbot.game.rules import Grid, Move, line_cells, slide_row_left, to_grid
 
 
 def history_errors(history: Sequence[dict[str, Any]], spawns_on_first_2048: bool = True,
-                   rules: "Rules | None" = None) -> list[str]:
+                   rules: Rules | None = None) -> list[str]:
     """What is wrong in `history` (records as harness.Target.history() gives them); [] if nothing.
 
     Each record after the first must be the previous board after its move plus exactly one new
@@ -41,7 +43,7 @@ def history_errors(history: Sequence[dict[str, Any]], spawns_on_first_2048: bool
 
 
 def step_errors(prev: dict[str, Any], rec: dict[str, Any], spawns_on_first_2048: bool = True,
-                rules: "Rules | None" = None) -> list[str]:
+                rules: Rules | None = None) -> list[str]:
     """What is wrong in the step from record `prev` to record `rec` (see history_errors)."""
     rules = rules or CLASSIC
     if rec["move"] is None:
@@ -99,7 +101,7 @@ def slide_merge_until_none_equal(row: Sequence[int]) -> tuple[tuple[int, ...], i
     repeat while two neighbours are equal: 2 2 2 2 -> 8, 4 2 2 -> 8 (tuinty-forpy-eight)."""
     tiles = [v for v in row if v]
     gain = 0
-    while any(a == b for a, b in zip(tiles, tiles[1:])):
+    while any(a == b for a, b in pairwise(tiles)):
         i = 1
         while i < len(tiles):
             if tiles[i] == tiles[i - 1]:
