@@ -88,7 +88,7 @@ def slide_merged_tile_goes_on(row: Sequence[int]) -> tuple[tuple[int, ...], int]
     out: list[int] = []
     gain = 0
     for value in (v for v in row if v):
-        if out and out[-1] == value and value:
+        if out and out[-1] == value:
             out[-1] *= 2
             gain += out[-1]
         else:
@@ -125,7 +125,7 @@ def _step_toward_wall(line: list[int]) -> bool:
 
 def slide_touching_pairs_first(row: Sequence[int]) -> tuple[tuple[int, ...], int]:
     """Tiles step toward the wall; touching equal pairs (from the wall) merge between the steps,
-    and the move ends two steps after the first merge: 2 2 _ 2 -> 4 2, 2 _ 2 2 -> 2 4 (curses-2048)."""
+    and the move ends two steps after the first merge: 2 _ 2 2 -> 2 4, not 4 2 (curses-2048)."""
     line = list(row)
     gain = 0
     while True:
