@@ -17,6 +17,8 @@ from screenbot.game.rules import SIZE
 STEP = 24  # a colour step this sharp (largest channel difference) between neighbouring pixels is an edge
 SNAP = 2.0  # px: a step this near a lattice line is on it
 FLAT = 0.6  # a cell's commonest colour covers this share of it (the rest: its number)
+CENTRED = 0.12  # what is written on a cell has its middle this near the cell's (share of its size) ...
+MIN_CENTRED = 12  # ... on this many cells, where few inner lines show
 
 
 def _runs(edge: np.ndarray, min_len: int) -> list[tuple[int, int, int]]:
@@ -44,7 +46,8 @@ def _steps(pixels: np.ndarray) -> tuple[list, list]:
 
 
 def _evens(weights: dict[int, int], min_pitch: int) -> list[tuple[int, float]]:
-    """Five evenly spaced positions carrying steps: (first, pitch) for each, strongest first."""
+    """Five evenly spaced positions: the outer two carrying steps, and at least one of the inner three:
+    (first, pitch, inner lines that carry steps) for each, best supported first."""
     pos = sorted(p for p, w in weights.items() if w >= MIN_CELL_PX)
     out = []
     for i, a in enumerate(pos):
@@ -53,11 +56,12 @@ def _evens(weights: dict[int, int], min_pitch: int) -> list[tuple[int, float]]:
             if pitch < min_pitch:
                 continue
             inner = [a + k * pitch for k in range(1, SIZE)]
-            hits = [min((abs(q - x) for q in pos), default=99) <= SNAP for x in inner]
-            if sum(hits) >= SIZE - 2:
-                out.append((a, pitch, sum(weights.get(int(round(a + k * pitch)), 0) for k in range(SIZE + 1))))
-    out.sort(key=lambda t: -t[2])
-    return [(a, p) for a, p, _ in out]
+            off = [min((abs(q - x) for q in pos), default=99) for x in inner]
+            hits = [d for d in off if d <= SNAP]
+            if hits:
+                out.append((a, pitch, len(hits), sum(hits) / len(hits)))
+    out.sort(key=lambda t: (-t[2], t[3]))  # most inner lines seen, then the most exact
+    return [(a, p, n) for a, p, n, _ in out]
 
 
 def _on(value: float, lines: np.ndarray) -> bool:
@@ -77,12 +81,15 @@ def find_block_boards(pixels: np.ndarray) -> list[Lattice]:
     for y, a, b in horizontal:
         hw[y] = hw.get(y, 0) + b - a
     found: list[Lattice] = []
-    for x0, px in _evens(vw, MIN_CELL_PX)[:12]:
-        for y0, py in _evens(hw, MIN_CELL_PX)[:12]:
+    for x0, px, nx in _evens(vw, MIN_CELL_PX)[:12]:
+        for y0, py, ny in _evens(hw, MIN_CELL_PX)[:12]:
             if not 0.5 <= px / py <= 2.0:
                 continue
             lat = Lattice(float(x0), float(y0), px, py, px, py, 0.0, 0.0, 0)
-            if _fits(pixels, lat, vertical, horizontal) and not any(_same(lat, f) for f in found):
+            # few inner lines seen (a board just begun: most neighbours share the empty colour): the
+            # whole outline, and what is written on the cells centred in them, confirm the lattice
+            sparse = min(nx, ny) < SIZE - 2
+            if _fits(pixels, lat, vertical, horizontal, sparse) and not any(_same(lat, f) for f in found):
                 found.append(lat)
     return found
 
@@ -91,7 +98,7 @@ def _same(a: Lattice, b: Lattice) -> bool:
     return abs(a.x0 - b.x0) < a.pitch_x / 2 and abs(a.y0 - b.y0) < a.pitch_y / 2
 
 
-def _fits(pixels: np.ndarray, lat: Lattice, vertical, horizontal) -> bool:
+def _fits(pixels: np.ndarray, lat: Lattice, vertical, horizontal, sparse: bool = False) -> bool:
     xs = lat.x0 + lat.pitch_x * np.arange(SIZE + 1)
     ys = lat.y0 + lat.pitch_y * np.arange(SIZE + 1)
     h, w = pixels.shape[:2]
@@ -114,19 +121,26 @@ def _fits(pixels: np.ndarray, lat: Lattice, vertical, horizontal) -> bool:
         for edge in (lines[0], lines[-1]):
             covered = sum(max(0.0, min(b, span[1]) - max(a, span[0])) for pos, a, b in steps if abs(pos - edge) <= SNAP)
             outline += covered >= 0.6 * (span[1] - span[0])
-    if outline < 3:
+    if outline < (4 if sparse else 3):
         return False
     # flat cells, and at least two colours among them (a board, not one panel)
-    colours = []
+    colours, centred = [], 0
     for r in range(SIZE):
         for c in range(SIZE):
             x, y, cw, ch = lat.cell(r, c)
-            cell = pixels[int(y + 0.1 * ch):int(y + 0.9 * ch), int(x + 0.1 * cw):int(x + 0.9 * cw)].reshape(-1, 3)
-            codes, counts = np.unique(cell, axis=0, return_counts=True)
-            if counts.max() < FLAT * len(cell):
+            cell = pixels[int(y + 0.1 * ch):int(y + 0.9 * ch), int(x + 0.1 * cw):int(x + 0.9 * cw)]
+            codes, counts = np.unique(cell.reshape(-1, 3), axis=0, return_counts=True)
+            if counts.max() < FLAT * cell.shape[0] * cell.shape[1]:
                 return False
-            colours.append(tuple(codes[counts.argmax()]))
+            colour = codes[counts.argmax()]
+            colours.append(tuple(colour))
+            ys, xs = np.nonzero((cell != colour).any(axis=2))
+            if len(xs):
+                centred += (abs(xs.mean() - (cell.shape[1] - 1) / 2) <= CENTRED * cell.shape[1]
+                            and abs(ys.mean() - (cell.shape[0] - 1) / 2) <= CENTRED * cell.shape[0])
     if len(set(colours)) < 2:
+        return False
+    if sparse and centred < MIN_CENTRED:
         return False
     # the lattice goes on no further: no cell-long step a pitch beyond the outline, in line with the cells
     for lines, across, steps, pitch in ((xs, ys, vertical, lat.pitch_x), (ys, xs, horizontal, lat.pitch_y)):

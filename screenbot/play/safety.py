@@ -63,7 +63,9 @@ class BoardLook:
     colour: tuple[int, int, int]  # BGR
 
     @classmethod
-    def learn(cls, frame: Frame, board_rect: Rect, cells: Sequence[Rect]) -> "BoardLook":
+    def learn(cls, frame: Frame, board_rect: Rect, cells: Sequence[Rect]) -> "BoardLook | BlocksLook":
+        if touching(cells):
+            return BlocksLook.learn(board_rect, cells)
         found = gap_points(board_rect, cells)
         points = tuple(p for p, _ in found)
         colours = sample(frame, points)
@@ -97,6 +99,58 @@ class BoardLook:
             f"the board is not where it was ({share:.0%} of its gaps look like the board): "
             "covered, moved or scrolled"
         )
+
+
+def touching(cells: Sequence[Rect]) -> bool:
+    """Cells with no gap between them (a board of blocks: no gap colour to check)."""
+    return all(abs(cells[r * 4 + c + 1].x - cells[r * 4 + c].right) <= 1 for r in range(4) for c in range(3)) and \
+        all(abs(cells[(r + 1) * 4 + c].y - cells[r * 4 + c].bottom) <= 1 for r in range(3) for c in range(4))
+
+
+RING_POINTS = 24  # points per cell on a ring just inside its sides
+RING_SAME = 10  # colour levels: a ring point this near the ring's median colour is the cell's colour
+
+
+@dataclass(frozen=True)
+class BlocksLook:
+    """A board of touching blocks has no gaps: it is there while its cells are blocks, each one flat
+    colour all round a ring just inside its sides (its number written well inside)."""
+
+    board_rect: Rect
+    rings: tuple[tuple[Point, ...], ...]
+
+    @classmethod
+    def learn(cls, board_rect: Rect, cells: Sequence[Rect]) -> "BlocksLook":
+        rings = []
+        for cell in cells:
+            x0, x1 = cell.x + 0.06 * cell.w, cell.right - 1 - 0.06 * cell.w
+            y0, y1 = cell.y + 0.06 * cell.h, cell.bottom - 1 - 0.06 * cell.h
+            t = np.linspace(0.0, 1.0, RING_POINTS // 4, endpoint=False)
+            pts = ([(x0 + f * (x1 - x0), y0) for f in t] + [(x1, y0 + f * (y1 - y0)) for f in t]
+                   + [(x1 - f * (x1 - x0), y1) for f in t] + [(x0, y1 - f * (y1 - y0)) for f in t])
+            rings.append(tuple(Point(int(round(x)), int(round(y))) for x, y in pts))
+        return cls(board_rect, tuple(rings))
+
+    def share_like_board(self, frame: Frame, skip: Iterable[tuple[int, int]] = ()) -> float:
+        """Share of the cells (those not in `skip`) whose ring is one colour (0..1)."""
+        skip = set(skip)
+        keep = [i for i in range(16) if (i // 4, i % 4) not in skip] or list(range(16))
+        try:
+            colours = sample(frame, [p for i in keep for p in self.rings[i]]).reshape(len(keep), -1, 3)
+        except OutsideFrameError:
+            return 0.0
+        median = np.median(colours, axis=1, keepdims=True)
+        same = (np.abs(colours - median).max(axis=2) <= RING_SAME).mean(axis=1)
+        return float((same >= 0.9).mean())
+
+    def problem(self, frame: Frame, skip: Iterable[tuple[int, int]] = ()) -> str | None:
+        share = self.share_like_board(frame, skip)
+        if share >= GAP_SHARE:
+            return black_capture_problem(frame.pixels)  # an all-black picture is flat everywhere
+        black = black_capture_problem(frame.pixels)
+        if black is not None:
+            return black
+        return f"the board is not where it was ({share:.0%} of its cells look like blocks): covered, moved or scrolled"
 
 
 class Safety:

@@ -11,7 +11,7 @@ import numpy as np
 from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.game.rules import SIZE
-from screenbot.imaging import MIN_GLYPH_PX, commonest_colour, glyph_mask, words_of
+from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, commonest_colour, glyph_mask, words_of
 from screenbot.profile import Profile
 from screenbot.vision.glyphs import value_from_digits
 from screenbot.vision.reading import Reading, UnreadableTileError
@@ -21,27 +21,32 @@ RIM = 0.1  # a still cell's rim (this share of its size) is all its own colour, 
 RIM_SHARE = 0.97
 SAME = 10  # colour levels: the empty cells' colour, give or take
 DOT_SHARE = 0.5  # marks lower than this share of a digit's height are a dot: nothing written
+FLAT_SHARE = 0.9  # a block this much one exact colour (within 1 level) is flat: writing on it may be faint
+FAINT_INK = 4  # colour levels from a flat block's colour that are writing (a terminal's 255 on 254: 9 apart)
 
 
-def cell_look(cell: np.ndarray) -> tuple[tuple[int, int, int], float, float, int]:
-    """A cell's colour, the share of it that colour covers, the share of its rim it covers, and the
-    height of the tallest thing written on it."""
+def cell_look(cell: np.ndarray) -> tuple[tuple[int, int, int], float, float, int, int]:
+    """A cell's colour, the share of it that colour covers, the share of its rim it covers, the
+    height of the tallest thing written on it, and how far from the colour writing starts (a block
+    of one exact colour, as a terminal fills it, shows even faint writing: white on light grey)."""
     colour = commonest_colour(cell)
-    near = np.abs(cell.astype(np.int16) - np.asarray(colour, np.int16)).max(axis=2) <= SAME
+    off = np.abs(cell.astype(np.int16) - np.asarray(colour, np.int16)).max(axis=2)
+    near = off <= SAME
+    ink = FAINT_INK if float((off <= 1).mean()) >= FLAT_SHARE else FG_DIFF
     h, w = near.shape
     ry, rx = max(1, int(RIM * h)), max(1, int(RIM * w))
     rim = np.concatenate([near[:ry].ravel(), near[-ry:].ravel(), near[:, :rx].ravel(), near[:, -rx:].ravel()])
-    inner = glyph_mask(cell[ry:-ry, rx:-rx], colour)
+    inner = glyph_mask(cell[ry:-ry, rx:-rx], colour, ink)
     tall = max((wd.tall for wd in words_of(inner)), default=0)
-    return colour, float(near.mean()), float(rim.mean()), int(tall)
+    return colour, float(near.mean()), float(rim.mean()), int(tall), ink
 
 
 def measure(pixels: np.ndarray, cells) -> tuple[tuple[int, int, int] | None, int]:
     """At calibration: the empty cells' colour (the commonest colour of cells with nothing but a dot
     on them) and the height of the digits (the tallest writing on a cell)."""
     looks = [cell_look(pixels[y:y + h, x:x + w]) for x, y, w, h in cells]
-    digit_h = max((t for *_, t in looks), default=0)
-    blank = [c for c, _, _, t in looks if t < max(MIN_GLYPH_PX, DOT_SHARE * digit_h)]
+    digit_h = max((t for _, _, _, t, _ in looks), default=0)
+    blank = [c for c, _, _, t, _ in looks if t < max(MIN_GLYPH_PX, DOT_SHARE * digit_h)]
     if not blank:
         return None, digit_h
     return max(blank, key=lambda c: sum(max(abs(a - b) for a, b in zip(c, o)) <= SAME for o in blank)), digit_h
@@ -64,7 +69,7 @@ def read_block_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -
     rects = [c.translated(-origin.x, -origin.y) for c in profile.cells]
     cells = [region[r.y:r.bottom, r.x:r.right] for r in rects]
     looks = [cell_look(c) for c in cells]
-    unsteady = [i for i, (_, flat, rim, _) in enumerate(looks) if flat < FLAT or rim < RIM_SHARE]
+    unsteady = [i for i, (_, flat, rim, _, _) in enumerate(looks) if flat < FLAT or rim < RIM_SHARE]
     if len(unsteady) > SIZE * SIZE // 2:
         return done(None, BoardState.NO_BOARD, "the board's cells are not where the profile says: run `screenbot calibrate` again")
     if unsteady:
@@ -75,12 +80,12 @@ def read_block_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -
     values = [0] * (SIZE * SIZE)
     calls = 0
     learned = False
-    for i, (colour, _, _, tall) in enumerate(looks):
+    for i, (colour, _, _, tall, ink) in enumerate(looks):
         if tall < max(MIN_GLYPH_PX, DOT_SHARE * digit_h):
             if empty is not None and max(abs(a - b) for a, b in zip(colour, empty)) <= SAME:
                 continue
             return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE} is a block with no number on it")
-        value, called = value_from_digits(profile, cells[i], colour, ocr_allowed)
+        value, called = value_from_digits(profile, cells[i], colour, ocr_allowed, ink)
         calls += called
         learned = learned or called > 0
         if value is None:

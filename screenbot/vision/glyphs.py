@@ -10,9 +10,11 @@ from screenbot.vision import ocr
 TOL = 10  # colour tolerance (largest channel difference) when a learned shape is looked up
 
 
-def value_from_digits(profile: Profile, cell_px: np.ndarray, colour, ocr_allowed: bool) -> tuple[int | None, int]:
-    """(value, OCR calls made): the digit shape is looked up first, tesseract asked only for new shapes."""
-    bits = ocr.glyph_bits(ocr.digit_mask(cell_px, colour))
+def value_from_digits(profile: Profile, cell_px: np.ndarray, colour, ocr_allowed: bool,
+                      diff: int = 48) -> tuple[int | None, int]:
+    """(value, OCR calls made): the digit shape is looked up first, tesseract asked only for new shapes.
+    `diff`: how far from the tile's colour a pixel is digit (faint writing on a flat block needs less)."""
+    bits = ocr.glyph_bits(ocr.digit_mask(cell_px, colour, diff))
     if bits is None:
         return None, 0
     known = match_glyph(profile, colour, bits)
@@ -20,7 +22,7 @@ def value_from_digits(profile: Profile, cell_px: np.ndarray, colour, ocr_allowed
         return known, 0
     if not ocr_allowed:
         return None, 0
-    value = ocr.read_number(cell_px, colour)
+    value = ocr.read_number(cell_px, colour, diff=diff)
     if value is not None:
         profile.remember_glyph(ocr.glyph_key(colour, bits), value)
     return value, 1
