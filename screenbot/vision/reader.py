@@ -18,6 +18,7 @@ import numpy as np
 from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.game.rules import SIZE, Grid
+from screenbot.imaging import MIN_GLYPH_PX, glyph_mask, words_of
 from screenbot.profile import Profile
 from screenbot.vision.blocks import read_block_board
 from screenbot.vision.glyphs import value_from_digits
@@ -191,8 +192,8 @@ def _overlay(profile: Profile, s: Sampler, line_px: np.ndarray, region: np.ndarr
     reads as a board: a moved window or a half-covered board is not an overlay, and costs no OCR."""
     colour, share = _mode_colour(line_px.reshape(-1, 3))
     gap = np.asarray(profile.gap_colour, float)
-    if share < 0.25 or np.abs(colour - gap).max() <= TOL:
-        return None
+    if share < 0.25 or any(np.abs(colour - np.asarray(g, float)).max() <= TOL for g in [gap, *profile.gap_shades]):
+        return None  # the gap's own colour, or one of the shades its lines are drawn in
     wash = tuple(int(v) for v in np.clip(2 * colour - gap, 0, 255))  # the wash's colour, were it half strength
     if s.theme is not None:
         best = None
@@ -330,6 +331,10 @@ def _cell_pixels(region: np.ndarray, profile: Profile, i: int) -> np.ndarray:
 
 
 def _is_flat(cell_px: np.ndarray, colour) -> bool:
+    """Nothing written on the cell: its middle all one colour, and no mark in it as tall as a digit
+    (a terminal's thin small digits cover under 2 % of a big cell)."""
     h, w = cell_px.shape[:2]
     inner = cell_px[int(0.15 * h) : int(0.85 * h), int(0.15 * w) : int(0.85 * w)]
-    return float((np.abs(inner.astype(np.int16) - np.asarray(colour)).max(axis=2) <= TOL).mean()) >= 0.98
+    if float((np.abs(inner.astype(np.int16) - np.asarray(colour)).max(axis=2) <= TOL).mean()) < 0.98:
+        return False
+    return max((wd.tall for wd in words_of(glyph_mask(inner, colour))), default=0) < MIN_GLYPH_PX

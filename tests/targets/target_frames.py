@@ -20,9 +20,10 @@ class FrameResult:
     kind: str
     ok: bool
     seen: str  # what was read: the state, and the grid when one was read
+    wrong: bool = False  # a board read that the game never showed at that moment (not merely unsettled)
 
 
-def read_target_frames(name: str) -> list[FrameResult]:
+def read_target_frames(name: str, root: Path = FIXTURES) -> list[FrameResult]:
     import cv2
 
     from screenbot.calibration import calibrate
@@ -31,7 +32,7 @@ def read_target_frames(name: str) -> list[FrameResult]:
     from screenbot.vision.marks import learn_marks
     from screenbot.vision.reader import UnreadableTileError, read_board
 
-    folder = FIXTURES / name
+    folder = root / name
     labels = {png: json.loads(png.with_suffix(".json").read_text()) for png in sorted(folder.glob("*.png"))}
     if not labels:
         return []
@@ -49,11 +50,13 @@ def read_target_frames(name: str) -> list[FrameResult]:
         except UnreadableTileError as exc:
             state, grid = f"unreadable ({exc})", None
         truth = to_grid(lab["board"])
+        shown = (truth, to_grid(lab["board_before"])) if kind == "mid-animation" else (truth,)
         if kind == "static":
             ok = state == "playing" and grid == truth
         elif kind == "mid-animation":
-            ok = state == "unsettled" or (state == "playing" and grid in (truth, to_grid(lab["board_before"])))
+            ok = state == "unsettled" or (state == "playing" and grid in shown)
         else:
             ok = state == kind.split("-", 1)[1]
-        out.append(FrameResult(png.name, kind, ok, f"{state} {grid}" if grid is not None else state))
+        wrong = grid is not None and grid not in shown
+        out.append(FrameResult(png.name, kind, ok, f"{state} {grid}" if grid is not None else state, wrong))
     return out
