@@ -1,0 +1,30 @@
+"""screenbot plays real 2048 programs of the corpus (tests/targets/CORPUS.md) it was not written for,
+each a different family of looks: calibrated with no options on the screen, played with real X keys,
+every believed board checked against the game's own record. (benchmarks/targets.py plays longer.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from corpus import TARGETS
+from test_play_targets import believed_against_truth, play_target
+
+pytestmark = pytest.mark.live
+
+MOVES = 150
+# program -> the kind of profile its look makes
+LOOKS = {
+    "npm2048html": "tiles",  # the classic web game's fork, in Chromium
+    "tui2048": "tiles",  # curses: tiles inset in ruled boxes, non-square cells
+    "vis2048": "tiles",  # Tk: flat labels on a frame
+    "npm2048term": "text",  # node: numbers on paper in a box-drawing grid
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOOKS))
+def test_a_corpus_program_is_calibrated_and_played_without_a_misread(name, tmp_path):
+    summary, player, profile, truth = play_target(TARGETS[name], MOVES, tmp_path)
+    assert profile.kind == LOOKS[name]
+    assert summary.moves >= MOVES or summary.reason == "game over", summary.reason
+    assert summary.ok, summary.reason
+    assert believed_against_truth(player, truth) == 0
