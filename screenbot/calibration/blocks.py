@@ -134,10 +134,10 @@ def _fits(pixels: np.ndarray, lat: Lattice, vertical, horizontal, sparse: bool =
                 return False
             colour = codes[counts.argmax()]
             colours.append(tuple(colour))
-            ys, xs = np.nonzero((cell != colour).any(axis=2))
-            if len(xs):
-                centred += (abs(xs.mean() - (cell.shape[1] - 1) / 2) <= CENTRED * cell.shape[1]
-                            and abs(ys.mean() - (cell.shape[0] - 1) / 2) <= CENTRED * cell.shape[0])
+            mark_y, mark_x = np.nonzero((cell != colour).any(axis=2))
+            if len(mark_x):
+                centred += (abs(mark_x.mean() - (cell.shape[1] - 1) / 2) <= CENTRED * cell.shape[1]
+                            and abs(mark_y.mean() - (cell.shape[0] - 1) / 2) <= CENTRED * cell.shape[0])
     if len(set(colours)) < 2:
         return False
     if sparse and centred < MIN_CENTRED:
