@@ -2,7 +2,8 @@
 `read` read a screen: calibrated once on the sparsest still board, then every frame judged by its kind.
 
 Kinds (tests/targets/record_fixtures.py): static (read exactly), mid-animation (unsettled, or exactly
-the board before or after the move: never a third board), overlay-over / overlay-won (the state named).
+the board before or after the move, or the slid board the label says the game showed between them
+(`shown`): never another board), overlay-over / overlay-won (the state named).
 A label without a kind is a still board."""
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def read_target_frames(name: str, root: Path = FIXTURES) -> list[FrameResult]:
             state, grid = f"unreadable ({exc})", None
         truth = to_grid(lab["board"])
         shown = (truth, to_grid(lab["board_before"])) if kind == "mid-animation" else (truth,)
+        if "shown" in lab:  # a game that draws the slid board first, its new tile a moment later
+            shown += (to_grid(lab["shown"]),)
         if kind == "static":
             ok = state == "playing" and grid == truth
         elif kind == "mid-animation":
