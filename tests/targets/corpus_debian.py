@@ -80,6 +80,10 @@ class Qt2048(ScreenTarget):
     """Debian `2048-qt` (Qt Quick, the web game's look), drawn by Qt Quick's software renderer."""
 
     name = "qt2048"
+    # where the board lies in its 550x740 window (x, y, w, h): after a merge the "+N" above the score
+    # floats on for 0.35 s more than the tiles move, and the game-over dialog, a window of its own
+    # centred on the screen, may overlap the window's right edge; set `watch` to this to see the board only
+    board_area = (25, 216, 500, 500)
 
     def _launch(self) -> None:
         game = game_path("2048-qt", "2048-qt")
@@ -123,6 +127,9 @@ class Gnome2048(ScreenTarget):
     name = "gnome2048"
     # A move slides for 130 ms (its animations-speed setting), then the new tile grows and shrinks.
     still_s = 0.06
+    # the game view under the header bar in its 610x656 window (its default 600x600 size, any rows and
+    # cols); the best-scores dialog it opens at game over is a window of its own
+    board_area = (5, 51, 600, 600)
 
     def __init__(self, display: str, seed: int | None = 1, workdir: str | Path | None = None,
                  rows: int = 4, cols: int = 4) -> None:
@@ -158,9 +165,31 @@ class Gnome2048(ScreenTarget):
                 continue
         return self.procs[-1].pid
 
+    def close_dialogs(self, timeout_s: float = 5.0) -> None:
+        """Close its other windows with Escape. At game over it opens a modal "Congratulations!" dialog
+        (the score's rank, a name to type), and when that closes, a "High Scores" one: while either is
+        up the game window takes no key, not even Ctrl+Q."""
+        deadline = time.monotonic() + timeout_s
+        seen_none = False
+        while time.monotonic() < deadline:
+            out = self._xdotool("search", "--onlyvisible", "--pid", str(self._window_pid()), check=False)
+            dialogs = [w for w in out.split() if int(w) != self.window_id()]
+            if dialogs:
+                seen_none = False
+            elif seen_none:  # none twice in a row, 0.5 s apart: no next dialog on its way
+                return
+            else:
+                seen_none = True
+            for wid in dialogs:
+                self._xdotool("windowfocus", "--sync", wid, check=False)  # it may close meanwhile
+                self._xdotool("key", "--clearmodifiers", "Escape")
+            time.sleep(0.5)  # the next dialog opens as the first closes
+        raise TargetError(f"{self.name}: its dialogs did not close within {timeout_s:g} s")
+
     def quit_and_read_saved(self, timeout_s: float = 10.0) -> SavedGame:
         """Quit it (Ctrl+Q; it saves the game as it closes), wait until it has exited, and read the file."""
         self.saved_path.unlink(missing_ok=True)
+        self.close_dialogs()
         self._xdotool("windowfocus", "--sync", str(self.window_id()))
         self._xdotool("key", "--clearmodifiers", "ctrl+q")
         deadline = time.monotonic() + timeout_s

@@ -6,10 +6,11 @@ returns once the window has stopped changing after the key, with a record of wha
 
     {"kind": "screen", "move": "left", "changed": true, "settle_s": 0.212}
 
-`changed` says whether the window's pixels differ from before the key (false: the move did nothing,
-or the game took no key); `settle_s` is the time from the key to the window's last change (None when
-nothing changed): the game's own animation time. A subclass sets `still_s`, how long the pixels must
-stay unchanged to count as still (longer than any pause inside one move's drawing).
+`changed` says whether the window's pixels (or those of the part set in `watch`) differ from before
+the key (false: the move did nothing, or the game took no key); `settle_s` is the time from the key to
+the window's last change (None when nothing changed): the game's own animation time. A subclass sets
+`still_s`, how long the pixels must stay unchanged to count as still (longer than any pause inside
+one move's drawing).
 
 Like target_base.py this does not import screenbot.
 """
@@ -35,6 +36,9 @@ class ScreenTarget(Target):
     def __init__(self, display: str, seed: int | None = 1, workdir: Any = None) -> None:
         super().__init__(display, seed, workdir)
         self._screen: Any = None
+        # the part of the window that grab(), press() and the waits watch: x, y, w, h inside the
+        # window (e.g. the board alone, without a score that keeps animating); None: all of it
+        self.watch: tuple[int, int, int, int] | None = None
 
     def start(self, timeout_s: float = 20.0) -> "ScreenTarget":
         """Start the program; returns once its window is shown and has stood still `start_still_s`."""
@@ -48,22 +52,24 @@ class ScreenTarget(Target):
         return self
 
     def grab(self) -> bytes:
-        """The window's pixels now (BGRA rows), for comparing one moment with another."""
-        return bytes(self._grab().raw)
+        """The watched pixels now (BGRA rows), for comparing one moment with another."""
+        return bytes(self._grab(self.watch).raw)
 
     def screenshot(self) -> Any:
-        """The window now as an RGB picture (PIL.Image), cropped to its client area."""
+        """The whole window now as an RGB picture (PIL.Image), cropped to its client area."""
         from PIL import Image
 
-        shot = self._grab()
+        shot = self._grab(None)
         return Image.frombytes("RGB", shot.size, shot.rgb)
 
-    def _grab(self) -> Any:
+    def _grab(self, part: tuple[int, int, int, int] | None) -> Any:
         if self._screen is None:
             import mss
 
             self._screen = mss.MSS(display=self.display)
         x, y, w, h = self.window_rect()
+        if part is not None:
+            x, y, w, h = x + part[0], y + part[1], part[2], part[3]
         return self._screen.grab({"left": x, "top": y, "width": w, "height": h})
 
     def wait_change(self, before: bytes, timeout_s: float) -> float | None:

@@ -92,6 +92,30 @@ def test_gnome2048_starts_at_the_size_asked(rows, cols):
     assert not [pid for pid in pids if process_alive(pid)], "processes left running after stop()"
 
 
+@pytest.mark.live
+def test_gnome2048_quits_and_saves_from_its_game_over_dialogs():
+    display = VirtualDisplay((1280, 800)).start()
+    target = Gnome2048(display.display, rows=3, cols=3)
+    try:
+        target.start()
+        target.focus()
+        target.watch = target.board_area  # the game-over dialogs lie over the board's middle
+        for _ in range(300):  # a 3x3 board fills within a few dozen moves
+            if not any(target.press(move)["changed"] for move in ("down", "left", "right", "up")):
+                break
+        else:
+            pytest.fail("no game over within 300 rounds of keys")
+        time.sleep(1)
+        saved = target.quit_and_read_saved()
+    finally:
+        target.cleanup()
+        display.stop()
+    board = saved.board
+    assert all(v for row in board for v in row), board
+    assert all(board[r][c] != board[r][c + 1] for r in range(3) for c in range(2)), board
+    assert all(board[r][c] != board[r + 1][c] for r in range(2) for c in range(3)), board
+
+
 def test_gnome2048_saved_file_is_parsed():
     saved = parse_saved("3 5\n2 0 0 0 4\n0 0 8 0 0\n0 0 0 0 2\n24\n")
     assert (saved.rows, saved.cols, saved.score) == (3, 5, 24)
