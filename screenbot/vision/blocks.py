@@ -14,7 +14,7 @@ from screenbot.game.rules import SIZE
 from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, commonest_colour, glyph_mask, words_of
 from screenbot.profile import Profile
 from screenbot.vision.glyphs import value_from_digits
-from screenbot.vision.reading import Reading, UnreadableTileError
+from screenbot.vision.reading import Reading, no_number
 
 FLAT = 0.6  # a still cell's own colour covers this share of it (the rest: its number)
 RIM = 0.1  # a still cell's rim (this share of its size) is all its own colour, its number inside
@@ -89,12 +89,8 @@ def read_block_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -
         calls += called
         learned = learned or called > 0
         if value is None:
-            reading = done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE}: no number could be read", calls)
-            raise UnreadableTileError(
-                f"cannot read the tile in row {i // SIZE + 1}, column {i % SIZE + 1}: its digits name no tile; "
-                "make sure the game is not covered and calibrate again",
-                reading,
-            )
+            raise no_number(i // SIZE, i % SIZE, done(None, BoardState.UNSETTLED,
+                                                     f"cell {i // SIZE},{i % SIZE}: no number could be read", calls))
         values[i] = value
     grid = tuple(tuple(values[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
     return done(grid, BoardState.PLAYING, "read digits" if calls else "", calls, learned)

@@ -18,6 +18,15 @@ class UnreadableTileError(ScreenbotError):
         self.reading = reading
 
 
+def no_number(row: int, col: int, reading: "Reading") -> UnreadableTileError:
+    """The error for a still cell whose writing names no tile (row and col from 0)."""
+    return UnreadableTileError(
+        f"cannot read the number in row {row + 1}, column {col + 1}: its digits name no tile; "
+        "make sure the game is not covered and calibrate again",
+        reading,
+    )
+
+
 @dataclass(frozen=True)
 class Reading:
     """What one frame shows: the grid (None unless certain), the state, and how it was read."""

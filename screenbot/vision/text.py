@@ -15,7 +15,7 @@ from screenbot.imaging import (LINE_PX, LINE_THICK_PX, clear_share, commonest_co
 from screenbot.profile import Profile
 from screenbot.vision import ocr
 from screenbot.vision.glyphs import match_glyph
-from screenbot.vision.reading import Reading, UnreadableTileError
+from screenbot.vision.reading import Reading, no_number
 from screenbot.vision.state_words import state_of_words
 
 # A cell's marks lower than this share of a digit's height are a dot (or a cursor line): empty.
@@ -202,12 +202,7 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
                     profile.remember_glyph(ocr.glyph_key(colour, bits), value)
                     learned = True
             if value is None:
-                reading = done(None, BoardState.UNSETTLED, f"cell {row},{col}: no number could be read", calls)
-                raise UnreadableTileError(
-                    f"cannot read the number in row {row + 1}, column {col + 1}: its digits name no tile; "
-                    "make sure the game is not covered and calibrate again",
-                    reading,
-                )
+                raise no_number(row, col, done(None, BoardState.UNSETTLED, f"cell {row},{col}: no number could be read", calls))
             values[i] = value
     grid = tuple(tuple(values[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
     return done(grid, BoardState.PLAYING, "read digits" if calls else "", calls, learned)
