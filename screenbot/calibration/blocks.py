@@ -17,6 +17,8 @@ from screenbot.game.rules import SIZE
 STEP = 24  # a colour step this sharp (largest channel difference) between neighbouring pixels is an edge
 SNAP = 2.0  # px: a step this near a lattice line is on it
 FLAT = 0.6  # a cell's commonest colour covers this share of it (the rest: its number)
+MOST_SIDE = 0.6  # an outer side with steps along this share of it is the board's edge ...
+WHOLE_SIDE = 0.9  # ... along this share, where few inner lines show (all four sides needed then)
 CENTRED = 0.12  # what is written on a cell has its middle this near the cell's (share of its size) ...
 MIN_CENTRED = 12  # ... on this many cells, where few inner lines show
 
@@ -80,7 +82,7 @@ def find_block_boards(pixels: np.ndarray) -> list[Lattice]:
     hw: dict[int, int] = {}
     for y, a, b in horizontal:
         hw[y] = hw.get(y, 0) + b - a
-    found: list[Lattice] = []
+    found: list[tuple[float, Lattice]] = []
     for x0, px, nx in _evens(vw, MIN_CELL_PX)[:12]:
         for y0, py, ny in _evens(hw, MIN_CELL_PX)[:12]:
             if not 0.5 <= px / py <= 2.0:
@@ -89,21 +91,33 @@ def find_block_boards(pixels: np.ndarray) -> list[Lattice]:
             # few inner lines seen (a board just begun: most neighbours share the empty colour): the
             # whole outline, and what is written on the cells centred in them, confirm the lattice
             sparse = min(nx, ny) < SIZE - 2
-            if _fits(pixels, lat, vertical, horizontal, sparse) and not any(_same(lat, f) for f in found):
-                found.append(lat)
-    return found
+            edge = _fits(pixels, lat, vertical, horizontal, sparse)
+            if edge:
+                found.append((edge, lat))
+    # lattices that overlap are one board seen twice (a window's edge a pitch past it lines up too):
+    # the one whose outline is most complete stays
+    kept: list[tuple[float, Lattice]] = []
+    for edge, lat in sorted(found, key=lambda t: -t[0]):
+        if not any(_overlap(lat, other) for _, other in kept):
+            kept.append((edge, lat))
+    return [lat for _, lat in kept]
 
 
-def _same(a: Lattice, b: Lattice) -> bool:
-    return abs(a.x0 - b.x0) < a.pitch_x / 2 and abs(a.y0 - b.y0) < a.pitch_y / 2
+def _overlap(a: Lattice, b: Lattice) -> bool:
+    ax, ay, aw, ah = a.board_rect
+    bx, by, bw, bh = b.board_rect
+    inter = max(0.0, min(ax + aw, bx + bw) - max(ax, bx)) * max(0.0, min(ay + ah, by + bh) - max(ay, by))
+    return inter > 0.1 * min(aw * ah, bw * bh)
 
 
-def _fits(pixels: np.ndarray, lat: Lattice, vertical, horizontal, sparse: bool = False) -> bool:
+def _fits(pixels: np.ndarray, lat: Lattice, vertical, horizontal, sparse: bool = False) -> float:
+    """0 when the lattice is no board of blocks; else how much of its outline shows (0..4]: the share of
+    each outer side along which a step runs, summed."""
     xs = lat.x0 + lat.pitch_x * np.arange(SIZE + 1)
     ys = lat.y0 + lat.pitch_y * np.arange(SIZE + 1)
     h, w = pixels.shape[:2]
     if xs[-1] > w or ys[-1] > h:
-        return False
+        return 0.0
     # every long step inside the board lies on the lattice and spans whole cells
     for lines, across, steps, cell in ((xs, ys, vertical, lat.pitch_y), (ys, xs, horizontal, lat.pitch_x)):
         for pos, a, b in steps:
@@ -112,17 +126,19 @@ def _fits(pixels: np.ndarray, lat: Lattice, vertical, horizontal, sparse: bool =
             if b - a < 0.5 * cell:
                 continue  # a digit's stroke, not a cell's side
             if not (_on(pos, lines) and across[0] - SNAP <= a and b <= across[-1] + SNAP):
-                return False  # off the lattice, or running on past the board: a bigger grid
+                return 0.0  # off the lattice, or running on past the board: a bigger grid
             if not (_on(a, across) and _on(b, across)):
-                return False
+                return 0.0
     # the board's outline: steps along most of each outer side (the board against what lies around it)
-    outline = 0
+    outline, shown = 0, 0.0
     for lines, steps, span in ((xs, vertical, (ys[0], ys[-1])), (ys, horizontal, (xs[0], xs[-1]))):
         for edge in (lines[0], lines[-1]):
             covered = sum(max(0.0, min(b, span[1]) - max(a, span[0])) for pos, a, b in steps if abs(pos - edge) <= SNAP)
-            outline += covered >= 0.6 * (span[1] - span[0])
+            share = min(1.0, covered / (span[1] - span[0]))
+            outline += share >= (WHOLE_SIDE if sparse else MOST_SIDE)
+            shown += share
     if outline < (4 if sparse else 3):
-        return False
+        return 0.0
     # flat cells, and at least two colours among them (a board, not one panel)
     colours, centred = [], 0
     for r in range(SIZE):
@@ -131,7 +147,7 @@ def _fits(pixels: np.ndarray, lat: Lattice, vertical, horizontal, sparse: bool =
             cell = pixels[int(y + 0.1 * ch):int(y + 0.9 * ch), int(x + 0.1 * cw):int(x + 0.9 * cw)]
             codes, counts = np.unique(cell.reshape(-1, 3), axis=0, return_counts=True)
             if counts.max() < FLAT * cell.shape[0] * cell.shape[1]:
-                return False
+                return 0.0
             colour = codes[counts.argmax()]
             colours.append(tuple(colour))
             mark_y, mark_x = np.nonzero((cell != colour).any(axis=2))
@@ -139,13 +155,24 @@ def _fits(pixels: np.ndarray, lat: Lattice, vertical, horizontal, sparse: bool =
                 centred += (abs(mark_x.mean() - (cell.shape[1] - 1) / 2) <= CENTRED * cell.shape[1]
                             and abs(mark_y.mean() - (cell.shape[0] - 1) / 2) <= CENTRED * cell.shape[0])
     if len(set(colours)) < 2:
-        return False
+        return 0.0
     if sparse and centred < MIN_CENTRED:
-        return False
-    # the lattice goes on no further: no cell-long step a pitch beyond the outline, in line with the cells
-    for lines, across, steps, pitch in ((xs, ys, vertical, lat.pitch_x), (ys, xs, horizontal, lat.pitch_y)):
-        for beyond in (lines[0] - pitch, lines[-1] + pitch):
-            if any(abs(pos - beyond) <= SNAP and min(b, across[-1]) - max(a, across[0]) >= 0.9 * (across[1] - across[0])
-                   for pos, a, b in steps):
-                return False
-    return True
+        return 0.0
+    return 0.0 if _goes_on(xs, ys, vertical, horizontal, lat.pitch_x, lat.pitch_y) else shown
+
+
+def _goes_on(xs: np.ndarray, ys: np.ndarray, vertical, horizontal, px: float, py: float) -> bool:
+    """Whether the lattice carries on past a side: a band of cells just beyond it, split by steps on
+    two or more of the lattice's inner lines (a chess board, a table; a window's edge a pitch away, or
+    help text under the board, splits nothing)."""
+    def split(steps, lines, lo, hi, length) -> int:
+        return sum(any(abs(pos - line) <= SNAP and min(b, hi) - max(a, lo) >= 0.9 * length for pos, a, b in steps)
+                   for line in lines)
+
+    for lo, hi in ((xs[0] - px, xs[0]), (xs[-1], xs[-1] + px)):
+        if split(horizontal, ys[1:-1], lo, hi, px) >= 2:
+            return True
+    for lo, hi in ((ys[0] - py, ys[0]), (ys[-1], ys[-1] + py)):
+        if split(vertical, xs[1:-1], lo, hi, py) >= 2:
+            return True
+    return False

@@ -28,3 +28,14 @@ def test_a_corpus_program_is_calibrated_and_played_without_a_misread(name, tmp_p
     assert summary.moves >= MOVES or summary.reason == "game over", summary.reason
     assert summary.ok, summary.reason
     assert believed_against_truth(player, truth) == 0
+
+
+def test_a_terminal_board_of_touching_blocks_is_played_by_the_rules(tmp_path):
+    # Debian's 2048 (C) has no object to read: the play loop itself stops on any board that does not
+    # follow from the one before by the move and one new tile
+    summary, player, profile, truth = play_target(TARGETS["debian2048"], MOVES, tmp_path)
+    assert profile.kind == "blocks"
+    assert truth == []
+    assert summary.moves >= MOVES or summary.reason == "game over", summary.reason
+    assert summary.ok, summary.reason
+    assert len(player.tracker.history) == summary.moves + 1

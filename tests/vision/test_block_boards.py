@@ -89,3 +89,10 @@ def test_a_bigger_grid_of_blocks_is_no_board(cells):
 
 def test_a_plain_checkerboard_is_no_board_of_blocks():
     assert find_block_boards(render.checkerboard()) == []
+
+
+def test_a_window_edge_one_cell_below_the_board_does_not_make_it_part_of_a_bigger_grid():
+    picture = blocks_picture([[0, 0, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0], [2, 0, 0, 0]])
+    bottom = 60 + 4 * 66
+    picture[bottom + 66:bottom + 68, 10:390] = 0  # a window's edge a cell's height under the board
+    assert len(find_block_boards(picture)) == 1
