@@ -72,7 +72,6 @@ def _on(value: float, lines: np.ndarray) -> bool:
 
 def find_block_boards(pixels: np.ndarray) -> list[Lattice]:
     """Every 4x4 board of touching blocks in a BGR picture (usually none or one)."""
-    h, w = pixels.shape[:2]
     vertical, horizontal = _steps(pixels)
     if len(vertical) < 2 or len(horizontal) < 2:
         return []

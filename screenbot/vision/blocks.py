@@ -4,7 +4,6 @@ but a dot on it, else a tile whose number is read by its shape (OCR once per new
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 
@@ -14,7 +13,7 @@ from screenbot.game.rules import SIZE
 from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, commonest_colour, glyph_mask, words_of
 from screenbot.profile import Profile
 from screenbot.vision.glyphs import value_from_digits
-from screenbot.vision.reading import Reading, no_number
+from screenbot.vision.reading import Reading, answers, no_number
 
 FLAT = 0.6  # a still cell's own colour covers this share of it (the rest: its number)
 RIM = 0.1  # a still cell's rim (this share of its size) is all its own colour, its number inside
@@ -56,11 +55,7 @@ def read_block_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -
     """The grid of a board of touching blocks. `unsettled` when a cell is not one flat colour all round
     its rim (a block between cells, a frame caught while the terminal redraws); `no-board` when most
     cells are not."""
-    start = time.perf_counter()
-
-    def done(grid, state, detail="", calls=0, learned=False):
-        return Reading(grid, state, profile.board_rect, detail, (time.perf_counter() - start) * 1000, calls, learned)
-
+    done = answers(profile.board_rect)
     try:
         region = frame.crop(profile.board_rect).pixels
     except OutsideFrameError:

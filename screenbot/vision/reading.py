@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
+from typing import Callable
 
 from screenbot.board_state import BoardState
 from screenbot.errors import ScreenbotError
@@ -16,6 +18,17 @@ class UnreadableTileError(ScreenbotError):
     def __init__(self, message: str, reading: "Reading | None" = None) -> None:
         super().__init__(message)
         self.reading = reading
+
+
+def answers(board_rect: Rect) -> Callable[..., "Reading"]:
+    """done(grid, state, detail="", calls=0, learned=False): a Reading of the board at board_rect, timed
+    from this call on."""
+    start = time.perf_counter()
+
+    def done(grid, state, detail: str = "", calls: int = 0, learned: bool = False) -> "Reading":
+        return Reading(grid, state, board_rect, detail, (time.perf_counter() - start) * 1000, calls, learned)
+
+    return done
 
 
 def no_number(row: int, col: int, reading: "Reading") -> UnreadableTileError:

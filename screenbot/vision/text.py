@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 import cv2
 import numpy as np
@@ -15,7 +14,7 @@ from screenbot.imaging import (LINE_PX, LINE_THICK_PX, clear_share, commonest_co
 from screenbot.profile import Profile
 from screenbot.vision import ocr
 from screenbot.vision.glyphs import match_glyph
-from screenbot.vision.reading import Reading, no_number
+from screenbot.vision.reading import Reading, answers, no_number
 from screenbot.vision.state_words import state_of_words
 
 # A cell's marks lower than this share of a digit's height are a dot (or a cursor line): empty.
@@ -133,11 +132,7 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
     `over` when a box drawn over the board says so (`unsettled` when its words name neither);
     `unsettled` when a cell holds two words or a word lies between cells; `no-board` when the
     background is not there."""
-    start = time.perf_counter()
-
-    def done(grid, state, detail="", calls=0, learned=False):
-        return Reading(grid, state, profile.board_rect, detail, (time.perf_counter() - start) * 1000, calls, learned)
-
+    done = answers(profile.board_rect)
     try:
         region = frame.crop(profile.board_rect).pixels
     except OutsideFrameError:
