@@ -52,16 +52,18 @@ def free_disk(folder: Path) -> int | None:
     return None
 
 
-def build_shortfall(need_memory: int = BUILD_MEMORY, folder: Path | None = None) -> str | None:
-    """Why the tables cannot be made now for lack of memory or disk (a phrase), or None."""
+def build_shortfall(path: Path) -> str | None:
+    """Why the tables file at `path` cannot be made now for lack of memory or disk (a phrase), or None:
+    converted from numpy's zip file beside it when there is one, else built."""
+    what, need = ("converting", CONVERT_MEMORY) if path.with_suffix(".npz").exists() else ("building", BUILD_MEMORY)
     free = available_memory()
-    what = "building" if need_memory == BUILD_MEMORY else "converting"
-    if free is not None and free < need_memory:
-        return (f"{what} the corner tables needs about {need_memory / GIB:.0f} GB of free memory and "
+    if free is not None and free < need:
+        return (f"{what} the corner tables needs about {need / GIB:.0f} GB of free memory and "
                 f"{free / GIB:.1f} GB is free")
-    disk = free_disk(folder) if folder is not None else None
+    disk = free_disk(path.parent)
     if disk is not None and disk < FILE_DISK:
-        return f"the corner tables need {FILE_DISK / GIB:.0f} GB on disk at {folder} and {disk / GIB:.1f} GB is free"
+        return (f"the corner tables need {FILE_DISK / GIB:.0f} GB on disk at {path.parent} and "
+                f"{disk / GIB:.1f} GB is free")
     return None
 
 
@@ -201,8 +203,7 @@ class TableSupply:
         if not self.build:
             self.unavailable = "the corner tables are not built yet (screenbot play builds them in the background)"
             return
-        converting = self.path.with_suffix(".npz").exists()
-        short = build_shortfall(CONVERT_MEMORY if converting else BUILD_MEMORY, self.path.parent)
+        short = build_shortfall(self.path)
         if short is not None:
             self.unavailable = short
             return

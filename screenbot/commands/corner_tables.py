@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from screenbot.agent.table_supply import BUILD_MEMORY, CONVERT_MEMORY, build_shortfall
+from screenbot.agent.table_supply import build_shortfall
 from screenbot.commands.build_progress import build_progress
 from screenbot.errors import UsageError
 
@@ -14,10 +14,7 @@ from screenbot.errors import UsageError
 def memory_shortfall(path: Path) -> str | None:
     """Why the tables at `path` cannot be had now for lack of memory or disk (a phrase), or None. A made
     file is mapped (it needs no memory of its own); numpy's zip file beside it is converted; else built."""
-    if path.exists():
-        return None
-    twin = path.with_suffix(".npz")
-    return build_shortfall(CONVERT_MEMORY if twin.exists() else BUILD_MEMORY, path.parent)
+    return None if path.exists() else build_shortfall(path)
 
 
 def ensure_corner_tables(load: bool = True):
