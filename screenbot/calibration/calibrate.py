@@ -207,15 +207,8 @@ def calibrate(
         raise NoBoardError(
             f"no 2048 board found on the screen{why}: show the whole game (no menu or window over it) and try again"
         )
-    if len(search.boards) > 1 and pick is None:
-        raise ManyBoardsError(
-            f"{len(search.boards)} boards found ({describe(search, frame)}): pick one with --pick N "
-            "(numbered in the preview)",
-            candidates=[board_rect(l, frame) for l in search.boards],
-        )
-    if pick is not None and not 1 <= pick <= len(search.boards):
-        raise NoBoardError(f"--pick {pick}: there are only {len(search.boards)} boards (numbered in the preview)")
-    lattice = search.boards[(pick or 1) - 1]
+    lattice = _chosen(search.boards, search.boards, pick, frame,
+                      f"{len(search.boards)} boards found ({describe(search, frame)})")
     gap, empty = measure_colours(frame.pixels, lattice)
     theme, overlay = identify_theme(gap, empty)
     if theme is None:
@@ -243,18 +236,24 @@ def calibrate(
     return profile
 
 
+def _chosen(items: list, lattices: list[Lattice], pick: int | None, frame: Frame, many: str):
+    """The one board of `items` (or number `pick`, 1-based). ManyBoardsError (`many` says what was
+    found) when there are several and no pick; NoBoardError when the pick is not one of them."""
+    if len(items) > 1 and pick is None:
+        raise ManyBoardsError(f"{many}: pick one with --pick N (numbered in the preview)",
+                              candidates=[board_rect(lat, frame) for lat in lattices])
+    if pick is not None and not 1 <= pick <= len(items):
+        raise NoBoardError(f"--pick {pick}: there are only {len(items)} boards (numbered in the preview)")
+    return items[(pick or 1) - 1]
+
+
 def _blocks_profile(frame: Frame, boards: list[Lattice], pick: int | None, monitors: Sequence[Rect] | None,
                     scale: float, source: str) -> Profile:
     """The profile of a board of touching blocks: the empty cells' colour and the digits' height
     measured on the calibration frame."""
     from screenbot.vision.blocks import measure
 
-    if len(boards) > 1 and pick is None:
-        raise ManyBoardsError(f"{len(boards)} boards found: pick one with --pick N (numbered in the preview)",
-                              candidates=[board_rect(b, frame) for b in boards])
-    if pick is not None and not 1 <= pick <= len(boards):
-        raise NoBoardError(f"--pick {pick}: there are only {len(boards)} boards (numbered in the preview)")
-    lattice = boards[(pick or 1) - 1]
+    lattice = _chosen(boards, boards, pick, frame, f"{len(boards)} boards found")
     board = board_in_picture(lattice, frame)
     cells = cell_rects(lattice, frame)
     empty, digit_h = measure(frame.pixels, [(c.x - frame.left, c.y - frame.top, c.w, c.h) for c in cells])
@@ -273,14 +272,7 @@ def _overlap(a: Rect, b: Rect) -> bool:
 def _text_profile(frame: Frame, boards: list[TextBoard], pick: int | None, monitors: Sequence[Rect] | None,
                   scale: float, source: str, gap: tuple[int, int, int] | None = None) -> Profile:
     """The profile of a board written as text (a terminal game): cells sized to hold a number."""
-    if len(boards) > 1 and pick is None:
-        raise ManyBoardsError(
-            f"{len(boards)} boards written as text found: pick one with --pick N (numbered in the preview)",
-            candidates=[board_rect(b.lattice, frame) for b in boards],
-        )
-    if pick is not None and not 1 <= pick <= len(boards):
-        raise NoBoardError(f"--pick {pick}: there are only {len(boards)} boards (numbered in the preview)")
-    found = boards[(pick or 1) - 1]
+    found = _chosen(boards, [b.lattice for b in boards], pick, frame, f"{len(boards)} boards written as text found")
     board = board_in_picture(found.lattice, frame)
     return Profile.from_cells(
         board,

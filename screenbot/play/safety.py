@@ -131,26 +131,37 @@ class BlocksLook:
             rings.append(tuple(Point(int(round(x)), int(round(y))) for x, y in pts))
         return cls(board_rect, tuple(rings))
 
-    def share_like_board(self, frame: Frame, skip: Iterable[tuple[int, int]] = ()) -> float:
-        """Share of the cells (those not in `skip`) whose ring is one colour (0..1)."""
+    def _rings(self, frame: Frame, skip: Iterable[tuple[int, int]]) -> np.ndarray | None:
+        """The ring colours of the cells not in `skip` (cells x points x 3), None when outside the frame."""
         skip = set(skip)
         keep = [i for i in range(16) if (i // 4, i % 4) not in skip] or list(range(16))
         try:
-            colours = sample(frame, [p for i in keep for p in self.rings[i]]).reshape(len(keep), -1, 3)
+            return sample(frame, [p for i in keep for p in self.rings[i]]).reshape(len(keep), -1, 3)
         except OutsideFrameError:
-            return 0.0
-        median = np.median(colours, axis=1, keepdims=True)
-        same = (np.abs(colours - median).max(axis=2) <= RING_SAME).mean(axis=1)
-        return float((same >= 0.9).mean())
+            return None
+
+    def share_like_board(self, frame: Frame, skip: Iterable[tuple[int, int]] = ()) -> float:
+        """Share of the cells (those not in `skip`) whose ring is one colour (0..1)."""
+        return _flat_share(self._rings(frame, skip))
 
     def problem(self, frame: Frame, skip: Iterable[tuple[int, int]] = ()) -> str | None:
-        share = self.share_like_board(frame, skip)
-        if share >= GAP_SHARE:
-            return black_capture_problem(frame.pixels)  # an all-black picture is flat everywhere
-        black = black_capture_problem(frame.pixels)
+        colours = self._rings(frame, skip)
+        black = black_capture_problem(colours) if colours is not None else None
         if black is not None:
-            return black
+            return black  # an all-black picture is flat everywhere
+        share = _flat_share(colours)
+        if share >= GAP_SHARE:
+            return None
         return f"the board is not where it was ({share:.0%} of its cells look like blocks): covered, moved or scrolled"
+
+
+def _flat_share(colours: np.ndarray | None) -> float:
+    """Share of the cells whose ring points (cells x points x 3) are one colour; 0 without them."""
+    if colours is None:
+        return 0.0
+    median = np.median(colours, axis=1, keepdims=True)
+    same = (np.abs(colours - median).max(axis=2) <= RING_SAME).mean(axis=1)
+    return float((same >= 0.9).mean())
 
 
 class Safety:

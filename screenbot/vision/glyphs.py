@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from screenbot.imaging import FG_DIFF
 from screenbot.profile import Profile
 from screenbot.vision import ocr
 
@@ -11,7 +12,7 @@ TOL = 10  # colour tolerance (largest channel difference) when a learned shape i
 
 
 def value_from_digits(profile: Profile, cell_px: np.ndarray, colour, ocr_allowed: bool,
-                      diff: int = 48) -> tuple[int | None, int]:
+                      diff: int = FG_DIFF) -> tuple[int | None, int]:
     """(value, OCR calls made): the digit shape is looked up first, tesseract asked only for new shapes.
     `diff`: how far from the tile's colour a pixel is digit (faint writing on a flat block needs less)."""
     bits = ocr.glyph_bits(ocr.digit_mask(cell_px, colour, diff))

@@ -9,6 +9,7 @@ import numpy as np
 
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import is_tile
+from screenbot.imaging import FG_DIFF
 from screenbot.vision.tesseract import install_hint, tesseract_program
 
 GLYPH_W, GLYPH_H = 32, 12  # digit-shape key resolution (columns x rows)
@@ -24,7 +25,7 @@ class OcrUnavailableError(ScreenbotError):
     """tesseract is not installed, so tiles that share a colour cannot be told apart."""
 
 
-def digit_mask(cell: np.ndarray, background, diff: int = 48) -> np.ndarray:
+def digit_mask(cell: np.ndarray, background, diff: int = FG_DIFF) -> np.ndarray:
     """True where a cell's pixel belongs to the digits: more than `diff` from the tile's background colour.
 
     The outer sixth of the cell is left out (rounded corners, the neighbours' glow).
@@ -178,7 +179,7 @@ def read_words(mask: np.ndarray, letter_h: float) -> str:
     return _ENGINE.read_block(image).lower()
 
 
-def prepare(cell: np.ndarray, background, digit_height: int = DIGIT_HEIGHT, diff: int = 48) -> np.ndarray | None:
+def prepare(cell: np.ndarray, background, digit_height: int = DIGIT_HEIGHT, diff: int = FG_DIFF) -> np.ndarray | None:
     """Dark digits on white, cropped to the digits with a margin, digits scaled to digit_height px.
 
     The grey picture is enlarged before it is thresholded, so small digits keep their shapes.
@@ -205,7 +206,7 @@ def prepare(cell: np.ndarray, background, digit_height: int = DIGIT_HEIGHT, diff
     return cv2.copyMakeBorder(binary, MARGIN, MARGIN, MARGIN, MARGIN, cv2.BORDER_CONSTANT, value=255)
 
 
-def _digit_count(cell: np.ndarray, background, diff: int = 48) -> int:
+def _digit_count(cell: np.ndarray, background, diff: int = FG_DIFF) -> int:
     """How many separate marks the digits make (usually one per digit)."""
     mask = digit_mask(cell, background, diff).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -215,7 +216,7 @@ def _digit_count(cell: np.ndarray, background, diff: int = 48) -> int:
     return int((tall >= 0.6 * tall.max()).sum())
 
 
-def read_number(cell: np.ndarray, background, kilo: bool = False, diff: int = 48) -> int | None:
+def read_number(cell: np.ndarray, background, kilo: bool = False, diff: int = FG_DIFF) -> int | None:
     """The tile value written on a cell (BGR pixels), or None when tesseract gives no sure power of two.
 
     Reads the digits at a few sizes; an answer counts when it is a power of two and either

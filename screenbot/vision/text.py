@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-
 import cv2
 import numpy as np
 
 from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.game.rules import SIZE
-from screenbot.imaging import (LINE_PX, LINE_THICK_PX, clear_share, commonest_colour, glyph_mask, outside_blocks,
+from screenbot.imaging import (FG_DIFF, LINE_PX, LINE_THICK_PX, clear_share, commonest_colour, glyph_mask, outside_blocks,
                                without_lines, words_of)
 from screenbot.profile import Profile
 from screenbot.vision import ocr
@@ -191,7 +190,7 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
                 pad = int(PAD * digit_h) + 2
                 padded = cv2.copyMakeBorder(word, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
                                             value=tuple(int(v) for v in paper))
-                value = ocr.read_number(padded, paper, kilo=True, diff=profile.ink_diff if not solid else 48)
+                value = ocr.read_number(padded, paper, kilo=True, diff=profile.ink_diff if not solid else FG_DIFF)
                 calls += 1
                 if value is not None:
                     profile.remember_glyph(ocr.glyph_key(colour, bits), value)
