@@ -6,6 +6,7 @@ import abc
 import os
 import sys
 from dataclasses import dataclass
+from typing import Callable
 
 from screenbot.errors import ScreenbotError
 from screenbot.geometry import Point, Rect
@@ -43,6 +44,11 @@ def sample_points(area: Rect) -> list[Point]:
     xs = (area.x + area.w // 10, area.x + area.w // 2, area.x + area.w - 1 - area.w // 10)
     ys = (area.y + area.h // 10, area.y + area.h // 2, area.y + area.h - 1 - area.h // 10)
     return [Point(x, y) for y in ys for x in xs]
+
+
+def windows_at(area: Rect, window_at: Callable[[Point], int | None]) -> frozenset[int]:
+    """The windows `window_at` names at the sample points of `area` (None: no window there)."""
+    return frozenset(w for w in map(window_at, sample_points(area)) if w is not None)
 
 
 def open_backend(platform: str | None = None, environ=None) -> WindowBackend:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from screenbot.control.focus import FocusUnknownError, WindowBackend, sample_points
+from screenbot.control.focus import FocusUnknownError, WindowBackend, windows_at
 from screenbot.geometry import Rect
 
 # Window levels (CGWindowLevel.h): normal windows are 0, floating panels 3, modal panels 8; the
@@ -104,10 +104,5 @@ class MacBackend(WindowBackend):
         return found
 
     def top_windows(self, area: Rect) -> frozenset[int]:
-        windows = self._windows()
-        found = set()
-        for p in sample_points(area):
-            front = next((number for number, bounds in windows if bounds.contains(p)), None)
-            if front is not None:
-                found.add(front)
-        return frozenset(found)
+        windows = self._windows()  # front to back: the first one holding a point shows there
+        return windows_at(area, lambda p: next((number for number, bounds in windows if bounds.contains(p)), None))

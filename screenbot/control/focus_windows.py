@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from screenbot.control.focus import WindowBackend, sample_points
-from screenbot.geometry import Rect
+from screenbot.control.focus import WindowBackend, windows_at
+from screenbot.geometry import Point, Rect
 
 GA_ROOT = 2  # GetAncestor: the top-level window a child window belongs to
 # SetProcessDpiAwareness's PROCESS_PER_MONITOR_DPI_AWARE: the mode mss sets when it opens the screen.
@@ -69,9 +69,8 @@ class WindowsBackend(WindowBackend):
         return self._user32.GetForegroundWindow() or None
 
     def top_windows(self, area: Rect) -> frozenset[int]:
-        found = set()
-        for p in sample_points(area):
-            child = self._user32.WindowFromPoint(_point(p.x, p.y))
-            if child:
-                found.add(self._user32.GetAncestor(child, GA_ROOT) or child)
-        return frozenset(found)
+        return windows_at(area, self._top_level_at)
+
+    def _top_level_at(self, p: Point) -> int | None:
+        child = self._user32.WindowFromPoint(_point(p.x, p.y))
+        return (self._user32.GetAncestor(child, GA_ROOT) or child) if child else None
