@@ -18,11 +18,10 @@ def need_tesseract(args: argparse.Namespace) -> str:
     """The tesseract program, found and kept for this run's OCR (--tesseract, $SCREENBOT_TESSERACT, PATH,
     install folders); missing: one line saying how to install it on this OS (OcrUnavailableError).
     Called first, so that no game starts that would stop at its first big tile."""
-    from screenbot.vision.tesseract import install_hint, use_tesseract
+    from screenbot.vision.ocr import missing
+    from screenbot.vision.tesseract import use_tesseract
 
     found = use_tesseract(getattr(args, "tesseract", None))
     if found is None:
-        from screenbot.vision.ocr import OcrUnavailableError  # noqa: PLC0415 - loads OpenCV: only on the error
-
-        raise OcrUnavailableError(f"tesseract not found (OCR, needed to read tiles that share a colour): {install_hint()}")
+        raise missing("to read tiles that share a colour")
     return found
