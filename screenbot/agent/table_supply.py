@@ -27,7 +27,9 @@ from screenbot.agent.table_build import LOCK_SUFFIX, LOG_SUFFIX, read_progress, 
 GIB = 2**30
 BUILD_MEMORY = 8 * GIB  # a build's peak: BIG and SMALL dense (6.6 GB) until each is compacted in turn, then PAIR
 CONVERT_MEMORY = 4 * GIB  # reading numpy's zip file whole (3.5 GB at the peak) to write the mapped one
-PROGRESS_EVERY_S = 1.0  # the job's progress file is read at most this often
+# The job is looked at (its progress file for the status line, after every move; its process for the
+# player, at every decision) at most this often: it runs for minutes.
+LOOK_EVERY_S = 1.0
 FILE_DISK = 3 * GIB  # the mapped file (2.85 GB) and a little room
 
 
@@ -132,7 +134,8 @@ def start_job(command: list[str], log: Path) -> subprocess.Popen:
 
 class TableSupply:
     """The tables at `path` for one command: loaded in a thread, or made by a job, never waited for
-    unless asked (`wait`); numpy's zip file of the same tables beside it (`.npz`) is converted. `build`: whether a missing file may be made (a job is started); `command`: the job's command line
+    unless asked (`wait`); numpy's zip file of the same tables beside it (`.npz`) is converted.
+    `build`: whether a missing file may be made (a job is started); `command`: the job's command line
     (tests give their own)."""
 
     def __init__(self, path: Path | None = None, build: bool = True, command: list[str] | None = None) -> None:
@@ -150,7 +153,8 @@ class TableSupply:
         self.unavailable: str | None = None  # why the tables will not come, in one line
         self.damaged: str | None = None  # the file found damaged (and set to be made again), in words
         self.load_seconds: float | None = None
-        self._progress_read: tuple[float, dict] = (-PROGRESS_EVERY_S, {})  # (when, what) the progress file said
+        self._progress_read: tuple[float, dict] = (-LOOK_EVERY_S, {})  # (when, what) the progress file said
+        self._job_looked = -LOOK_EVERY_S  # when poll last looked whether the job ended
         self._started = False
 
     # ---------------------------------------------------------------- state
@@ -227,7 +231,7 @@ class TableSupply:
 
     def _check_job(self) -> None:
         """A job that ended: its file is loaded, or its reason kept."""
-        if self.job is None or not self._job_ended():
+        if not self._job_ended():
             return
         self.job = self._popen = None
         if self.path.exists():
@@ -240,12 +244,14 @@ class TableSupply:
     # ---------------------------------------------------------------- asked by the player
     def poll(self):
         """The tables, the first time they are asked for once ready (None before, and after: the player
-        keeps them)."""
+        keeps them). A job making them is looked at once every LOOK_EVERY_S at most (the player asks at
+        every decision)."""
         with self._lock:
             if self._tables is not None and not self._taken:
                 self._taken = True
                 return self._tables
-        if not self._loading:
+        if self.job is not None and not self._loading and time.monotonic() - self._job_looked >= LOOK_EVERY_S:
+            self._job_looked = time.monotonic()
             self._check_job()
         return None
 
@@ -292,10 +298,10 @@ class TableSupply:
         return notes
 
     def _progress(self) -> dict:
-        """The job's progress, read from its file at most once a second (the status line asks after
-        every move)."""
+        """The job's progress, read from its file at most once every LOOK_EVERY_S (the status line asks
+        after every move)."""
         now = time.monotonic()
-        if now - self._progress_read[0] >= PROGRESS_EVERY_S:
+        if now - self._progress_read[0] >= LOOK_EVERY_S:
             self._progress_read = (now, read_progress(self.path))
         return self._progress_read[1]
 
