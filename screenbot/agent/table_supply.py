@@ -273,15 +273,21 @@ class TableSupply:
 
     def note(self) -> str | None:
         """Where the tables are, in a few words (None once taken, or when they will not come)."""
+        stage = self._stage()
+        return None if stage is None else f"tables: {stage}"
+
+    def _stage(self) -> str | None:
+        """Where the tables are: "loading", the job's stage ("building 40%"), or None once taken or when
+        they will not come."""
         if self._taken or self.unavailable is not None:
             return None
         if self._loading or self._tables is not None:
-            return "tables: loading"
+            return "loading"
         if self.job is not None:
             progress = self._progress()
             if progress.get("stage") == "building" and progress.get("total"):
-                return f"tables: building {100 * progress['solved'] // progress['total']}%"
-            return f"tables: {progress.get('stage') or 'starting'}"
+                return f"building {100 * progress['solved'] // progress['total']}%"
+            return progress.get("stage") or "starting"
         return None
 
     def end_notes(self) -> list[str]:
@@ -309,6 +315,5 @@ class TableSupply:
         """At the end of a command: one line when a job is still making the file, else None."""
         if self.job is None or self._job_ended():
             return None
-        note = self.note() or "tables: building"
-        return (f"the corner tables are still being made in the background ({note.split(': ', 1)[-1]}, "
+        return (f"the corner tables are still being made in the background ({self._stage() or 'building'}, "
                 f"process {self.job}); later games take them from {self.path}")
