@@ -80,10 +80,9 @@ def make_player(name: str = DEFAULT_PLAYER, *, tables: BlockTables | TableSupply
 
     if not spec.tables:
         return CornerAgent(None, **search)
-    supply = tables if isinstance(tables, TableSupply) else TableSupply() if tables is None else None
-    if supply is None:
+    if tables is not None and not isinstance(tables, TableSupply):
         return CornerAgent(tables, solve_budget=solve_budget, **search)
-    supply.start()
+    supply = (TableSupply() if tables is None else tables).start()
     if wait:
         return CornerAgent(supply.wait(), solve_budget=solve_budget, **search)
     return CornerAgent(None, solve_budget=solve_budget, later=supply, **search)
