@@ -17,9 +17,9 @@ from screenbot.game.rules import Grid, Move, to_grid
 from screenbot.geometry import Rect
 from screenbot.practice import page_geometry
 from screenbot.practice.errors import PageLoadError, RigError, ToolMissingError  # noqa: F401 - the rig's errors
+from screenbot.practice.browser import find_browser
 from screenbot.practice.launch import (
     browser_args,
-    find_browser,
     log_tail,
     need,
     start_browser,
@@ -39,6 +39,14 @@ DISMISS_STYLES = ("click", "key")  # how the page's win message is dismissed (ga
 # lines looks: their line colour). The terminal has none: its frame is box-drawing characters.
 BOARD_BGR = {"classic": (0xA0, 0xAD, 0xBB), "dark": (0x3D, 0x33, 0x2F),
              "lines": (0xC8, 0xC8, 0xC8), "lines-light": (0x33, 0x33, 0x33)}
+
+
+def _set_env(name: str, value: str | None) -> None:
+    """Set a variable of this process's environment; None: unset it."""
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
 
 
 class Rig:
@@ -161,10 +169,7 @@ class Rig:
         end_session(self._xvfb)
         self._xvfb = None
         for name, value in self._saved_env.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+            _set_env(name, value)
         self._saved_env = {}
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
@@ -194,10 +199,7 @@ class Rig:
             # the rig's display is X alone: a Wayland session's variables would say otherwise
             for name, value in {**self._env, "WAYLAND_DISPLAY": None, "XDG_SESSION_TYPE": "x11"}.items():
                 self._saved_env[name] = os.environ.get(name)
-                if value is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = value
+                _set_env(name, value)
 
     def _start_browser(self, browser: str) -> None:
         assert self._tmp is not None and self.url is not None
