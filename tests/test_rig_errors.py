@@ -8,7 +8,8 @@ import shutil
 import pytest
 
 from screenbot.practice.errors import RigError, ToolMissingError
-from screenbot.practice.launch import find_browser, zoom_level
+from screenbot.practice.browser import find_browser
+from screenbot.practice.launch import zoom_level
 from screenbot.practice.measure import Box
 from screenbot.practice.rig import Rig
 

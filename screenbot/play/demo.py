@@ -80,7 +80,8 @@ class DemoResult:
 def _browser_on_screen(url: str, tmp: Path) -> subprocess.Popen:
     """A fresh Chrome, Chromium or Edge window (its own profile) showing `url` on the user's screen,
     in a process group of its own."""
-    from screenbot.practice.launch import QUIET_BROWSER_FLAGS, find_browser
+    from screenbot.practice.browser import find_browser
+    from screenbot.practice.launch import QUIET_BROWSER_FLAGS
     from screenbot.practice.processes import own_group
 
     args = [find_browser(), *QUIET_BROWSER_FLAGS, f"--user-data-dir={tmp / 'profile'}",

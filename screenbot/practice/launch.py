@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from screenbot.practice.browser import find_browser  # noqa: F401 - the rig's browser, found here
 from screenbot.practice.errors import RigError, ToolMissingError
 from screenbot.practice.processes import end_session
 
