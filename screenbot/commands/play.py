@@ -7,7 +7,7 @@ from pathlib import Path
 
 from screenbot.agent.limits import DEEPEN_GAP_HELP, check_budget, check_deepen_gap, check_depth_cap
 from screenbot.commands.ocr_args import add_tesseract_argument, need_tesseract
-from screenbot.commands.player_args import add_player_argument
+from screenbot.commands.player_args import add_player_argument, say
 from screenbot.errors import UsageError
 
 
@@ -109,8 +109,10 @@ def run(args) -> int:
         print(f"move: {summary.advice['move']}" + (f"   ({values})" if values else ""))
         return 0
     print(summary.text())
-    for note in getattr(getattr(agent, "later", None), "end_notes", lambda: [])():
-        print(f"screenbot: note: {note}", file=sys.stderr)
+    supply = getattr(agent, "later", None)  # a corner player's tables, taken or still to come
+    if supply is not None:
+        for note in supply.end_notes():
+            say(note)
     if log_path is not None:
         print(f"log: {log_path}")
     if record_dir is not None:

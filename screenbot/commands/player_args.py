@@ -59,12 +59,11 @@ def player_tables(args: argparse.Namespace, *, fall_back: bool = True):
         return name, None
     from screenbot.agent.table_supply import TableSupply
 
-    tables = TableSupply(build=False).wait()
+    supply = TableSupply(build=False)
+    tables = supply.wait()
     if tables is not None:
         return name, tables
-    from screenbot.agent.block_tables import default_table_path
-
-    why = f"the corner tables are not made yet ({default_table_path()}; `screenbot play` makes them in the background)"
+    why = f"the corner tables are not made yet ({supply.path}; `screenbot play` makes them in the background)"
     if not fall_back:
         raise UsageError(f"{why}: try --player {UNTIL_TABLES}")
     say(f"{why}: {UNTIL_TABLES!r} answers instead, as play does until they are ready")
