@@ -159,16 +159,21 @@ class SolvedStates:
         self.overlaid = 0
 
     @classmethod
-    def compact_from(cls, kind: int, bits: np.ndarray, entries: np.ndarray) -> SolvedStates:
+    def _compact_over(cls, kind: int, bits: np.ndarray, ranks: np.ndarray, entries: np.ndarray) -> SolvedStates:
+        """The compact layout over these arrays (checked by the caller), its overlay empty."""
         table = cls.__new__(cls)
         table.kind, table.keys = kind, bits.size * 64
         table.dense = np.zeros(0, np.uint16)
-        table.bits, table.entries = bits, entries
-        table.ranks, count = _rank_counts(bits)
-        if count != len(entries):
-            raise TableError("the solved states bitmap and the entries disagree")
+        table.bits, table.ranks, table.entries = bits, ranks, entries
         table._empty_overlay()
         return table
+
+    @classmethod
+    def compact_from(cls, kind: int, bits: np.ndarray, entries: np.ndarray) -> SolvedStates:
+        ranks, count = _rank_counts(bits)
+        if count != len(entries):
+            raise TableError("the solved states bitmap and the entries disagree")
+        return cls._compact_over(kind, bits, ranks, entries)
 
     @classmethod
     def mapped(cls, kind: int, bits: np.ndarray, ranks: np.ndarray, entries: np.ndarray) -> SolvedStates:
@@ -178,12 +183,7 @@ class SolvedStates:
                 ranks.size and ranks[-1] + sum(_popcount(w) for w in bits[(ranks.size - 1) * RANK_WORDS:])
                 != entries.size):
             raise TableError("the solved states bitmap and the entries disagree")
-        table = cls.__new__(cls)
-        table.kind, table.keys = kind, bits.size * 64
-        table.dense = np.zeros(0, np.uint16)
-        table.bits, table.ranks, table.entries = bits, ranks, entries
-        table._empty_overlay()
-        return table
+        return cls._compact_over(kind, bits, ranks, entries)
 
     @classmethod
     def empty_compact(cls, kind: int, keys: int) -> SolvedStates:
