@@ -9,7 +9,7 @@ import numpy as np
 
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import is_tile
-from screenbot.imaging import FG_DIFF
+from screenbot.imaging import FG_DIFF, glyph_mask
 from screenbot.vision.tesseract import install_hint, tesseract_program
 
 GLYPH_W, GLYPH_H = 32, 12  # digit-shape key resolution (columns x rows)
@@ -32,8 +32,7 @@ def digit_mask(cell: np.ndarray, background, diff: int = FG_DIFF) -> np.ndarray:
     """
     h, w = cell.shape[:2]
     inner = cell[int(0.12 * h) : int(0.88 * h), int(0.06 * w) : int(0.94 * w)]
-    d = cv2.absdiff(inner, np.full_like(inner, np.asarray(background, np.uint8)))
-    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > diff
+    return glyph_mask(inner, background, diff).astype(bool)
 
 
 def glyph_bits(mask: np.ndarray) -> np.ndarray | None:
