@@ -23,5 +23,5 @@ def need_tesseract(args: argparse.Namespace) -> str:
 
     found = use_tesseract(getattr(args, "tesseract", None))
     if found is None:
-        raise missing("to read tiles that share a colour")
+        raise missing()
     return found

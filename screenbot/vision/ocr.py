@@ -19,6 +19,7 @@ DIGIT_HEIGHT = 28  # px: tesseract reads digits best at about this height
 MARGIN = 12  # white border around the digits
 DIGITS = "0123456789"  # what tesseract may answer for a tile
 KILO = DIGITS + "kK"  # ... and for a number a terminal game writes as 1k, 2k
+FOR_TILES = "to read tiles that share a colour"  # what OCR is needed for, said when tesseract is missing
 
 
 class OcrUnavailableError(ScreenbotError):
@@ -79,12 +80,12 @@ def _tessdata() -> str | None:
     return None
 
 
-def missing(what: str) -> OcrUnavailableError:
+def missing(what: str = FOR_TILES) -> OcrUnavailableError:
     """The error for OCR asked for with no tesseract program: what it was needed for, and how to install it."""
     return OcrUnavailableError(f"tesseract not found, needed {what}: {install_hint()}")
 
 
-def pytesseract_module(what: str = "to read tiles that share a colour"):
+def pytesseract_module(what: str = FOR_TILES):
     """pytesseract, pointed at the tesseract program found (OcrUnavailableError, saying it was needed
     `what` for, when there is none)."""
     program = tesseract_program()
