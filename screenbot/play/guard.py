@@ -10,7 +10,7 @@ from screenbot.game.rules import Move
 from screenbot.geometry import Point
 from screenbot.play.context import PlayContext, StopPlaying
 from screenbot.play.eyes import BoardGeometry, Sight
-from screenbot.play.safety import BoardLook, Safety
+from screenbot.play.safety import Safety, learn_look
 
 Cells = Iterable[tuple[int, int]]
 
@@ -50,7 +50,7 @@ class Guard:
     def learn(self, sight: Sight) -> None:
         """Remember how the board looks now (the pixels the check compares with)."""
         g = self.ctx.eyes.geometry
-        self.safety = Safety(BoardLook.learn(sight.frame, g.board_rect, g.cells), self.focus_watch)
+        self.safety = Safety(learn_look(sight.frame, g.board_rect, g.cells), self.focus_watch)
 
     def board_moved(self, geometry: BoardGeometry) -> None:
         if self.focus_watch is not None:

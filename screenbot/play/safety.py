@@ -63,9 +63,7 @@ class BoardLook:
     colour: tuple[int, int, int]  # BGR
 
     @classmethod
-    def learn(cls, frame: Frame, board_rect: Rect, cells: Sequence[Rect]) -> "BoardLook | BlocksLook":
-        if touching(cells):
-            return BlocksLook.learn(board_rect, cells)
+    def learn(cls, frame: Frame, board_rect: Rect, cells: Sequence[Rect]) -> "BoardLook":
         found = gap_points(board_rect, cells)
         points = tuple(p for p, _ in found)
         colours = sample(frame, points)
@@ -99,6 +97,12 @@ class BoardLook:
             f"the board is not where it was ({share:.0%} of its gaps look like the board): "
             "covered, moved or scrolled"
         )
+
+
+def learn_look(frame: Frame, board_rect: Rect, cells: Sequence[Rect]) -> "BoardLook | BlocksLook":
+    """How the board looks now, for the check before every key: its gaps' colour, or for a board of
+    touching blocks (no gaps) its cells' rings."""
+    return BlocksLook.learn(board_rect, cells) if touching(cells) else BoardLook.learn(frame, board_rect, cells)
 
 
 def touching(cells: Sequence[Rect]) -> bool:
@@ -168,7 +172,7 @@ class Safety:
     """Everything checked before a key is pressed: the board's pixels, and the focus watch's focus and
     stacking (control/focus.py: X11, Windows, macOS)."""
 
-    def __init__(self, look: BoardLook, focus_watch=None) -> None:
+    def __init__(self, look: "BoardLook | BlocksLook", focus_watch=None) -> None:
         self.look = look
         self.focus_watch = focus_watch
 
