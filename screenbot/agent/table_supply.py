@@ -201,6 +201,10 @@ class TableSupply:
     def _make(self) -> None:
         """Find the job making the file, or start one when allowed and there is room."""
         holder = BuildLock(self.path).holder()
+        if holder is not None and not self.build and read_progress(self.path).get("stage") != "converting":
+            # a judge or a hint does not wait out another command's build (minutes); a conversion is seconds
+            self.unavailable = "the corner tables are being built in the background by another screenbot command"
+            return
         if holder is not None:
             self.job = holder
             return

@@ -234,3 +234,24 @@ def test_on_windows_the_job_starts_detached_in_its_own_group_at_the_idle_class(t
     monkeypatch.setattr(table_build.os, "sched_setscheduler", lambda *a: pytest.fail("Linux only"), raising=False)
     table_build.lower_priority()
     assert asked == [0x40]
+
+
+@pytest.mark.parametrize("stage,waits", [("building", False), ("converting", True)])
+def test_judges_and_hints_wait_for_another_command_s_conversion_but_not_its_build(tmp_path, stage, waits):
+    path = tmp_path / "corner.tables"
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        import psutil
+
+        side_file(path, ".lock").write_text(
+            f'{{"pid": {sleeper.pid}, "started": {psutil.Process(sleeper.pid).create_time()}}}')
+        write_progress(path, stage=stage, solved=40, total=100)
+        supply = S.TableSupply(path, build=False).start()
+        if waits:
+            assert supply.job == sleeper.pid and supply.unavailable is None
+        else:
+            assert supply.job is None and supply.wait(timeout=5) is None
+            assert supply.unavailable == "the corner tables are being built in the background by another screenbot command"
+    finally:
+        sleeper.kill()
+        sleeper.wait()
