@@ -182,6 +182,10 @@ class TableSupply:
             tables = BlockTables.load(self.path)
         except TableError as exc:
             self.damaged = str(exc)
+            if not self.build:  # a judge or a hint leaves it to play, which makes it again
+                self.unavailable = f"the corner tables at {self.path} are damaged ({exc}): screenbot play makes them again"
+                self._loading = False
+                return
             try:
                 self.path.unlink()
             except OSError:

@@ -255,3 +255,12 @@ def test_judges_and_hints_wait_for_another_command_s_conversion_but_not_its_buil
     finally:
         sleeper.kill()
         sleeper.wait()
+
+
+def test_judges_and_hints_leave_a_damaged_file_to_play_and_say_it_is_damaged(tmp_path):
+    path = tmp_path / "corner.tables"
+    path.write_bytes(b"not a tables file" * 100)
+    supply = S.TableSupply(path, build=False).start()
+    assert supply.wait(timeout=30) is None
+    assert supply.unavailable.startswith(f"the corner tables at {path} are damaged")
+    assert path.exists() and supply.job is None
