@@ -81,13 +81,11 @@ def _browser_on_screen(url: str, tmp: Path) -> subprocess.Popen:
     """A fresh Chrome, Chromium or Edge window (its own profile) showing `url` on the user's screen,
     in a process group of its own."""
     from screenbot.practice.browser import find_browser
-    from screenbot.practice.launch import QUIET_BROWSER_FLAGS
+    from screenbot.practice.launch import browser_args
     from screenbot.practice.processes import own_group
 
-    args = [find_browser(), *QUIET_BROWSER_FLAGS, f"--user-data-dir={tmp / 'profile'}",
-            "--window-position=40,40", "--window-size=720,960", f"--app={url}"]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        args += ["--no-sandbox", "--test-type"]
+    # the user's own screen scale: nothing forced
+    args = browser_args(find_browser(), tmp / "profile", url, (40, 40), (720, 960), None, app=True)
     return subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, **own_group())
 

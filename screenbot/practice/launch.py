@@ -107,18 +107,20 @@ def write_profile(profile: Path, zoom: float) -> None:
 
 
 def browser_args(browser: str, profile: Path, url: str, window_pos: tuple[int, int],
-                 window_size: tuple[int, int], scale: float, app: bool) -> list[str]:
+                 window_size: tuple[int, int], scale: float | None, app: bool) -> list[str]:
     """Chromium's command line: the window's place and size in screen pixels (converted to its
-    DIPs at `scale`), and the page in a normal window or, `app`, without browser chrome."""
-    dip = lambda v: max(1, round(v / scale))  # noqa: E731 - tiny local helper
+    DIPs at `scale`; None: the screen's own scale, not forced), and the page in a normal window or,
+    `app`, without browser chrome."""
+    dip = lambda v: max(1, round(v / (scale or 1.0)))  # noqa: E731 - tiny local helper
     args = [
         browser,
         *QUIET_BROWSER_FLAGS,
         f"--user-data-dir={profile}",
         f"--window-position={dip(window_pos[0])},{dip(window_pos[1])}",
         f"--window-size={dip(window_size[0])},{dip(window_size[1])}",
-        f"--force-device-scale-factor={scale:g}",
     ]
+    if scale is not None:
+        args.append(f"--force-device-scale-factor={scale:g}")
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         # Root needs --no-sandbox; --test-type hides the infobar that warning would add.
         args += ["--no-sandbox", "--test-type"]
