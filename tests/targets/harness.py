@@ -113,16 +113,21 @@ BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome
 
 
 class WebComponent2048(Target):
-    """npm `2048-webcomponent` (a Lit custom element) served on 127.0.0.1, shown in Chromium --app."""
+    """npm `2048-webcomponent` (a Lit custom element) served on 127.0.0.1, shown in Chromium --app.
+
+    A subclass names another npm web game: its package and the page server that shows it."""
 
     name = "webcomponent2048"
+    package = NPM_PACKAGE  # npm name, version (pinned)
+    server = "launch_webcomponent2048.py"  # beside this file: serves the page and takes its reports
+    window_size = (700, 600)
     spawns_on_first_2048 = False  # Engine.move returns before spawning when 2048 first appears
 
     def __init__(self, display: str, seed: int | None = 1, workdir: str | Path | None = None,
-                 window_pos: tuple[int, int] = (0, 0), window_size: tuple[int, int] = (700, 600),
+                 window_pos: tuple[int, int] = (0, 0), window_size: tuple[int, int] | None = None,
                  zoom: float = 1.0) -> None:
         super().__init__(display, seed, workdir)
-        self.window_pos, self.window_size, self.zoom = window_pos, window_size, zoom
+        self.window_pos, self.window_size, self.zoom = window_pos, window_size or self.window_size, zoom
         self.url = ""
 
     def _browser(self) -> str:
@@ -133,12 +138,11 @@ class WebComponent2048(Target):
         raise TargetError("Chromium is not installed (Debian: apt-get install chromium)")
 
     def _launch(self) -> None:
-        pkg = npm_package_dir()
+        pkg = npm_package_dir(*self.package)
         browser = self._browser()
         env = self.env
         env["TARGET_PKG_DIR"] = str(pkg)
-        server = self._spawn([sys.executable, str(HERE / "launch_webcomponent2048.py")], "server.log",
-                             env=env, stdout=subprocess.PIPE)
+        server = self._spawn([sys.executable, str(HERE / self.server)], "server.log", env=env, stdout=subprocess.PIPE)
         assert server.stdout is not None
         ready, _, _ = select.select([server.stdout], [], [], 10)
         line = server.stdout.readline().decode() if ready else ""
@@ -146,6 +150,7 @@ class WebComponent2048(Target):
             raise TargetError(f"the page server did not start{self._logs()}")
         seed = "" if self.seed is None else f"?seed={self.seed}"
         self.url = f"http://127.0.0.1:{int(line.split()[1])}/{seed}"
+        # an --app window with a fresh profile (so no saved game)
         profile = self.workdir / "profile"
         args = [browser, f"--user-data-dir={profile}", f"--window-position={self.window_pos[0]},{self.window_pos[1]}",
                 f"--window-size={self.window_size[0]},{self.window_size[1]}", "--no-first-run",

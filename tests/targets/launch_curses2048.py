@@ -55,7 +55,7 @@ def _wrap_board(Board):
     def moving(direction, move):
         def wrapped(self):
             if _state["pending"] is None:  # move_left and the others call move_right inside
-                _state["pending"] = (direction, corpus_launch.rows_of(self.board))
+                _state["pending"] = (direction, truthlog.rows_of(self.board))
             return move(self)
         return wrapped
 

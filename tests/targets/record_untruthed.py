@@ -19,13 +19,13 @@ picture, write its boards (rows top to bottom, 0 = empty) and drop "before"/"aft
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import PROGRAMS, TARGETS  # noqa: E402
+from record_fixtures import save  # noqa: E402
 from target_processes import VirtualDisplay  # noqa: E402
 
 
@@ -33,12 +33,6 @@ def preferences(step: int) -> list[str]:
     """The corner player's order of keys at `step`: down and left by turns, then right, then up."""
     first = ["down", "left"] if step % 2 == 0 else ["left", "down"]
     return first + ["right", "up"]
-
-
-def save(out: Path, name: str, picture, label: dict) -> None:
-    picture.save(out / f"{name}.png", optimize=True)
-    (out / f"{name}.json").write_text(json.dumps(label) + "\n")
-    print(name, label["kind"], flush=True)
 
 
 def whole_window_still(game) -> None:

@@ -11,9 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-import mss
-from PIL import Image
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import MOVES, TARGETS, VirtualDisplay  # noqa: E402
 
@@ -31,11 +28,8 @@ def main() -> None:
         for _ in range(args.moves):
             game.press(rng.choice(MOVES))
         time.sleep(0.8)  # let the last animation end
-        x, y, w, h = game.window_rect()
-        with mss.MSS(display=display.display) as screen:
-            shot = screen.grab({"left": x, "top": y, "width": w, "height": h})
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        Image.frombytes("RGB", shot.size, shot.rgb).save(args.out, optimize=True)
+        game.screenshot().save(args.out, optimize=True)
         print(args.out, "board", game.board())
 
 

@@ -1,4 +1,5 @@
-"""What every target does: start its program, find its window, send it real X keys, read its true board.
+"""What every target does: start its program, find its window, send it real X keys, read its true board,
+grab its window's pixels.
 
 Each subclass (harness.py) says how to start its program and which keys it takes. A program whose board
 cannot be read (`has_truth = False`: a C, C++ or Vala game) builds on target_screen.ScreenTarget, where the
@@ -13,6 +14,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,7 @@ class Target:
         self.truth_log = self.workdir / "truth.jsonl"
         self.procs: list[subprocess.Popen] = []
         self._window: int | None = None
+        self._screen: Any = None  # an mss grabber on the display, opened by the first grab
 
     # -- to be provided by each target
     def _launch(self) -> None:
@@ -74,16 +77,28 @@ class Target:
         try:
             self._launch()
             deadline = time.monotonic() + timeout_s
-            while self.has_truth and not self.history():
-                self._check_alive()
-                if time.monotonic() > deadline:
-                    raise TargetError(f"{self.name} reported no board within {timeout_s:g} s{self._logs()}")
-                time.sleep(0.05)
+            if self.has_truth:
+                self.wait_for("reported no board", lambda: bool(self.history()), timeout_s)
             self._window = self._find_window(deadline)
+            self._begin(timeout_s)
         except BaseException:
             self.stop()
             raise
         return self
+
+    def _begin(self, timeout_s: float) -> None:
+        """What start() does once the window is shown, before the program takes moves (a key past an
+        intro screen, a wait for the window to stand still); by default nothing."""
+
+    def wait_for(self, what: str, test: Callable[[], bool], timeout_s: float = 5.0) -> None:
+        """Wait until `test()` holds; TargetError saying `what` (with the logs) after `timeout_s`, or
+        as soon as a process of the target has exited."""
+        deadline = time.monotonic() + timeout_s
+        while not test():
+            self._check_alive()
+            if time.monotonic() > deadline:
+                raise TargetError(f"{self.name}: {what} within {timeout_s:g} s{self._logs()}")
+            time.sleep(0.02)
 
     def _check_alive(self) -> None:
         for proc in self.procs:
@@ -105,16 +120,23 @@ class Target:
             raise TargetError(f"xdotool {' '.join(args)} failed: {result.stderr.strip() or result.returncode}")
         return result.stdout
 
+    def _window_query(self) -> list[str]:
+        """What `xdotool search` is asked to find the game's windows by: by default its process."""
+        return ["--pid", str(self._window_pid())]
+
+    def _visible_windows(self) -> list[int]:
+        out = self._xdotool("search", "--onlyvisible", *self._window_query(), check=False)
+        return [int(w) for w in out.split()]
+
     def _find_window(self, deadline: float) -> int:
         while True:
-            out = self._xdotool("search", "--onlyvisible", "--pid", str(self._window_pid()), check=False)
-            wids = [int(w) for w in out.split()]
+            wids = self._visible_windows()
             if wids:
                 # the largest visible window is the game (Chromium also maps small helper windows)
                 return max(wids, key=lambda w: self._geometry(w)[2] * self._geometry(w)[3])
             self._check_alive()
             if time.monotonic() > deadline:
-                raise TargetError(f"{self.name}: no visible window for pid {self._window_pid()}{self._logs()}")
+                raise TargetError(f"{self.name}: no visible window ({' '.join(self._window_query())}){self._logs()}")
             time.sleep(0.1)
 
     def _geometry(self, wid: int) -> tuple[int, int, int, int]:
@@ -132,6 +154,24 @@ class Target:
     def window_rect(self) -> tuple[int, int, int, int]:
         """The game window's client area on the screen: x, y, width, height."""
         return self._geometry(self.window_id())
+
+    def screenshot(self) -> Any:
+        """The whole window now as an RGB picture (PIL.Image), cropped to its client area."""
+        from PIL import Image
+
+        shot = self._grab(None)
+        return Image.frombytes("RGB", shot.size, shot.rgb)
+
+    def _grab(self, part: tuple[int, int, int, int] | None) -> Any:
+        """An mss grab of the window, or of `part` of it (x, y, w, h inside the window)."""
+        if self._screen is None:
+            import mss
+
+            self._screen = mss.MSS(display=self.display)
+        x, y, w, h = self.window_rect()
+        if part is not None:
+            x, y, w, h = x + part[0], y + part[1], part[2], part[3]
+        return self._screen.grab({"left": x, "top": y, "width": w, "height": h})
 
     def focus(self) -> None:
         """Give the game's window the keyboard focus (there is no window manager on Xvfb)."""
@@ -197,6 +237,9 @@ class Target:
         return None
 
     def stop(self) -> None:
+        if self._screen is not None:
+            self._screen.close()
+            self._screen = None
         for proc in reversed(self.procs):
             end_process(proc)
             if proc.stdout is not None:

@@ -35,42 +35,18 @@ class ScreenTarget(Target):
 
     def __init__(self, display: str, seed: int | None = 1, workdir: Any = None) -> None:
         super().__init__(display, seed, workdir)
-        self._screen: Any = None
         # the part of the window that grab(), press() and the waits watch: x, y, w, h inside the
         # window (e.g. the board alone, without a score that keeps animating); None: all of it
         self.watch: tuple[int, int, int, int] | None = None
 
-    def start(self, timeout_s: float = 20.0) -> "ScreenTarget":
-        """Start the program; returns once its window is shown and has stood still `start_still_s`."""
-        super().start(timeout_s)
-        try:
-            if self.wait_still(timeout_s, self.start_still_s) is None:
-                raise TargetError(f"{self.name}: the window kept changing for {timeout_s:g} s{self._logs()}")
-        except BaseException:
-            self.stop()
-            raise
-        return self
+    def _begin(self, timeout_s: float) -> None:
+        # start() returns once the window has stood still `start_still_s`: the first board is drawn
+        if self.wait_still(timeout_s, self.start_still_s) is None:
+            raise TargetError(f"{self.name}: the window kept changing for {timeout_s:g} s{self._logs()}")
 
     def grab(self) -> bytes:
         """The watched pixels now (BGRA rows), for comparing one moment with another."""
         return bytes(self._grab(self.watch).raw)
-
-    def screenshot(self) -> Any:
-        """The whole window now as an RGB picture (PIL.Image), cropped to its client area."""
-        from PIL import Image
-
-        shot = self._grab(None)
-        return Image.frombytes("RGB", shot.size, shot.rgb)
-
-    def _grab(self, part: tuple[int, int, int, int] | None) -> Any:
-        if self._screen is None:
-            import mss
-
-            self._screen = mss.MSS(display=self.display)
-        x, y, w, h = self.window_rect()
-        if part is not None:
-            x, y, w, h = x + part[0], y + part[1], part[2], part[3]
-        return self._screen.grab({"left": x, "top": y, "width": w, "height": h})
 
     def wait_change(self, before: bytes, timeout_s: float) -> float | None:
         """Wait until the window differs from `before`; the time it was first seen different
@@ -119,9 +95,3 @@ class ScreenTarget(Target):
     def board(self) -> list[list[int]]:
         """No board can be read from this program: always TargetError."""
         raise TargetError(f"{self.name} has no readable board (has_truth is False): compare its screen instead")
-
-    def stop(self) -> None:
-        if self._screen is not None:
-            self._screen.close()
-            self._screen = None
-        super().stop()

@@ -1,22 +1,11 @@
-// What the node launchers share (as truthlog.py for the Python ones): a seeded Math.random, and the
-// game's true state appended as JSON lines to $TARGET_TRUTH_LOG.
+// What the node launchers share (as truthlog.py for the Python ones): a Math.random seeded from
+// $TARGET_SEED (seeded_random.js), and the game's true state appended as JSON lines to $TARGET_TRUTH_LOG.
 "use strict";
 
 const fs = require("fs");
+const { prng } = require("./seeded_random");
 
 const state = { seq: 0, game: 0 };
-
-/** A PRNG (mulberry32) from a 32-bit seed: a function giving floats in [0, 1) as Math.random does. */
-function prng(seed) {
-  let s = seed >>> 0;
-  return function () {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** $TARGET_SEED as a number, or null when it is unset or empty (the game stays random). */
 function seed() {

@@ -41,10 +41,14 @@ def move(direction: str, changed: bool, board, score: int) -> None:
         _board(direction, changed, board, score)
 
 
+def rows_of(board) -> list[list[int]]:
+    """A copy of a board held as rows of values (0 or None = empty), as a record holds it."""
+    return [[int(v or 0) for v in row] for row in board]
+
+
 def _board(direction, changed, board, score) -> None:
-    rows = [[int(v or 0) for v in row] for row in board]
     _write({"kind": "board", "game": _state["game"], "seq": _state["seq"], "move": direction,
-            "changed": bool(changed), "board": rows, "score": int(score), "t": time.time()})
+            "changed": bool(changed), "board": rows_of(board), "score": int(score), "t": time.time()})
     _state["seq"] += 1
 
 
