@@ -3,15 +3,13 @@ changes and then stands still after each key; gnome-2048's saved game shows what
 
 from __future__ import annotations
 
-import random
 import time
 
 import pytest
 
 from corpus_debian import PROGRAMS, TARGETS, Gnome2048, parse_saved
-from target_base import MOVES
-from target_processes import TargetError, VirtualDisplay
-from screenbot.practice.processes import process_alive
+from target_processes import TargetError
+from target_runs import on_fresh_display, press_seeded
 
 KEYS = 20
 
@@ -20,37 +18,19 @@ def _power_of_two_or_zero(value: int) -> bool:
     return value == 0 or (value >= 2 and value & (value - 1) == 0)
 
 
-def _play(target, keys: int, seed: str) -> list[dict]:
-    target.focus()
-    rng = random.Random(seed)
-    records = []
-    for i in range(keys):
-        move = rng.choice(MOVES)
-        record = target.press(move)
-        assert record is not None, f"{target.name}: the window did not stand still after press {i} ({move})"
-        assert record["move"] == move
-        records.append(record)
-    return records
-
-
 @pytest.mark.live
 @pytest.mark.parametrize("name", sorted(TARGETS))
 def test_debian_target_starts_and_its_window_answers_keys(name):
     started = time.monotonic()
-    display = VirtualDisplay((1280, 800)).start()
-    target = TARGETS[name](display.display)
-    pids: list[int] = []
-    try:
-        target.start()
-        pids = display.pids + target.pids
+    with on_fresh_display(TARGETS[name]) as target:  # and no process is left after it
         assert target.has_truth is False and target.history() == []
         with pytest.raises(TargetError):
             target.board()
         x, y, w, h = target.window_rect()
         assert 300 <= w <= 1280 and 300 <= h <= 800 and 0 <= x and x + w <= 1280 and y + h <= 800, (x, y, w, h)
         first = target.grab()
-        records = _play(target, KEYS, name)
-        pids = sorted(set(pids + target.pids))
+        # each press must return once the window stands still, naming its move
+        records = press_seeded(target, KEYS, name)
         moved = [r for r in records if r["changed"]]
         assert len(moved) >= KEYS // 4, records  # random keys on a fresh board mostly move something
         assert all(0 < r["settle_s"] < 3 for r in moved)
@@ -65,39 +45,23 @@ def test_debian_target_starts_and_its_window_answers_keys(name):
             # tiles add up to 4 + 2 per key that changed the window, and a tile v scored v*(log2 v - 1)
             assert sum(values) == 4 + 2 * len(moved), (saved.board, len(moved))
             assert saved.score == sum(v * (v.bit_length() - 2) for v in values if v)
-    finally:
-        target.cleanup()
-        display.stop()
-    assert not [pid for pid in pids if process_alive(pid)], "processes left running after stop()"
     assert time.monotonic() - started < 90
 
 
 @pytest.mark.live
 @pytest.mark.parametrize("rows, cols", [(3, 3), (5, 5), (3, 5)])
 def test_gnome2048_starts_at_the_size_asked(rows, cols):
-    display = VirtualDisplay((1280, 800)).start()
-    target = Gnome2048(display.display, rows=rows, cols=cols)
-    pids: list[int] = []
-    try:
-        target.start()
-        pids = display.pids + target.pids
-        records = _play(target, 4, f"{rows}x{cols}")
+    with on_fresh_display(Gnome2048, rows=rows, cols=cols) as target:  # and no process is left after it
+        records = press_seeded(target, 4, f"{rows}x{cols}")
         saved = target.quit_and_read_saved()
-    finally:
-        target.cleanup()
-        display.stop()
     assert (saved.rows, saved.cols) == (rows, cols)
     assert len(saved.board) == rows and all(len(row) == cols for row in saved.board)
     assert sum(v for row in saved.board for v in row) == 4 + 2 * sum(r["changed"] for r in records)
-    assert not [pid for pid in pids if process_alive(pid)], "processes left running after stop()"
 
 
 @pytest.mark.live
 def test_gnome2048_quits_and_saves_from_its_game_over_dialogs():
-    display = VirtualDisplay((1280, 800)).start()
-    target = Gnome2048(display.display, rows=3, cols=3)
-    try:
-        target.start()
+    with on_fresh_display(Gnome2048, rows=3, cols=3) as target:
         target.focus()
         target.watch = target.board_area  # the game-over dialogs lie over the board's middle
         for _ in range(300):  # a 3x3 board fills within a few dozen moves
@@ -107,9 +71,6 @@ def test_gnome2048_quits_and_saves_from_its_game_over_dialogs():
             pytest.fail("no game over within 300 rounds of keys")
         time.sleep(1)
         saved = target.quit_and_read_saved()
-    finally:
-        target.cleanup()
-        display.stop()
     board = saved.board
     assert all(v for row in board for v in row), board
     assert all(board[r][c] != board[r][c + 1] for r in range(3) for c in range(2)), board

@@ -3,16 +3,13 @@ takes 20 real X keys, and every board it reports follows its own rules from the 
 
 from __future__ import annotations
 
-import random
 import time
 
 import pytest
 from corpus_pypi import TARGETS
 from corpus_venv import venv_python
-from harness import MOVES, VirtualDisplay
-from truth_check import history_errors, rules_of
-
-from screenbot.practice.processes import process_alive
+from harness import VirtualDisplay
+from target_runs import play_seeded
 
 KEYS_PER_TARGET = 20
 
@@ -27,35 +24,11 @@ def corpus_venv():
 @pytest.mark.parametrize("name", sorted(TARGETS))
 def test_pypi_target_reports_every_move_by_its_rules(name, corpus_venv):
     started = time.monotonic()
-    display = VirtualDisplay((1280, 800)).start()
-    target = TARGETS[name](display.display, seed=7)
-    pids: list[int] = []
-    try:
-        target.start()
-        pids = display.pids + target.pids
-        x, y, w, h = target.window_rect()
-        assert w > 100 and h > 100 and 0 <= x and 0 <= y and x + w <= 1280 and y + h <= 800, (x, y, w, h)
-        rules = rules_of(target)
-        assert history_errors(target.history()[:1], target.spawns_on_first_2048, rules) == []
-
-        target.focus()
-        rng = random.Random(name)
-        sent = [rng.choice(MOVES) for _ in range(KEYS_PER_TARGET)]
-        for i, move in enumerate(sent):
-            record = target.press(move)
-            assert record is not None, f"{name} took no key for press {i} ({move})"
-            assert record["move"] == move
-        pids = sorted(set(pids + target.pids))
-
-        history = target.history()
-        assert [r["move"] for r in history] == [None] + sent
-        assert history_errors(history, target.spawns_on_first_2048, rules) == []
-        assert any(r["changed"] for r in history[1:])  # the keys did move tiles
-        assert target.board() == history[-1]["board"]
-    finally:
-        target.cleanup()
-        display.stop()
-    assert not [pid for pid in pids if process_alive(pid)], "processes left running after stop()"
+    # play_seeded checks the window, every board by its rules, and that no process is left
+    game = play_seeded(TARGETS[name], seed=7, keys=KEYS_PER_TARGET)
+    x, y, w, h = game.window
+    assert x + w <= 1280 and y + h <= 800, game.window  # and wholly on the screen
+    assert any(r["changed"] for r in game.history[1:])  # the keys did move tiles
     assert time.monotonic() - started < 60
 
 

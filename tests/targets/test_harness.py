@@ -3,14 +3,13 @@ every reported board follows the 2048 rules from the one before (no test of scre
 
 from __future__ import annotations
 
-import random
 import time
 
 import pytest
 
-from harness import MOVES, TARGETS, VirtualDisplay
+from harness import TARGETS
+from target_runs import play_seeded
 from truth_check import history_errors, step_errors
-from screenbot.practice.processes import process_alive
 
 KEYS_PER_TARGET = 20
 
@@ -19,35 +18,10 @@ KEYS_PER_TARGET = 20
 @pytest.mark.parametrize("name", sorted(TARGETS))
 def test_target_reports_every_move_by_the_rules(name):
     started = time.monotonic()
-    display = VirtualDisplay((1280, 800)).start()
-    target = TARGETS[name](display.display, seed=7)
-    pids: list[int] = []
-    try:
-        target.start()
-        pids = display.pids + target.pids
-        x, y, w, h = target.window_rect()
-        assert w > 100 and h > 100 and 0 <= x < 1280 and 0 <= y < 800, (x, y, w, h)
-        first = target.board()
-        assert sum(v != 0 for row in first for v in row) == 2
-
-        target.focus()
-        rng = random.Random(name)
-        sent = [rng.choice(MOVES) for _ in range(KEYS_PER_TARGET)]
-        for i, move in enumerate(sent):
-            record = target.press(move)
-            assert record is not None, f"{name} took no key for press {i} ({move})"
-            assert record["move"] == move
-        pids = sorted(set(pids + target.pids))
-
-        history = target.history()
-        assert [r["move"] for r in history] == [None] + sent
-        assert history_errors(history, target.spawns_on_first_2048) == []
-        assert any(r["changed"] for r in history[1:])  # the keys did move tiles
-        assert target.board() == history[-1]["board"]
-    finally:
-        target.cleanup()
-        display.stop()
-    assert not [pid for pid in pids if process_alive(pid)], "processes left running after stop()"
+    # play_seeded checks the window, every board by the rules, and that no process is left
+    game = play_seeded(TARGETS[name], seed=7, keys=KEYS_PER_TARGET)
+    assert sum(v != 0 for row in game.history[0]["board"] for v in row) == 2
+    assert any(r["changed"] for r in game.history[1:])  # the keys did move tiles
     assert time.monotonic() - started < 60
 
 
