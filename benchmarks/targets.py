@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -113,67 +112,53 @@ def play_live(target_cls, moves: int, player_name: str, limit_keys: int, tmp: Pa
     from benchmarks.target_limits import measure_limit
     from screenbot.board_source import calibrate_live
     from screenbot.control.screen import MssScreen
-    from screenbot.play.live_parts import open_live
-    from screenbot.play.loop import Player, PlaySettings
-    from screenbot.play.record import Recording
 
     _, _, processes, plays = harness()
     row: dict = {"has_truth": bool(target_cls.has_truth), "keys": key_set(target_cls.keys)}
     stage = "start"
     display = processes.VirtualDisplay(SCREEN).start()
     target = target_cls(display.display, seed=SEED)
-    old = os.environ.get("DISPLAY")
-    os.environ["DISPLAY"] = display.display
-    try:
-        target.start()
-        target.focus()
-        limit = None
+    with plays.screen_on(display.display):
         try:
-            limit = measure_limit(target, keys=limit_keys)
-            row["limit"] = {**limit.figures(), "keys_asked": limit_keys}
-        except Exception as exc:  # noqa: BLE001 - a limit not measured still leaves play to measure
-            row["limit_error"] = one_line(exc)
-        target.focus()
-        time.sleep(0.3)  # the last key's record (a web page reports over HTTP) lands before it is counted
-        stage = "calibrate"
-        with MssScreen() as screen:
-            profile = calibrate_live(screen, tmp / "profile.json")
-        row.update(calibrated=True, profile_kind=profile.kind)
-        if limit is not None:  # the same keys' grabs, the changes that touched the board alone
-            board = profile.board_rect
-            row["limit"] = {**limit.figures((board.x, board.y, board.w, board.h)), "keys_asked": limit_keys}
-        stage = "play"
-        first = max(len(target.history()) - 1, 0)  # the record's board play begins on
-        parts = open_live(profile=profile, keys=row["keys"])
-        try:
-            player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=moves, player=player_name),
-                            focus_watch=parts.focus_watch, record=Recording(stop_dir=tmp / "stop"))
-            summary = player.play()
-        finally:
-            parts.close()
-        moves_per_s = summary.moves_per_s or (summary.moves / summary.duration_s if summary.duration_s else 0.0)
-        row.update(moves=summary.moves, moves_per_s=round(moves_per_s, 2), ok=summary.ok, reason=summary.reason,
-                   score=summary.score, max_tile=summary.max_tile, rereads=summary.misreads)
-        if target_cls.has_truth:
-            truth = [r["board"] for r in target.history()[first:]]
-            if not summary.ok:  # a stopped run: the boards of keys play pressed but never believed are not misreads
-                truth, row["unbelieved"] = truth_as_far_as(truth, len(player.tracker.history))
-            row["misreads"] = plays.believed_against_truth(player, truth)
-        else:
-            row["rule_breaks"] = rule_breaks(summary.ok, summary.reason)
-    except Exception as exc:  # noqa: BLE001 - the row says what went wrong; the run goes on
-        row["error"] = {"stage": stage, "text": one_line(exc), "trace": traceback.format_exc(limit=4)[-1500:]}
-        if stage != "play":
-            row["calibrated"] = False
-    finally:
-        try:
-            target.cleanup()
-        finally:
-            display.stop()
-            if old is None:
-                os.environ.pop("DISPLAY", None)
+            target.start()
+            target.focus()
+            limit = None
+            try:
+                limit = measure_limit(target, keys=limit_keys)
+                row["limit"] = {**limit.figures(), "keys_asked": limit_keys}
+            except Exception as exc:  # noqa: BLE001 - a limit not measured still leaves play to measure
+                row["limit_error"] = one_line(exc)
+            target.focus()
+            time.sleep(0.3)  # the last key's record (a web page reports over HTTP) lands before it is counted
+            stage = "calibrate"
+            with MssScreen() as screen:
+                profile = calibrate_live(screen, tmp / "profile.json")
+            row.update(calibrated=True, profile_kind=profile.kind)
+            if limit is not None:  # the same keys' grabs, the changes that touched the board alone
+                board = profile.board_rect
+                row["limit"] = {**limit.figures((board.x, board.y, board.w, board.h)), "keys_asked": limit_keys}
+            stage = "play"
+            first = max(len(target.history()) - 1, 0)  # the record's board play begins on
+            summary, player = plays.play_calibrated(profile, moves, tmp / "stop", player_name, row["keys"])
+            moves_per_s = summary.moves_per_s or (summary.moves / summary.duration_s if summary.duration_s else 0.0)
+            row.update(moves=summary.moves, moves_per_s=round(moves_per_s, 2), ok=summary.ok, reason=summary.reason,
+                       score=summary.score, max_tile=summary.max_tile, rereads=summary.misreads)
+            if target_cls.has_truth:
+                truth = [r["board"] for r in target.history()[first:]]
+                if not summary.ok:  # a stopped run: the boards of keys play pressed but never believed are not misreads
+                    truth, row["unbelieved"] = truth_as_far_as(truth, len(player.tracker.history))
+                row["misreads"] = plays.believed_against_truth(player, truth)
             else:
-                os.environ["DISPLAY"] = old
+                row["rule_breaks"] = rule_breaks(summary.ok, summary.reason)
+        except Exception as exc:  # noqa: BLE001 - the row says what went wrong; the run goes on
+            row["error"] = {"stage": stage, "text": one_line(exc), "trace": traceback.format_exc(limit=4)[-1500:]}
+            if stage != "play":
+                row["calibrated"] = False
+        finally:
+            try:
+                target.cleanup()
+            finally:
+                display.stop()
     return row
 
 

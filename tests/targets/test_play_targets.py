@@ -4,6 +4,8 @@ with real X keys, every believed board checked against the game's own record."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -12,38 +14,56 @@ from harness import Quantum2048, Term2048, VirtualDisplay, WebComponent2048
 pytestmark = pytest.mark.live
 
 
-def play_target(target_cls, moves: int, tmp_path, **target_options):
-    from screenbot.board_source import calibrate_live
-    from screenbot.control.screen import MssScreen
-    from screenbot.play.loop import PlaySettings, Player
-    from screenbot.play.record import Recording
-    from screenbot.play.live_parts import open_live
-
-    display = VirtualDisplay((1280, 800)).start()
-    target = target_cls(display.display, seed=7, **target_options)
+@contextmanager
+def screen_on(display: str) -> Iterator[None]:
+    """$DISPLAY names `display` inside: screenbot's live screen and keys go there."""
     old = os.environ.get("DISPLAY")
-    os.environ["DISPLAY"] = display.display
+    os.environ["DISPLAY"] = display
     try:
-        target.start()
-        target.focus()
-        with MssScreen() as screen:
-            profile = calibrate_live(screen, tmp_path / "profile.json")
-        parts = open_live(profile=profile)
-        try:
-            player = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=moves, player="plain"), focus_watch=parts.focus_watch,
-                            record=Recording(stop_dir=tmp_path / "stop"))
-            summary = player.play()
-        finally:
-            parts.close()
-        truth = [r["board"] for r in target.history()]
-        return summary, player, profile, truth
+        yield
     finally:
-        target.cleanup()
-        display.stop()
         if old is None:
             os.environ.pop("DISPLAY", None)
         else:
             os.environ["DISPLAY"] = old
+
+
+def play_calibrated(profile, moves: int, stop_dir, player: str = "plain", keys: str = "arrows"):
+    """screenbot plays up to `moves` moves by `player` on the live screen `profile` was calibrated on,
+    pressing `keys` (a key set's name): the summary, and the Player (its tracker holds what it believed)."""
+    from screenbot.play.live_parts import open_live
+    from screenbot.play.loop import PlaySettings, Player
+    from screenbot.play.record import Recording
+
+    parts = open_live(profile=profile, keys=keys)
+    try:
+        bot = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=moves, player=player),
+                     focus_watch=parts.focus_watch, record=Recording(stop_dir=stop_dir))
+        return bot.play(), bot
+    finally:
+        parts.close()
+
+
+def play_target(target_cls, moves: int, tmp_path, **target_options):
+    """`target_cls` on a fresh Xvfb, calibrated with no options and played `moves` moves: the summary,
+    the Player, the profile and the game's own boards."""
+    from screenbot.board_source import calibrate_live
+    from screenbot.control.screen import MssScreen
+
+    display = VirtualDisplay((1280, 800)).start()
+    target = target_cls(display.display, seed=7, **target_options)
+    with screen_on(display.display):
+        try:
+            target.start()
+            target.focus()
+            with MssScreen() as screen:
+                profile = calibrate_live(screen, tmp_path / "profile.json")
+            summary, player = play_calibrated(profile, moves, tmp_path / "stop")
+            truth = [r["board"] for r in target.history()]
+            return summary, player, profile, truth
+        finally:
+            target.cleanup()
+            display.stop()
 
 
 def believed_against_truth(player, truth) -> int:
