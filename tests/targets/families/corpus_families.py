@@ -1,0 +1,130 @@
+"""Six small 2048 programs written here, one per family of look that issue #36 describes for programs we
+cannot run (README.md beside this file): three Tk windows and three terminal games in xterm. Each is a
+real game (engine.py: classic rules unless its Target says otherwise, seeded from $TARGET_SEED) that
+reports its true board after every key through truthlog, like the harness's other targets.
+
+    sys.path: tests/targets
+    from families.corpus_families import TARGETS
+    with VirtualDisplay() as xvfb, TARGETS["tk_wide"](xvfb.display, seed=3) as game:
+        game.focus()
+        game.press("left")
+
+Does not import screenbot.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from target_base import Target
+from target_processes import need
+
+HERE = Path(__file__).resolve().parent
+
+
+class FamilyTarget(Target):
+    """A family program started with this Python (it needs the standard library only)."""
+
+    program = ""  # <name>.py beside this file
+    big_start = False  # True: the first board holds 4096 2048 1024 1024 on its top row (FAMILY_BIG_START)
+
+    def __init__(self, display: str, seed: int | None = 1, workdir: str | Path | None = None,
+                 big_start: bool | None = None) -> None:
+        super().__init__(display, seed, workdir)
+        if big_start is not None:
+            self.big_start = big_start
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = super().env
+        env.update(FAMILY_BIG_START="1" if self.big_start else "0", TARGET_CRASH_LOG=str(self.workdir / "crash.log"))
+        return env
+
+    def _command(self) -> list[str]:
+        return [sys.executable, str(HERE / self.program)]
+
+
+class TkTarget(FamilyTarget):
+    """A Tk window at 0,0, titled by the target's name (Tk sets no _NET_WM_PID)."""
+
+    def _launch(self) -> None:
+        self._spawn(self._command(), "game.log")
+
+    def _window_query(self) -> list[str]:
+        return ["--name", f"^{self.name}$"]
+
+
+class XtermFamilyTarget(FamilyTarget):
+    """A terminal program in a real xterm at 0,0 (256 colours)."""
+
+    columns, rows, font_size = 80, 24, 14
+    fg, bg = "grey90", "black"
+
+    def _launch(self) -> None:
+        xterm = need("xterm", "xterm")
+        self._spawn([xterm, "-tn", "xterm-256color", "-fa", "DejaVu Sans Mono", "-fs", str(self.font_size),
+                     "-fg", self.fg, "-bg", self.bg, "-geometry", f"{self.columns}x{self.rows}+0+0",
+                     "-title", self.name, "-e", *self._command()], "xterm.log")
+
+
+class TkWide(TkTarget):
+    """Tk: spawns 2 ... 512; numbers from 1024 up wider than their cell. Starts with big tiles."""
+
+    name = "tk_wide"
+    program = "tk_wide.py"
+    big_start = True
+    rule_variant = {"spawn_values": (2, 4, 8, 16, 32, 64, 128, 256, 512)}
+
+
+class TkOverhang(TkTarget):
+    """Tk: a framed board whose right column of tiles overhangs the frame by 25 px; help text over the
+    bottom row."""
+
+    name = "tk_overhang"
+    program = "tk_overhang.py"
+
+
+class CursesBoxes(XtermFamilyTarget):
+    """curses: white box lines, black empty cells, tiles as coloured blocks with a black margin, black digits."""
+
+    name = "curses_boxes"
+    program = "curses_boxes.py"
+    columns, rows = 48, 24
+
+
+class AsciiDouble(XtermFamilyTarget):
+    """curses: a grid of `‖` and `=`, numbers coloured by value from 16 colours."""
+
+    name = "ascii_double"
+    program = "ascii_double.py"
+    columns, rows = 40, 20
+
+
+class PlainBoxes(XtermFamilyTarget):
+    """print and ANSI clear: a line box around each cell, no colour."""
+
+    name = "plain_boxes"
+    program = "plain_boxes.py"
+    columns, rows = 40, 20
+    fg, bg = "black", "white"
+
+
+class TkNoFrame(TkTarget):
+    """Tk: no frame (the window is the board's colour), cells 84 px apart across and 80 down, picture tiles
+    with a small number in a corner."""
+
+    name = "tk_noframe"
+    program = "tk_noframe.py"
+
+
+TARGETS: dict[str, type[Target]] = {t.name: t for t in (TkWide, TkOverhang, CursesBoxes, AsciiDouble, PlainBoxes,
+                                                        TkNoFrame)}
+PROGRAMS: dict[str, str] = {
+    "tk_wide": "families/tk_wide.py (Tk, written here)",
+    "tk_overhang": "families/tk_overhang.py (Tk, written here)",
+    "curses_boxes": "families/curses_boxes.py (curses in xterm, written here)",
+    "ascii_double": "families/ascii_double.py (curses in xterm, written here)",
+    "plain_boxes": "families/plain_boxes.py (print in xterm, written here)",
+    "tk_noframe": "families/tk_noframe.py (Tk, written here)",
+}
