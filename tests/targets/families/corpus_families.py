@@ -27,7 +27,7 @@ class FamilyTarget(Target):
     """A family program started with this Python (it needs the standard library only)."""
 
     program = ""  # <name>.py beside this file
-    big_start = False  # True: the first board holds 4096 2048 1024 1024 on its top row (FAMILY_BIG_START)
+    big_start = False  # True: the first board holds 2048 1024 4096 8192 on its top row (FAMILY_BIG_START)
 
     def __init__(self, display: str, seed: int | None = 1, workdir: str | Path | None = None,
                  big_start: bool | None = None) -> None:
@@ -61,6 +61,12 @@ class XtermFamilyTarget(FamilyTarget):
     columns, rows, font_size = 80, 24, 14
     fg, bg = "grey90", "black"
 
+    @property
+    def env(self) -> dict[str, str]:
+        env = super().env
+        env.update(LC_ALL="C.UTF-8")  # xterm and curses in UTF-8 (the `‖` of ascii_double)
+        return env
+
     def _launch(self) -> None:
         xterm = need("xterm", "xterm")
         self._spawn([xterm, "-tn", "xterm-256color", "-fa", "DejaVu Sans Mono", "-fs", str(self.font_size),
@@ -90,7 +96,7 @@ class CursesBoxes(XtermFamilyTarget):
 
     name = "curses_boxes"
     program = "curses_boxes.py"
-    columns, rows = 48, 24
+    columns, rows = 44, 28
 
 
 class AsciiDouble(XtermFamilyTarget):

@@ -20,7 +20,7 @@ import truthlog  # noqa: E402
 SIZE = 4
 CLASSIC_SPAWNS = {2: 9, 4: 1}
 MOVES = ("up", "down", "left", "right")
-BIG_START = (4096, 2048, 1024, 1024)  # the first board's big tiles with FAMILY_BIG_START=1, row 0 first
+BIG_START = (2048, 1024, 4096, 8192)  # the first board's big tiles with FAMILY_BIG_START=1, row 0 (no two alike)
 
 
 def _line_cells(move: str, index: int) -> list[tuple[int, int]]:

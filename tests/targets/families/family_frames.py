@@ -1,0 +1,70 @@
+"""The family programs' recorded frames (tests/fixtures/families/<name>/X.png + X.json, record_families.py)
+read the way `calibrate` and `read` read a screen: calibrated once on the sparsest still board, then each
+frame sorted into what screenbot made of it.
+
+    exact      the board the game showed (a still: its board; mid-move: the board before or after the key);
+               on the game-over frame, `over`, or `playing` with the board under the message
+    unsettled  screenbot said it cannot tell yet (a frame mid-move, a cell it does not trust)
+    error      an error instead of a reading (a tile it cannot name), or no calibration at all
+    wrong      a board the game did not show, reported as if it were the board
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "families"
+
+
+@dataclass(frozen=True)
+class FamilyFrame:
+    name: str
+    kind: str  # static | mid-animation | overlay-over
+    outcome: str  # exact | unsettled | error | wrong
+    seen: str  # the state and grid read, or the error's message
+
+
+def read_family_frames(name: str, root: Path = FIXTURES) -> list[FamilyFrame]:
+    """Every recorded frame of program `name` as screenbot reads it (no display needed)."""
+    import cv2
+
+    from screenbot.calibration import calibrate
+    from screenbot.control.screen import Frame
+    from screenbot.errors import ScreenbotError
+    from screenbot.game.rules import to_grid
+    from screenbot.vision.marks import learn_marks
+    from screenbot.vision.reader import read_board
+
+    labels = {png: json.loads(png.with_suffix(".json").read_text()) for png in sorted((root / name).glob("*.png"))}
+    still = [png for png, lab in labels.items() if lab["kind"] == "static"]
+    first = min(still, key=lambda png: sum(v != 0 for row in labels[png]["board"] for v in row))
+    frame = Frame(cv2.imread(str(first)), 0, 0)
+    try:
+        profile = calibrate(frame)
+        learn_marks(frame, profile)
+    except ScreenbotError as exc:
+        return [FamilyFrame(png.name, lab["kind"], "error", f"calibration: {exc}") for png, lab in labels.items()]
+    out = []
+    for png, lab in labels.items():
+        shown = [to_grid(lab["board"])] + ([to_grid(lab["board_before"])] if "board_before" in lab else [])
+        try:
+            reading = read_board(Frame(cv2.imread(str(png)), 0, 0), profile)
+        except ScreenbotError as exc:
+            out.append(FamilyFrame(png.name, lab["kind"], "error", str(exc)))
+            continue
+        state, grid = str(reading.state), reading.grid
+        seen = f"{state} {[list(r) for r in grid]}" if grid is not None else f"{state}: {reading.detail}"
+        if grid is not None and grid not in shown:
+            outcome = "wrong"
+        elif state == "playing" and grid is not None:
+            outcome = "exact"
+        elif lab["kind"] == "overlay-over" and state == "over":
+            outcome = "exact"  # the overlay named (with the board under it, or none)
+        elif state == "unsettled":
+            outcome = "unsettled"
+        else:
+            outcome = "error"  # a state other than the one shown (playing on the game-over frame, no-board)
+        out.append(FamilyFrame(png.name, lab["kind"], outcome, seen))
+    return out
