@@ -49,3 +49,7 @@ class Agent(abc.ABC):
 
     def close(self) -> None:
         """Let go of threads and memory; nothing by default."""
+
+    def set_four_share(self, share: float) -> None:
+        """Think with this chance that a new tile is a 4 (a game whose share is not the classic 10 %);
+        an agent that cannot ignores it."""

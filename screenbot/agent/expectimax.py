@@ -19,7 +19,8 @@ and the search's mutable state lives in two preallocated arrays that the Python 
 - `work` (float64): counters and flags (`W_*` below) and a little scratch; one per thread.
 
 A chance node at `depth` (chance layers left, >= 1) is a board after a move, before the spawn.
-Its value is the average over empty cells of 0.9 * best(a 2 there) + 0.1 * best(a 4 there), where
+Its value is the average over empty cells of 0.9 * best(a 2 there) + 0.1 * best(a 4 there) (the
+classic chances; work[W_FOUR] holds the 4's), where
 best() is the max of 0 and the values after each legal move (so 0 when no move is legal, and a
 board the heuristic scores below 0 is no better than a lost one, as in nneonneo/2048-ai). After
 the move the board is scored by the heuristic when depth is 1 or the path probability is below
@@ -56,6 +57,7 @@ W_ABORTED = 2  # set to 1 when abandoned
 W_DEPTH_CUT = 3  # chance nodes whose children were cut off by depth rather than by probability
 W_GEN = 4  # the current generation (1 .. GENERATIONS - 1)
 W_CUTOFF = 5  # the path-probability cutoff
+W_FOUR = 6  # the chance that a new tile is a 4 (the classic game: 0.1; play learns a game's own)
 _W_REST = 8  # 16 floats: per move and row, the heuristic of the slid rows other than that row
 WORK_SIZE = _W_REST + 16
 
@@ -220,8 +222,10 @@ def chance_value(b, t, depth, cprob, tt, work, s):
     gen = np.uint64(work[W_GEN])
     cutoff = work[W_CUTOFF]
     cuts_before = work[W_DEPTH_CUT]
-    p2 = cprob * 0.9 / empties
-    p4 = cprob * 0.1 / empties
+    four = work[W_FOUR]
+    two = 1.0 - four
+    p2 = cprob * two / empties
+    p4 = cprob * four / empties
     leaf2 = depth == 1 or p2 < cutoff
     leaf4 = depth == 1 or p4 < cutoff
     if depth == 1 and p2 >= cutoff:
@@ -264,7 +268,7 @@ def chance_value(b, t, depth, cprob, tt, work, s):
                     ),
                 )
                 best = max(best, 0.0)  # as at every max node: a board scored below 0 counts as lost
-                total += (0.9 if tile == 1 else 0.1) * best
+                total += (two if tile == 1 else four) * best
 
     if not (leaf2 and leaf4):  # then the spawns whose moves lead to chance nodes one layer down
         cells = _empty_bits(b)
@@ -297,7 +301,7 @@ def chance_value(b, t, depth, cprob, tt, work, s):
                     best = max(best, _child_value(tt, work, nb, nt, depth - 1, p, gen, s))
                 if work[W_ABORTED] != 0.0:
                     return 0.0
-                total += (0.9 if tile == 1 else 0.1) * best
+                total += (two if tile == 1 else four) * best
 
     value = total / empties
     slot = np.int64((b * _HASH_MUL) >> _HASH_SHIFT)

@@ -59,6 +59,7 @@ DEFAULT_DEPTH_CAP = 6
 # live play's default on 2 cores (docs/strength.md: what it gave).
 ENDGAME_TILE = 16384
 MAX_DEPTH = 16  # iterative deepening stops here
+CLASSIC_FOUR_SHARE = 0.1  # the classic game's chance that a new tile is a 4
 HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)
 assert MAX_FIXED_DEPTH <= kernel.MAX_TREE_DEPTH
 
@@ -78,6 +79,7 @@ class _Search:
         self.tt = np.zeros(2 * kernel.TT_ENTRIES, np.uint64)
         self.works = [np.zeros(kernel.WORK_SIZE, np.float64)]
         self.nodes_per_ms = 15000.0  # per thread; refined by every timed search
+        self.four_share = CLASSIC_FOUR_SHARE  # the chance that a new tile is a 4
         self.cancelled = False  # set by ExpectimaxAgent.cancel() from another thread
         self._jobs: list[queue.SimpleQueue] = []
         self._done: queue.SimpleQueue = queue.SimpleQueue()
@@ -141,6 +143,7 @@ class _Search:
             work[kernel.W_ABORTED] = 0.0
             work[kernel.W_DEPTH_CUT] = 0.0
             work[kernel.W_CUTOFF] = cutoff
+            work[kernel.W_FOUR] = self.four_share
         if self.cancelled:  # a cancel that came just before the limits above were set
             self.stop_all()
         started = time.perf_counter()
@@ -167,7 +170,8 @@ class _Search:
             spawns += [(k, i, rank) for i in cells for rank in (1, 2)]
         order = sorted(range(len(spawns)), key=lambda j: spawns[j][2])  # the 2s first
         boards = [int(afters[k]) | (rank << (4 * i)) for k, i, rank in spawns]
-        probs = [(0.9 if rank == 1 else 0.1) / empties[k] for k, i, rank in spawns]
+        four = self.four_share
+        probs = [(1.0 - four if rank == 1 else four) / empties[k] for k, i, rank in spawns]
         values = [0.0] * len(spawns)
         taken = itertools.count()
         tt = self.tt
@@ -196,8 +200,8 @@ class _Search:
         out = np.zeros(afters.shape[0], np.float64)
         for j in range(0, len(spawns), 2):  # per cell: 0.9 x best after a 2, then 0.1 x best after a 4
             k = spawns[j][0]
-            out[k] += 0.9 * values[j]
-            out[k] += 0.1 * values[j + 1]
+            out[k] += (1.0 - four) * values[j]
+            out[k] += four * values[j + 1]
         for k, n in enumerate(empties):
             out[k] /= n
         return out
@@ -273,6 +277,13 @@ class ExpectimaxAgent(Agent):
 
     def close(self) -> None:
         self._search.set_threads(1)
+
+    def set_four_share(self, share: float) -> None:
+        """Search with this chance of a 4 among new tiles from the next decision on (the classic 0.1
+        by default; play passes on what it learned of the game on screen)."""
+        if not 0.0 <= share <= 1.0:
+            raise ValueError(f"the share of 4s must lie between 0 and 1, not {share}")
+        self._search.four_share = float(share)
 
     def warm_up(self) -> float:
         """Compile the kernels, or load them from numba's disk cache; returns the seconds it took. Depth 1

@@ -19,6 +19,7 @@ from screenbot.play.record import Recording
 from screenbot.play.settings import PlaySettings
 from screenbot.play.stats import Summary
 from screenbot.play.thinker import Thinker
+from screenbot.play.rulebook import CLASSIC_FOUR_SHARE
 from screenbot.play.tracker import TrackingError
 from screenbot.play.warm import FINISH_WAIT_S, FIRST_MOVE_WAIT_S, WarmUp
 from screenbot.play.watch import Watcher
@@ -90,6 +91,7 @@ class Player:
         self.watcher = Watcher(ctx, self.guard, self.pauser, self.overlay, self.record, spawn_reader=spawn_reader)
         self.last_decision = None
         self.last_prediction = None
+        self.four_share = CLASSIC_FOUR_SHARE  # what the agent thinks with
 
     # the parts tests and the status line read
     @property
@@ -137,6 +139,7 @@ class Player:
                 prediction = self.last_prediction = ctx.tracker.predict(move)
                 self.press(move, board, think_ms, just_merged)  # guard -> press
                 board = self.watcher.watch(prediction, think_ms, agent_ms)  # watch it land
+                self.follow_rules()
                 if self.status is not None:
                     self.status(self)
                 self.overlay.after_move(board)
@@ -278,6 +281,14 @@ class Player:
         self.record.move(ctx.tracker.moves, board, move, t, ctx.stats.last_read_ms, think_ms, frame,
                          fallback=self.by_first_moves)
 
+    def follow_rules(self) -> None:
+        """The agent thinks with the share of 4s this game has shown (the rule book's, once enough
+        new tiles came)."""
+        share = self.ctx.tracker.rules.four_share()
+        if self.agent is not None and self.warming is None and share != self.four_share:
+            self.agent.set_four_share(share)
+            self.four_share = share
+
     def summary(self, reason: str, ok: bool, diagnostics: str | None) -> Summary:
         ctx, advice = self.ctx, None
         if self.settings.dry_run and self.last_decision is not None:
@@ -287,6 +298,9 @@ class Player:
                 "values": {Move(m).key: float(v) for m, v in getattr(d, "values", {}).items()},
             }
         t = ctx.tracker
+        spawns = t.rules.spawn_note()  # how the new tiles came, when not as in the classic game
+        if spawns:
+            ctx.stats.note_rule(spawns)
         return ctx.stats.summary(ctx.clock(), t.board, t.moves, t.score, t.misreads, reason, ok, diagnostics, advice,
                                  len(t.no_spawn_moves))
 

@@ -10,8 +10,8 @@ from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame
 from screenbot.game.rules import Move, to_grid
 from screenbot.play.record import LOG_NAME, PROFILE_NAME, RecordError, read_log
-from screenbot.play.tracker import Prediction, compare, fill_from, cell_agrees
-from screenbot.game.rules import apply_move
+from screenbot.play.rulebook import RuleBook
+from screenbot.play.tracker import compare, fill_from, cell_agrees
 
 
 @dataclass
@@ -56,17 +56,22 @@ def replay(folder: str | Path, read: Callable | None = None, profile=None) -> Re
     readers = {(profile.board_rect.x, profile.board_rect.y): (profile, SpawnReader.for_profile(profile))}
     report = ReplayReport(moves=len(moves), summary=summary)
     previous = None
+    rules = RuleBook()
     for entry in moves:
         i = entry.get("i")
         board = to_grid(entry["board"])
         prediction = None
         if previous is not None:
             before, move = previous
-            after, gain = apply_move(before, move)
-            prediction = Prediction(before, move, after, gain)
+            prediction = rules.predict(before, move)
             check = compare(board, prediction)
-            if not check.matched:
+            explained = rules.explain(board, prediction) if check.verdict == "mismatch" else None
+            if explained is not None:  # a rule variant play learned from the game
+                rules.adopt(explained)
+                prediction = explained.prediction
+            elif not check.matched:
                 report.disagreements.append(Disagreement(i, f"the logged board does not follow from move {i - 1} ({move.key}): {check.verdict}"))
+            rules.saw_move(prediction)
         frame_name = entry.get("frame")
         if frame_name:
             origin = entry.get("origin") or [0, 0]

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from screenbot.errors import ScreenbotError
-from screenbot.game.rules import SIZE, Grid, Move, apply_move, empty_cells, is_tile, merged_cells, to_grid
+from screenbot.game.rules import SIZE, Grid, Move, empty_cells, is_tile, merged_cells, to_grid
+from screenbot.game.variants import is_power_of_two_tile
+
+if TYPE_CHECKING:
+    from screenbot.play.rulebook import RuleBook
 
 # The largest tile the classic palette gives a colour of its own; every tile above it shares one.
 LARGEST_OWN_COLOUR = 2048
@@ -90,12 +94,13 @@ class Check:
         return self.verdict == "match"
 
 
-def _agrees_everywhere(seen: SeenGrid, expected: Grid) -> bool:
+def agrees_everywhere(seen: SeenGrid, expected: Grid) -> bool:
     return all(cell_agrees(seen[r][c], expected[r][c]) for r in range(SIZE) for c in range(SIZE))
 
 
-def compare(seen: SeenGrid, prediction: Prediction) -> Check:
-    """Compare a seen board with the prediction (pure; see Check for the verdicts)."""
+def compare(seen: SeenGrid, prediction: Prediction, any_value: bool = False) -> Check:
+    """Compare a seen board with the prediction (pure; see Check for the verdicts). With `any_value`
+    the new tile may hold any power of two (a game that spawns more than 2s and 4s)."""
     after = prediction.after
     differences = []
     spawns = []
@@ -104,7 +109,7 @@ def compare(seen: SeenGrid, prediction: Prediction) -> Check:
             value, expected = seen[r][c], after[r][c]
             if cell_agrees(value, expected):
                 continue
-            if expected == 0 and value in (2, 4):
+            if expected == 0 and (value in (2, 4) or (any_value and is_power_of_two_tile(value))):
                 spawns.append((r, c, value))
             else:
                 differences.append((r, c, value, expected))
@@ -113,7 +118,7 @@ def compare(seen: SeenGrid, prediction: Prediction) -> Check:
         return Check("match", prediction.with_spawn(r, c, v), (r, c, v))
     if not differences and not spawns:
         return Check("no-spawn")
-    if _agrees_everywhere(seen, prediction.before):
+    if agrees_everywhere(seen, prediction.before):
         return Check("unchanged")
     extra = tuple((r, c, v, 0) for r, c, v in spawns) if len(spawns) > 1 else ()
     return Check("mismatch", differences=tuple(differences) + extra)
@@ -129,6 +134,12 @@ def fill_from(seen: SeenGrid, believed: Grid) -> Grid:
             for c in range(SIZE)
         ))
     return tuple(rows)
+
+
+def _rule_book():
+    from screenbot.play.rulebook import RuleBook  # it builds on this module's Prediction and compare
+
+    return RuleBook()
 
 
 @dataclass
@@ -147,6 +158,8 @@ class Tracker:
     history: list[Grid] = field(default_factory=list)
     spawns: list[Spawn] = field(default_factory=list)
     no_spawn_moves: list[int] = field(default_factory=list)  # moves after which the game added no tile
+    rules: RuleBook = field(default_factory=_rule_book)  # the game's rules as seen so far
+    scores: list[int] = field(default_factory=list)  # the score at each board of `history`
 
     def begin(self, seen: SeenGrid, score: int = 0) -> Grid:
         cells = [seen[r][c] for r in range(SIZE) for c in range(SIZE)]
@@ -162,15 +175,16 @@ class Tracker:
         self.board = to_grid(seen)
         self.score = score
         self.history.append(self.board)
+        self.scores.append(self.score)
         return self.board
 
     def predict(self, move: Move) -> Prediction:
         if self.board is None:
             raise TrackingError("the tracker has no board yet: call begin() with the first reading")
-        after, gain = apply_move(self.board, move)
-        if after == self.board:
-            raise TrackingError(f"{move.key} does not change the board: the agent chose an illegal move")
-        return Prediction(self.board, Move(move), after, gain)
+        prediction = self.rules.predict(self.board, move)
+        if prediction.after == self.board:
+            raise TrackingError(f"{Move(move).key} does not change the board: the agent chose an illegal move")
+        return prediction
 
     def check(self, seen: SeenGrid, prediction: Prediction) -> Check:
         return compare(seen, prediction)
@@ -181,6 +195,29 @@ class Tracker:
         self._advance(prediction, check.board)
         if check.spawn is not None:
             self.spawns.append(check.spawn)
+            self.rules.saw_spawn(check.spawn[2])
+        return self.board
+
+    def explain(self, seen: SeenGrid, prediction: Prediction):
+        """A board that does not follow by the rules known so far, explained by a variant (see
+        play.rulebook), or None."""
+        return self.rules.explain(seen, prediction)
+
+    def adopt(self, explanation) -> tuple[Grid, list[str]]:
+        """Believe an explained board and keep its variant: the board and the rules new to the book."""
+        notes = self.rules.adopt(explanation)
+        return self.accept(explanation.check, explanation.prediction), notes
+
+    def go_back(self) -> Grid:
+        """The board went back to the one before the last move (the game's undo)."""
+        if len(self.history) < 2:
+            raise TrackingError("no move to take back")
+        self.history.pop()
+        self.scores.pop()
+        if self.rules.steps:
+            self.rules.steps.pop()
+        self.board, self.score = self.history[-1], self.scores[-1]
+        self.moves -= 1
         return self.board
 
     def accept_without_spawn(self, prediction: Prediction) -> Grid:
@@ -193,10 +230,12 @@ class Tracker:
     def _advance(self, prediction: Prediction, board: Grid) -> None:
         if prediction.before != self.board:
             raise TrackingError("the prediction was made from another board")
+        self.rules.saw_move(prediction)
         self.board = board
         self.score += prediction.gain
         self.moves += 1
         self.history.append(self.board)
+        self.scores.append(self.score)
 
     def note_misread(self) -> None:
         """Count one board that disagreed with the prediction and had to be read again."""
@@ -207,6 +246,6 @@ class Tracker:
         if self.board is None:
             return self.begin(seen)
         filled = fill_from(seen, self.board)
-        if not _agrees_everywhere(filled, self.board):
+        if not agrees_everywhere(filled, self.board):
             raise TrackingError("the board changed while the bot was not playing")
         return self.board

@@ -19,7 +19,7 @@ from screenbot.play.record import Recording
 from screenbot.play.spawn import Sighting
 from screenbot.play.stats import MoveTiming
 from screenbot.play.thinker import Thinker
-from screenbot.play.tracker import Check, Prediction, compare
+from screenbot.play.tracker import Check, Prediction, agrees_everywhere, compare
 
 
 class Watcher:
@@ -163,6 +163,7 @@ class Watcher:
         ctx, s = self.ctx, self.ctx.settings
         candidate = None  # (board, spawn cell pixels, time) of the first sight that matched
         no_spawn = None  # (pixels, time) of the first sight of the slid board without a new tile
+        went_back = None  # (pixels, time) of the first sight of the board before the last move
         misread = False
         check: Check | None = None
         overlay_cleared_t: float | None = None
@@ -189,15 +190,25 @@ class Watcher:
                     continue
             if sight.grid is not None and sight.state in (BoardState.PLAYING, BoardState.OVER):
                 check = compare(sight.grid, prediction)
+                explained = ctx.tracker.explain(sight.grid, prediction) if check.verdict == "mismatch" else None
+                if explained is not None:
+                    check = explained.check  # a variant of the rules explains it: believed once still
                 if check.matched:
                     r, c, _ = check.spawn
                     pixels = sight.frame.crop(ctx.eyes.geometry.cells[r * 4 + c]).pixels
                     if candidate is None or candidate[0] != check.board or not np.array_equal(candidate[1], pixels):
                         candidate = (check.board, pixels.copy(), sight.t)
                     elif sight.t - candidate[2] >= s.still_gap_s:
-                        return self.believe(check, prediction, sight, key_t, timing, learn=True)
+                        return self.believe(check, prediction, sight, key_t, timing, learn=True, explained=explained)
                 else:
                     candidate = None
+                    if check.verdict == "mismatch" and self._went_back(sight.grid):
+                        if went_back is None or not np.array_equal(went_back[0], sight.frame.pixels):
+                            went_back = (sight.frame.pixels.copy(), sight.t)
+                        elif sight.t - went_back[1] >= s.no_spawn_still_s:
+                            return self.believe_undo(sight, key_t, timing)
+                    else:
+                        went_back = None
                     # a board with no new tile is watched for stillness only once it is overdue (not
                     # while an animated game is still drawing its new tile: no work on the usual path)
                     if (check.verdict == "no-spawn" and sight.state == BoardState.PLAYING
@@ -208,7 +219,8 @@ class Watcher:
                             return self.believe_no_spawn(prediction, sight, key_t, timing)
                     else:
                         no_spawn = None
-                    if check.verdict == "mismatch" and not misread and ctx.clock() - key_t > s.misread_after_s:
+                    if (check.verdict == "mismatch" and not misread and went_back is None
+                            and ctx.clock() - key_t > s.misread_after_s):
                         misread = True
                         ctx.tracker.note_misread()
             # the board has settle_timeout_s to show up from the key, or from the win message's dismissal
@@ -220,8 +232,14 @@ class Watcher:
                 ctx.sleep(s.poll_gap_s)
 
     def believe(self, check: Check, prediction: Prediction, sight: Sight, key_t: float,
-                timing: tuple[float, float], learn: bool) -> Grid:
-        board = self.ctx.tracker.accept(check, prediction)
+                timing: tuple[float, float], learn: bool, explained=None) -> Grid:
+        if explained is None:
+            board = self.ctx.tracker.accept(check, prediction)
+        else:
+            board, notes = self.ctx.tracker.adopt(explained)
+            for note in notes:
+                if self.ctx.stats.note_rule(note):
+                    self.ctx.say(f"screenbot: note: a rule of this game: {note}; playing on")
         if learn and self.spawn_reader is not None:
             self.spawn_reader.learn(sight.frame, board)
         self._timed(sight, key_t, timing)
@@ -234,6 +252,20 @@ class Watcher:
         if len(ctx.tracker.no_spawn_moves) == 1:
             ctx.say(f"screenbot: note: the game added no new tile after move {ctx.tracker.moves} "
                     "(a rule of this game): playing on")
+        self._timed(sight, key_t, timing)
+        return board
+
+    def _went_back(self, seen) -> bool:
+        """The screen shows the board from before the last move believed (the game took it back)."""
+        history = self.ctx.tracker.history
+        return len(history) >= 2 and agrees_everywhere(seen, history[-2])
+
+    def believe_undo(self, sight: Sight, key_t: float, timing: tuple[float, float]) -> Grid:
+        """The board before the last move stood still: the game took the move back (say so once)."""
+        ctx = self.ctx
+        board = ctx.tracker.go_back()
+        if ctx.stats.note_rule("undo: the board went back one move"):
+            ctx.say("screenbot: note: the board went back one move (an undo): playing on from it")
         self._timed(sight, key_t, timing)
         return board
 

@@ -4,15 +4,15 @@ from screenbot.game import Move, apply_move, empty_cells
 from screenbot.game.rules import place
 
 
-def reference_chance(grid, depth, cprob, cutoff, evaluate):
+def reference_chance(grid, depth, cprob, cutoff, evaluate, four=0.1):
     """The value of the chance node `grid` (a board after a move, before its new tile): the average over
-    every new tile (2: 0.9, 4: 0.1, each empty cell alike) of the best move's value after it; a board is
+    every new tile (2: 0.9, 4: 0.1 by default: `four`, each empty cell alike) of the best move's value after it; a board is
     `evaluate(board)` once `depth` chance layers are done or its path is less likely than `cutoff`. A
     board with no move counts 0."""
     cells = empty_cells(grid)
     total = 0.0
     for r, c in cells:
-        for value, p in ((2, 0.9), (4, 0.1)):
+        for value, p in ((2, 1.0 - four), (4, four)):
             spawned = place(grid, r, c, value)
             child_p = cprob * p / len(cells)
             best = 0.0
@@ -23,7 +23,7 @@ def reference_chance(grid, depth, cprob, cutoff, evaluate):
                 if depth == 1 or child_p < cutoff:
                     v = evaluate(after)
                 else:
-                    v = reference_chance(after, depth - 1, child_p, cutoff, evaluate)
+                    v = reference_chance(after, depth - 1, child_p, cutoff, evaluate, four)
                 best = max(best, v)
             total += p * best
     return total / len(cells)

@@ -93,6 +93,28 @@ def test_values_equal_a_plain_reference_search(grid, depth, cutoff, threads):
         assert math.isclose(value, expected, rel_tol=1e-6, abs_tol=0.05), (move, value, expected)
 
 
+@settings(max_examples=20, deadline=None)
+@given(grids, st.sampled_from([0.0, 0.4, 1.0]), st.sampled_from([1, 2]))
+def test_another_share_of_fours_is_searched_with(grid, four, threads):
+    """A game whose new tiles are 4s more often: the values are the reference search's with that share."""
+    depth = 2 if len(empty_cells(grid)) <= 9 else 1
+    AGENT.set_four_share(four)
+    try:
+        with search_threads(threads):
+            decision = choose_move(grid, depth=depth, cutoff=1e-4)
+    finally:
+        AGENT.set_four_share(0.1)
+    for move, value in decision.values.items():
+        after, _ = apply_move(grid, move)
+        expected = reference_chance(after, depth, 1.0, 1e-4, lambda board: reference_board_score(board, W), four)
+        assert math.isclose(value, expected, rel_tol=1e-6, abs_tol=0.05), (move, value, expected)
+
+
+def test_a_share_of_fours_outside_0_to_1_is_refused():
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        AGENT.set_four_share(1.5)
+
+
 OTHER = Weights(empty=400.0, merges=500.0, monotonicity_power=3.2, monotonicity=60.0, sum_power=3.9, sum=8.0)
 OTHER_AGENT = ExpectimaxAgent(threads=1, weights=OTHER)
 

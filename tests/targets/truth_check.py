@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import Any
 
 from screenbot.game.rules import Grid, Move, line_cells, slide_row_left, to_grid
+from screenbot.game.variants import merge_until_none_equal, slide_with, merged_tile_goes_on, touching_pairs_first
 
 
 def history_errors(history: Sequence[dict[str, Any]], spawns_on_first_2048: bool = True,
@@ -83,74 +83,11 @@ def step_errors(prev: dict[str, Any], rec: dict[str, Any], spawns_on_first_2048:
 Slide = Callable[[Sequence[int]], "tuple[tuple[int, ...], int]"]
 
 
-def slide_merged_tile_goes_on(row: Sequence[int]) -> tuple[tuple[int, ...], int]:
-    """A tile made by a merge goes on merging with the next equal tile: 2 2 4 8 -> 16 (py-cui-2048)."""
-    out: list[int] = []
-    gain = 0
-    for value in (v for v in row if v):
-        if out and out[-1] == value:
-            out[-1] *= 2
-            gain += out[-1]
-        else:
-            out.append(value)
-    return tuple(out + [0] * (len(row) - len(out))), gain
-
-
-def slide_merge_until_none_equal(row: Sequence[int]) -> tuple[tuple[int, ...], int]:
-    """Passes of pair merges (from the wall; a cell that took a merge is not compared again in that pass)
-    repeat while two neighbours are equal: 2 2 2 2 -> 8, 4 2 2 -> 8 (tuinty-forpy-eight)."""
-    tiles = [v for v in row if v]
-    gain = 0
-    while any(a == b for a, b in pairwise(tiles)):
-        i = 1
-        while i < len(tiles):
-            if tiles[i] == tiles[i - 1]:
-                tiles[i - 1] *= 2
-                gain += tiles[i - 1]
-                del tiles[i]
-            i += 1
-    return tuple(tiles + [0] * (len(row) - len(tiles))), gain
-
-
-def _step_toward_wall(line: list[int]) -> bool:
-    """One sweep from the back to the wall; a tile with an empty cell in front of it steps into it (and,
-    being met again by the sweep, on into the next one)."""
-    moved = False
-    for i in range(len(line) - 1, 0, -1):
-        if line[i] and not line[i - 1]:
-            line[i - 1], line[i] = line[i], 0
-            moved = True
-    return moved
-
-
-def slide_touching_pairs_first(row: Sequence[int]) -> tuple[tuple[int, ...], int]:
-    """Tiles step toward the wall; touching equal pairs (from the wall) merge between the steps,
-    and the move ends two steps after the first merge: 2 _ 2 2 -> 2 4, not 4 2 (curses-2048)."""
-    line = list(row)
-    gain = 0
-    while True:
-        merged = False
-        i = 0
-        while i < len(line) - 1:
-            if line[i] and line[i] == line[i + 1]:
-                line[i], line[i + 1] = line[i] * 2, 0
-                gain += line[i]
-                merged = True
-                i += 1
-            i += 1
-        moved = _step_toward_wall(line)
-        if merged:
-            _step_toward_wall(line)
-            return tuple(line), gain
-        if not moved:
-            return tuple(line), gain
-
-
 SLIDES: dict[str, Slide] = {
     "classic": slide_row_left,
-    "merged_tile_goes_on": slide_merged_tile_goes_on,
-    "until_none_equal": slide_merge_until_none_equal,
-    "touching_pairs_first": slide_touching_pairs_first,
+    "merged_tile_goes_on": merged_tile_goes_on,  # py-cui-2048
+    "until_none_equal": merge_until_none_equal,  # tuinty-forpy-eight
+    "touching_pairs_first": touching_pairs_first,  # curses-2048
 }
 
 
@@ -177,15 +114,7 @@ def rules_of(target: Any) -> Rules:
 
 def slide_board(grid: Grid, move: Move, slide: Slide = slide_row_left) -> tuple[Grid, int]:
     """The board after `move` with one line rule (before any spawn), and the score it gains."""
-    rows = [list(row) for row in grid]
-    gain = 0
-    for line in range(4):
-        cells = line_cells(move, line)
-        new, got = slide([grid[r][c] for r, c in cells])
-        gain += got
-        for (r, c), value in zip(cells, new):
-            rows[r][c] = value
-    return tuple(tuple(row) for row in rows), gain
+    return slide_with(grid, move, slide)
 
 
 def _spawns_after_noop(rules: Rules, grid: Grid, move: Move) -> bool:
