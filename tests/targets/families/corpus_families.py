@@ -112,7 +112,7 @@ class PlainBoxes(XtermFamilyTarget):
 
     name = "plain_boxes"
     program = "plain_boxes.py"
-    columns, rows = 40, 20
+    columns, rows = 40, 25
     fg, bg = "black", "white"
 
 
