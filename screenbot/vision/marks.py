@@ -8,7 +8,7 @@ import numpy as np
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.imaging import glyph_mask, outside_blocks, without_lines, words_of
 from screenbot.profile import Profile
-from screenbot.vision.sampling import GAP, labels_of, sampler_for
+from screenbot.vision.sampling import GAP, labels_of, rim_lines_in_gap, sampler_for
 
 # On a text board a cell's number is written across the middle of its cell: writing whose middle is
 # further than this share of a digit's height from it is no number.
@@ -30,21 +30,30 @@ def learn_marks(frame: Frame, profile: Profile) -> int:
     except OutsideFrameError:
         return 0
     s = sampler_for(profile)
-    labels = labels_of(s.lut, region[s.line_y, s.line_x])
-    odd = labels != GAP
-    # a mark's rim blends into the gap: take two points either side too
-    near = odd.copy()
-    for shift in (1, 2):
-        near[:, shift:] |= odd[:, :-shift]
-        near[:, :-shift] |= odd[:, shift:]
+    origin = profile.board_rect
+    odd = labels_of(s.lut, region[s.line_y, s.line_x]) != GAP
     if odd.mean() > 0.2:  # not marks: a covered board, an overlay, or not a board at all
         return 0
-    origin = profile.board_rect
-    points = sorted({(int(s.line_x[i]) + origin.x, int(s.line_y[i]) + origin.y) for i in zip(*np.nonzero(near))})
+    points = _marked_points(odd, s.line_y, s.line_x, origin)
+    if s.rim_y is not None:  # and the lines beside the cells' edges that show the gap (the reader reads no other)
+        odd = labels_of(s.lut, region[s.rim_y, s.rim_x]) != GAP
+        gap_like = rim_lines_in_gap(odd)
+        points |= _marked_points(odd[gap_like], s.rim_y[gap_like], s.rim_x[gap_like], origin)
+    points = sorted(points)
     if points:
         profile.marks = [list(p) for p in points]
         profile.changed = True
     return len(points)
+
+
+def _marked_points(odd: np.ndarray, ys: np.ndarray, xs: np.ndarray, origin) -> set[tuple[int, int]]:
+    """Screen points of the line points in no gap colour (`odd`), with the two either side of each
+    (a mark's rim blends into the gap)."""
+    near = odd.copy()
+    for shift in (1, 2):
+        near[:, shift:] |= odd[:, :-shift]
+        near[:, :-shift] |= odd[:, shift:]
+    return {(int(xs[i]) + origin.x, int(ys[i]) + origin.y) for i in zip(*np.nonzero(near))}
 
 
 def learn_text_marks(frame: Frame, profile: Profile) -> int:

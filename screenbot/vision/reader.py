@@ -23,7 +23,8 @@ from screenbot.profile import Profile
 from screenbot.vision.blocks import read_block_board
 from screenbot.vision.glyphs import value_from_digits
 from screenbot.vision.reading import Reading, UnreadableTileError  # noqa: F401 - read_board's answer and error
-from screenbot.vision.sampling import EDGE_TOL, EMPTY, FIRST_TILE, GAP, TOL, Entry, Sampler, labels_of, sampler_for
+from screenbot.vision.sampling import (EDGE_TOL, EMPTY, FIRST_TILE, GAP, TOL, Entry, Sampler, labels_of, rim_lines_in_gap,
+                                      sampler_for)
 from screenbot.vision.state_words import state_of_words
 from screenbot.vision.text import read_text_board
 
@@ -59,6 +60,9 @@ def _judge_cells(strip_labels: np.ndarray, centre_labels: np.ndarray, n_labels: 
         others[:, FIRST_TILE - EMPTY :][:, digit_like] = 0
     second = others.max(axis=1) if others.shape[1] else np.zeros(cells)
     split = (best_n >= 0.2 * n) & (second >= 0.1 * n)
+    # no one colour, yet the empty colour along part of the strips: a tile smaller than its cell
+    # (growing in, or shrinking in a merge) in a colour that is no still tile's
+    split |= (label == -1) & (counts[:, EMPTY] >= 0.1 * n)
     centre_same = ccounts[np.arange(cells), np.maximum(label, 0)]
     # The biggest patch of another tile colour in the centre. Antialiased digits blend through
     # several palette colours a few pixels each; a tile popping or growing there is one solid colour.
@@ -101,6 +105,26 @@ def _gap_jumps(line_px: np.ndarray, marked: np.ndarray | None = None, gap: np.nd
     return step.max(axis=1)
 
 
+# Steps of this many colour levels between neighbouring centre samples of a cell read as empty are
+# a tile appearing there (faint and small: its edges, its digits); a still empty cell is flat, and
+# the glow of a big tile beside it changes by a level or two across its centre.
+FAINT_STEP = 3
+
+
+def _faint_tiles(centre_px: np.ndarray, label: np.ndarray, grid: tuple[int, int]) -> np.ndarray:
+    """Per cell: read as empty, yet its centre samples step by FAINT_STEP or more between neighbours."""
+    rows, cols = grid
+    empty = np.nonzero(label == EMPTY)[0]
+    out = np.zeros(label.shape, bool)
+    if rows * cols < 4 or not len(empty):
+        return out
+    p = centre_px[empty, : rows * cols].astype(np.int16).reshape(len(empty), rows, cols, 3)
+    across = np.abs(p[:, :, 1:] - p[:, :, :-1]).max(axis=(1, 2, 3))
+    down = np.abs(p[:, 1:] - p[:, :-1]).max(axis=(1, 2, 3))
+    out[empty] = np.maximum(across, down) >= FAINT_STEP
+    return out
+
+
 def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Reading:
     """Read the board the profile points at in this frame (the frame may be the whole screen or the board).
 
@@ -135,6 +159,15 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     # (1-3 px) the sample line cannot stay off the tiles' edges: there a tile between cells shows as
     # two colours in one cell instead (`split`).
     jump = int(_gap_jumps(line_px, s.line_marked, shaded).max()) if s.edge_y is None else 0
+    if s.rim_y is not None and jump < JUMP:  # a tile sliding in still overlaps the gap beside its cell
+        rim_px = region[s.rim_y, s.rim_x]
+        rim_gap = labels_of(s.lut, rim_px) == GAP
+        read = rim_lines_in_gap(~rim_gap)
+        if read.any():
+            marked = s.rim_marked[read] if s.rim_marked is not None else None
+            shaded = rim_gap[read] if profile.gap_shades else None
+            jump = max(jump, int(_gap_jumps(rim_px[read], marked, shaded).max()))
+    cells.centre_bad |= _faint_tiles(centre_px, cells.label, s.centre_n)
     settled = jump < JUMP and not cells.split.any() and not cells.centre_bad.any()
     if settled and s.edge_y is not None:  # a drawn-line board: a tile off its cell shows at the cells' edges
         off = _edges_off(s, region, strip_px)

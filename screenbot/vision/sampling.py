@@ -47,6 +47,11 @@ class Sampler:
     edge_y: np.ndarray | None = None
     edge_x: np.ndarray | None = None
     edge_marked: np.ndarray | None = None
+    # Wide-gap boards only: lines along the gap RIM_PX outside the cells' edges (lines, k), and those under marks
+    rim_y: np.ndarray | None = None
+    rim_x: np.ndarray | None = None
+    rim_marked: np.ndarray | None = None
+    centre_n: tuple[int, int] = (0, 0)  # (rows, columns) of every cell's centre sample grid; row-major
 
 
 # A thin-line board's cells are also sampled this far inside their edges (a share of the cell, at
@@ -104,8 +109,49 @@ def _gap_lines(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
     margin_ok = (cells[0].x - b.x) >= 3 and (cells[0].y - b.y) >= 3
     if not margin_ok:  # no frame around the cells: only the inner gap lines are sure to be gap
         xs, ys = xs[1:-1], ys[1:-1]
-    y_a, y_b = ys[0], ys[-1]
-    x_a, x_b = xs[0], xs[-1]
+    return _lines_across(b, xs, ys, (xs[0], xs[-1]), (ys[0], ys[-1]))
+
+
+# A still tile ends at its cell's edge (within a pixel); one still sliding in overlaps the gap
+# beside its cell by a few pixels, short of the gap's middle line. Where the gaps are at least
+# 2 * RIM_PX + 1 px wide, lines RIM_PX outside the cells' edges are sampled as well.
+RIM_PX = 3
+
+
+RIM_GAP_SHARE = 0.5  # a rim line is read only where at least this share of it shows the gap's colours
+
+
+def rim_lines_in_gap(odd: np.ndarray) -> np.ndarray:
+    """Per rim line (odd: lines x k, True where a point shows no gap colour): it runs through the gap.
+    A look whose cells have a border or a shadow of their own shows that just outside them instead:
+    there a rim line tells nothing."""
+    return (~odd).mean(axis=1) >= RIM_GAP_SHARE
+
+
+def _rim_lines(profile: Profile) -> tuple[np.ndarray, np.ndarray] | None:
+    """Lines along the gaps RIM_PX outside every cell edge (and beside the frame, where its margin
+    is wide enough), each across the whole board like the gap lines; None where the gaps are narrower."""
+    b = profile.board_rect
+    cells = profile.cells
+    if _thinnest_gap(profile) < 2 * RIM_PX + 1:
+        return None
+    cols = [cells[k] for k in range(SIZE)]
+    rows = [cells[k * SIZE] for k in range(SIZE)]
+    xs = [c.x - RIM_PX for c in cols[1:]] + [c.right - 1 + RIM_PX for c in cols[:-1]]
+    ys = [c.y - RIM_PX for c in rows[1:]] + [c.bottom - 1 + RIM_PX for c in rows[:-1]]
+    if cells[0].x - b.x > RIM_PX and b.right - cols[-1].right > RIM_PX:
+        xs += [cols[0].x - RIM_PX, cols[-1].right - 1 + RIM_PX]
+    if cells[0].y - b.y > RIM_PX and b.bottom - rows[-1].bottom > RIM_PX:
+        ys += [rows[0].y - RIM_PX, rows[-1].bottom - 1 + RIM_PX]
+    return _lines_across(b, xs, ys, (cols[0].x, cols[-1].right - 1), (rows[0].y, rows[-1].bottom - 1))
+
+
+def _lines_across(b: Rect, xs: list[float], ys: list[float], x_span: tuple[float, float],
+                  y_span: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """Board-relative points of vertical lines at xs (running over y_span) and horizontal ones at ys
+    (over x_span), as many points on each as the longer span has pixels."""
+    x_a, x_b = x_span
+    y_a, y_b = y_span
     n = int(max(y_b - y_a, x_b - x_a))
     line_y, line_x = [], []
     t = np.linspace(0.0, 1.0, n)
@@ -204,20 +250,38 @@ def sampler_for(profile: Profile) -> Sampler:
         digit_like=np.array([any(max(abs(a - b) for a, b in zip(e.colour, t)) <= TOL for t in (theme.text if theme else ()))
                              for e in entries], bool),
     )
+    rims = _rim_lines(profile)
+    if rims is not None:
+        sampler.rim_y, sampler.rim_x = rims[0].clip(0, origin.h - 1), rims[1].clip(0, origin.w - 1)
+    sampler.centre_n = _centre_grid(profile)
     if _thinnest_gap(profile) < THIN_GAP_PX:  # drawn lines: no gap to catch a tile between cells
         ey, ex = edge_points(profile)
         sampler.edge_y, sampler.edge_x = ey.clip(0, origin.h - 1), ex.clip(0, origin.w - 1)
     if profile.marks:
-        marked = np.zeros(sampler.line_y.shape, bool)
         at = {(x - origin.x, y - origin.y) for x, y in profile.marks}
-        for idx in np.ndindex(marked.shape):
-            marked[idx] = (int(sampler.line_x[idx]), int(sampler.line_y[idx])) in at
+        marked = _marked(at, sampler.line_y, sampler.line_x)
         sampler.line_marked = marked
+        if sampler.rim_y is not None:
+            sampler.rim_marked = _marked(at, sampler.rim_y, sampler.rim_x)
         if sampler.edge_y is not None:
             near = _near_marks(at, origin)
             sampler.edge_marked = near[sampler.edge_y, sampler.edge_x]
     profile.sampler_for = sampler  # type: ignore[attr-defined]
     return sampler
+
+
+def _marked(at: set[tuple[int, int]], ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """True at the sample points (ys, xs) that are marked points (`at`: board-relative (x, y))."""
+    marked = np.zeros(ys.shape, bool)
+    for idx in np.ndindex(marked.shape):
+        marked[idx] = (int(xs[idx]), int(ys[idx])) in at
+    return marked
+
+
+def _centre_grid(profile: Profile) -> tuple[int, int]:
+    """(rows, columns) of the centre sample grid, the same in every cell; (0, 0) when cells differ."""
+    shapes = {(max(1, min(8, p[STRIPS].h)), max(1, min(8, p[STRIPS].w))) for p in profile.patches}
+    return shapes.pop() if len(shapes) == 1 else (0, 0)
 
 
 def labels_of(lut: np.ndarray, px: np.ndarray) -> np.ndarray:
