@@ -105,20 +105,19 @@ def _gap_jumps(line_px: np.ndarray, marked: np.ndarray | None = None, gap: np.nd
     return step.max(axis=1)
 
 
-# Steps of this many colour levels between neighbouring centre samples of a cell read as empty are
-# a tile appearing there (faint and small: its edges, its digits); a still empty cell is flat, and
-# the glow of a big tile beside it changes by a level or two across its centre.
+# Steps of this many colour levels between neighbouring pixels in the centre of a cell read as empty
+# are a tile appearing there (faint and small: its edges, its digits); a still empty cell is flat,
+# and the glow of a big tile beside it changes by under a level from one pixel to the next.
 FAINT_STEP = 3
 
 
-def _faint_tiles(centre_px: np.ndarray, label: np.ndarray, grid: tuple[int, int]) -> np.ndarray:
-    """Per cell: read as empty, yet its centre samples step by FAINT_STEP or more between neighbours."""
-    rows, cols = grid
+def _faint_tiles(region: np.ndarray, s: Sampler, label: np.ndarray) -> np.ndarray:
+    """Per cell: read as empty, yet its centre patch steps by FAINT_STEP or more between neighbours."""
     empty = np.nonzero(label == EMPTY)[0]
     out = np.zeros(label.shape, bool)
-    if rows * cols < 4 or not len(empty):
+    if not len(empty) or s.centre_all_y is None or min(s.centre_all_y.shape[1:]) < 2:
         return out
-    p = centre_px[empty, : rows * cols].astype(np.int16).reshape(len(empty), rows, cols, 3)
+    p = region[s.centre_all_y[empty], s.centre_all_x[empty]].astype(np.int16)  # (cells, h, w, 3)
     across = np.abs(p[:, :, 1:] - p[:, :, :-1]).max(axis=(1, 2, 3))
     down = np.abs(p[:, 1:] - p[:, :-1]).max(axis=(1, 2, 3))
     out[empty] = np.maximum(across, down) >= FAINT_STEP
@@ -167,7 +166,7 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
             marked = s.rim_marked[read] if s.rim_marked is not None else None
             shaded = rim_gap[read] if profile.gap_shades else None
             jump = max(jump, int(_gap_jumps(rim_px[read], marked, shaded).max()))
-    cells.centre_bad |= _faint_tiles(centre_px, cells.label, s.centre_n)
+    cells.centre_bad |= _faint_tiles(region, s, cells.label)
     settled = jump < JUMP and not cells.split.any() and not cells.centre_bad.any()
     if settled and s.edge_y is not None:  # a drawn-line board: a tile off its cell shows at the cells' edges
         off = _edges_off(s, region, strip_px)

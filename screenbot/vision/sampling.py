@@ -51,7 +51,9 @@ class Sampler:
     rim_y: np.ndarray | None = None
     rim_x: np.ndarray | None = None
     rim_marked: np.ndarray | None = None
-    centre_n: tuple[int, int] = (0, 0)  # (rows, columns) of every cell's centre sample grid; row-major
+    # every pixel of each cell's centre patch (16, h, w), the same size in every cell
+    centre_all_y: np.ndarray | None = None
+    centre_all_x: np.ndarray | None = None
 
 
 # A thin-line board's cells are also sampled this far inside their edges (a share of the cell, at
@@ -253,7 +255,7 @@ def sampler_for(profile: Profile) -> Sampler:
     rims = _rim_lines(profile)
     if rims is not None:
         sampler.rim_y, sampler.rim_x = rims[0].clip(0, origin.h - 1), rims[1].clip(0, origin.w - 1)
-    sampler.centre_n = _centre_grid(profile)
+    sampler.centre_all_y, sampler.centre_all_x = _centre_pixels(profile)
     if _thinnest_gap(profile) < THIN_GAP_PX:  # drawn lines: no gap to catch a tile between cells
         ey, ex = edge_points(profile)
         sampler.edge_y, sampler.edge_x = ey.clip(0, origin.h - 1), ex.clip(0, origin.w - 1)
@@ -278,10 +280,15 @@ def _marked(at: set[tuple[int, int]], ys: np.ndarray, xs: np.ndarray) -> np.ndar
     return marked
 
 
-def _centre_grid(profile: Profile) -> tuple[int, int]:
-    """(rows, columns) of the centre sample grid, the same in every cell; (0, 0) when cells differ."""
-    shapes = {(max(1, min(8, p[STRIPS].h)), max(1, min(8, p[STRIPS].w))) for p in profile.patches}
-    return shapes.pop() if len(shapes) == 1 else (0, 0)
+def _centre_pixels(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
+    """(y, x) of every pixel of each cell's centre patch, board-relative: (16, h, w), h and w the
+    smallest patch's (the patches differ by a pixel where cells do)."""
+    origin = profile.board_rect
+    centres = [p[STRIPS] for p in profile.patches]
+    h, w = min(c.h for c in centres), min(c.w for c in centres)
+    ys = np.stack([np.repeat((c.y - origin.y + np.arange(h))[:, None], w, axis=1) for c in centres])
+    xs = np.stack([np.repeat((c.x - origin.x + np.arange(w))[None, :], h, axis=0) for c in centres])
+    return ys.clip(0, origin.h - 1).astype(np.intp), xs.clip(0, origin.w - 1).astype(np.intp)
 
 
 def labels_of(lut: np.ndarray, px: np.ndarray) -> np.ndarray:
