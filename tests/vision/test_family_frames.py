@@ -23,6 +23,8 @@ READ = ["ascii_double", "tk_overhang"]  # every still and mid-move frame read ri
 NOT_READ = {  # why each other program's still frames are not read (2026-11-26)
     "tk_wide": "the 4096 between 1024 and 8192, whose numbers run over it: neither its colour nor its digits "
                "name it (an error, never a board)",
+    "tk_wide_small": "every still frame holding a 1024 unsettled ('tile between cells'): its number runs over "
+                     "the gaps, with a profile calibrated on a board of two small tiles",
     "curses_boxes": "every frame unsettled: a tile's block with a black margin inside its cell looks like "
                     "a cell of two colours or a tile growing",
     "plain_boxes": "no board found at calibration: the boxes' insides are the colour of the lines between them",
@@ -77,6 +79,7 @@ def test_a_frame_caught_mid_move_is_unsettled_or_a_board_of_the_move(program):
 
 OVER_NOT_READ = {
     "tk_wide": "the stippled game-over overlay reads unsettled: tile between cells",
+    "tk_wide_small": "the stippled game-over overlay reads unsettled: tile between cells",
     "tk_overhang": "the stippled game-over overlay reads unsettled: tile between cells",
     "tk_noframe": "the stippled game-over overlay reads unsettled: tile between cells",
     "curses_boxes": NOT_READ["curses_boxes"],

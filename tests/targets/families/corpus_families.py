@@ -83,6 +83,17 @@ class TkWide(TkTarget):
     rule_variant = {"spawn_values": (2, 4, 8, 16, 32, 64, 128, 256, 512)}
 
 
+class TkWideSmall(TkWide):
+    """tk_wide from a first board of two small tiles: its 1024s come from merges, with a profile learned
+    on a board that held none."""
+
+    name = "tk_wide_small"
+    big_start = False
+
+    def _window_query(self) -> list[str]:
+        return ["--name", "^tk_wide$"]
+
+
 class TkOverhang(TkTarget):
     """Tk: a framed board whose right column of tiles overhangs the frame by 25 px; help text over the
     bottom row."""
@@ -124,10 +135,11 @@ class TkNoFrame(TkTarget):
     program = "tk_noframe.py"
 
 
-TARGETS: dict[str, type[Target]] = {t.name: t for t in (TkWide, TkOverhang, CursesBoxes, AsciiDouble, PlainBoxes,
-                                                        TkNoFrame)}
+TARGETS: dict[str, type[Target]] = {t.name: t for t in (TkWide, TkWideSmall, TkOverhang, CursesBoxes, AsciiDouble,
+                                                        PlainBoxes, TkNoFrame)}
 PROGRAMS: dict[str, str] = {
     "tk_wide": "families/tk_wide.py (Tk, written here)",
+    "tk_wide_small": "families/tk_wide.py from a small first board (Tk, written here)",
     "tk_overhang": "families/tk_overhang.py (Tk, written here)",
     "curses_boxes": "families/curses_boxes.py (curses in xterm, written here)",
     "ascii_double": "families/ascii_double.py (curses in xterm, written here)",

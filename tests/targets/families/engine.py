@@ -34,7 +34,10 @@ def _line_cells(move: str, index: int) -> list[tuple[int, int]]:
     return [(r, index) for r in reversed(range(SIZE))]
 
 
-def slide(board: list[list[int]], move: str) -> tuple[list[list[int]], int, list[tuple[tuple[int, int], tuple[int, int], int]]]:
+TilePath = tuple[tuple[int, int], tuple[int, int], int]  # a tile's move: from cell, to cell, the value it had
+
+
+def slide(board: list[list[int]], move: str) -> tuple[list[list[int]], int, list[TilePath]]:
     """The board after `move` (no new tile), the points it scores, and each tile's path:
     (from cell, to cell, value it had)."""
     out = [[0] * SIZE for _ in range(SIZE)]

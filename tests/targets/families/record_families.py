@@ -1,7 +1,8 @@
 """Record a family program's screens for the tests, as record_fixtures.py does for the corpus (the same
 options and labels), with the families' registry.
 
-    PYTHONPATH=. .venv/bin/python tests/targets/families/record_families.py tk_wide --out tests/fixtures/families/tk_wide
+    PYTHONPATH=. .venv/bin/python tests/targets/families/record_families.py tk_wide \
+        --out tests/fixtures/families/tk_wide
 """
 
 from __future__ import annotations

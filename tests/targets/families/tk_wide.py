@@ -26,7 +26,8 @@ class WideLook(Look):
         return MARGIN + GAP + c * (CELL + GAP), MARGIN + GAP + r * (CELL + GAP)
 
     def draw_board(self, canvas):
-        canvas.create_rectangle(MARGIN, MARGIN, self.size[0] - MARGIN, self.size[1] - MARGIN, fill="#bbada0", outline="")
+        w, h = self.size
+        canvas.create_rectangle(MARGIN, MARGIN, w - MARGIN, h - MARGIN, fill="#bbada0", outline="")
         for r in range(4):
             for c in range(4):
                 x, y = self.cell_xy(r, c)
