@@ -91,7 +91,7 @@ def main() -> None:
     ap.add_argument("--small-start", action="store_true", help="live: a first board of two small tiles (no big_start)")
     args = ap.parse_args()
     for name in args.names:
-        row = {"program": name, "frames": frame_tally(name)}
+        row = {"program": name, "moves_asked": args.moves, "frames": frame_tally(name)}
         if not args.no_live:
             row.update(live(name, args.moves, **({"big_start": False} if args.small_start else {})))
         print(json.dumps(row), flush=True)
