@@ -21,7 +21,7 @@ from screenbot.game.rules import SIZE, Grid
 from screenbot.imaging import MIN_GLYPH_PX, glyph_mask, words_of
 from screenbot.profile import Profile
 from screenbot.vision.blocks import read_block_board
-from screenbot.vision.glyphs import value_from_digits
+from screenbot.vision.glyphs import runs_over, value_from_digits
 from screenbot.vision.reading import Reading, UnreadableTileError  # noqa: F401 - read_board's answer and error
 from screenbot.vision.sampling import (EDGE_TOL, EMPTY, FIRST_TILE, GAP, TOL, Entry, Sampler, labels_of, rim_lines_in_gap,
                                       sampler_for)
@@ -182,8 +182,10 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
         values: dict[int, int] = {}
         calls = 0
         for i in needs_digits:  # tiles that share a colour (classic 4096 and up): digit shapes, OCR once each
-            value, called = value_from_digits(profile, _cell_pixels(region, profile, i),
-                                               s.entries[cells.label[i] - FIRST_TILE].colour, ocr_allowed)
+            colour = s.entries[cells.label[i] - FIRST_TILE].colour
+            if _runs_over(region, profile, i, colour):
+                break  # (the slow path says so)
+            value, called = value_from_digits(profile, _cell_pixels(region, profile, i), colour, ocr_allowed)
             calls += called
             if value is None:
                 break
@@ -337,6 +339,9 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
                 learned = True
                 continue
             return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE} is blank in an unknown colour")
+        if _runs_over(region, profile, i, colour):
+            return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE}: its number runs over the cell's "
+                        "edge (read in the cell it would lose digits)", ocr_calls)
         value, called = value_from_digits(profile, cell_px, colour, ocr_allowed)
         ocr_calls += called
         if value is None:
@@ -355,6 +360,15 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
     labels = cells.label.copy()
     grid = _grid_from_labels(np.where(labels < 0, EMPTY, labels), s.entries, values)
     return done(grid, BoardState.PLAYING, "read digits" if ocr_calls else "", ocr_calls, learned)
+
+
+def _runs_over(region: np.ndarray, profile: Profile, i: int, colour) -> bool:
+    """The number on cell i runs on past its left or right edge (into the gap beside it)."""
+    origin = profile.board_rect
+    r = profile.cells[i].translated(-origin.x, -origin.y)
+    row = profile.cells[i - i % SIZE : i - i % SIZE + SIZE]
+    gap = min(row[k].x - row[k - 1].right for k in range(1, SIZE))  # beside the outer columns: as far into the frame
+    return runs_over(region, r, (max(0, r.x - gap), min(origin.w, r.right + gap)), colour, profile.gap_colour)
 
 
 def _cell_pixels(region: np.ndarray, profile: Profile, i: int) -> np.ndarray:
