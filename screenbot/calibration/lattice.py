@@ -19,6 +19,8 @@ from screenbot.game.rules import SIZE
 MIN_CELL_PX = 12  # a 150 px board has ~32 px cells; below this there is nothing to read
 RULED_GAP = 0.15  # gaps at most this share of a cell are a ruled line's room
 JOIN_PX = 9  # the room between one text line's rule character and the next's, at large font sizes
+# A box line drawn round each cell differs from the cell and from the room between boxes by this much.
+OUTLINE_CONTRAST = 60
 MAX_ASPECT = 2.0  # a cell is at most twice as wide as tall, or twice as tall as wide
 
 
@@ -238,9 +240,39 @@ def _check_look(pixels: np.ndarray, lat: Lattice) -> str | None:
     # a grid ruled with characters (| and - with room between them) leaves its cells' own colour
     # between them where the sample line misses the rule: there the edges found the cells
     ruled = max(lat.gap_x, lat.gap_y) <= RULED_GAP * min(lat.cell_w, lat.cell_h)
-    if distinct_cells < 12 and not ruled:
+    if distinct_cells < 12 and not ruled and not _outlined(pixels, lat, gap_colour):
         return "the squares are the colour of the lines between them"
     return None
+
+
+def _outlined(pixels: np.ndarray, lat: Lattice, gap_colour: np.ndarray) -> bool:
+    """Every cell drawn as a box of its own: a line all round it (within 3 px of the cell the edges
+    found) unlike both its inside and the room between the boxes (a terminal game that boxes each
+    cell on a plain background)."""
+    h, w = pixels.shape[:2]
+    px = pixels.astype(np.int16)
+    for r in range(SIZE):
+        for c in range(SIZE):
+            x, y, cw, ch = lat.cell(r, c)
+            if x - 3 < 0 or y - 3 < 0 or x + cw + 3 >= w or y + ch + 3 >= h:
+                return False
+            inside, _ = _dominant_share(pixels[int(y + 0.1 * ch):int(y + 0.9 * ch), int(x + 0.1 * cw):int(x + 0.9 * cw)]
+                                        .reshape(-1, 3))
+            ys = np.linspace(y + 0.15 * ch, y + 0.85 * ch, 8).astype(int)
+            xs = np.linspace(x + 0.15 * cw, x + 0.85 * cw, 8).astype(int)
+            sides = []
+            for d in (0, 1, 2, 3):  # per point of each side, the pixel across the box's edge least like the inside
+                xa, xb = int(round(x - d)), int(round(x + cw - 1 + d))
+                ya, yb = int(round(y - d)), int(round(y + ch - 1 + d))
+                sides.append(np.stack([px[ys, xa], px[ys, xb], px[ya, xs], px[yb, xs]]))
+            sides = np.stack(sides)  # offset x side x point x BGR
+            far = np.abs(sides - inside).max(axis=3)
+            line = np.take_along_axis(sides, far.argmax(axis=0)[None, ..., None], axis=0)[0]
+            unlike_inside = far.max(axis=0) > OUTLINE_CONTRAST
+            unlike_gap = np.abs(line - gap_colour).max(axis=2) > OUTLINE_CONTRAST
+            if not (unlike_inside & unlike_gap).all(axis=1).any() or (unlike_inside & unlike_gap).mean() < 0.8:
+                return False
+    return True
 
 
 def find_lattices(pixels: np.ndarray) -> Search:

@@ -76,8 +76,11 @@ def box_over(mask: np.ndarray, rects, digit_h: int, marked: np.ndarray | None = 
     n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8)
     pitch = rects[SIZE].y - rects[0].y
     lines = lattice_line_ys(rects)
+    # a game that draws a box round each cell: its lines run along the cells' own edges
+    edges = [rects[k * SIZE].y - 1 for k in range(SIZE)] + [rects[k * SIZE].bottom for k in range(SIZE)]
     off = [(int(x), int(y), int(x + w), int(y + h)) for i, (x, y, w, h, _) in enumerate(stats[1:], 1)
            if h <= LINE_THICK_PX and min(abs(y + h / 2 - ly) for ly in lines) > max(3.0, OFF_LATTICE * pitch)
+           and min(abs(y + h / 2 - e) for e in edges) > LINE_THICK_PX
            and (marked is None or marked[labels == i].mean() < 0.5)]
     for top in off:
         for bottom in off:
