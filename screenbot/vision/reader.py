@@ -23,8 +23,8 @@ from screenbot.profile import Profile
 from screenbot.vision.blocks import read_block_board
 from screenbot.vision.glyphs import runs_over, value_from_digits
 from screenbot.vision.reading import Reading, UnreadableTileError  # noqa: F401 - read_board's answer and error
-from screenbot.vision.sampling import (EDGE_TOL, EMPTY, FIRST_TILE, GAP, TOL, Entry, Sampler, labels_of, rim_lines_in_gap,
-                                      sampler_for)
+from screenbot.vision.sampling import (EDGE_TOL, EMPTY, FIRST_TILE, GAP, RIM_GAP_SHARE, TOL, Entry, Sampler, labels_of,
+                                      rim_lines_in_gap, sampler_for)
 from screenbot.vision.state_words import state_of_words
 from screenbot.vision.text import read_text_board
 
@@ -105,6 +105,24 @@ def _gap_jumps(line_px: np.ndarray, marked: np.ndarray | None = None, gap: np.nd
     return step.max(axis=1)
 
 
+def _rim_jump(region: np.ndarray, s: Sampler, shades: bool) -> int:
+    """The largest sharp step along the rim lines that run through the gap; JUMP when a rim line is
+    mostly covered by cell colours (a whole row of tiles sliding in, each still a few pixels short)."""
+    rim_px = region[s.rim_y, s.rim_x]
+    labels = labels_of(s.lut, rim_px)
+    rim_gap = labels == GAP
+    if s.rim_marked is not None:
+        rim_gap |= s.rim_marked
+    read = rim_lines_in_gap(~rim_gap)
+    covered = ~read & ((labels >= EMPTY).mean(axis=1) >= RIM_GAP_SHARE)
+    if covered.any():
+        return JUMP
+    if not read.any():
+        return 0
+    marked = s.rim_marked[read] if s.rim_marked is not None else None
+    return int(_gap_jumps(rim_px[read], marked, rim_gap[read] if shades else None).max())
+
+
 # Steps of this many colour levels between neighbouring pixels in the centre of a cell read as empty
 # are a tile appearing there (faint and small: its edges, its digits); a still empty cell is flat,
 # and the glow of a big tile beside it changes by under a level from one pixel to the next.
@@ -159,13 +177,7 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     # two colours in one cell instead (`split`).
     jump = int(_gap_jumps(line_px, s.line_marked, shaded).max()) if s.edge_y is None else 0
     if s.rim_y is not None and jump < JUMP:  # a tile sliding in still overlaps the gap beside its cell
-        rim_px = region[s.rim_y, s.rim_x]
-        rim_gap = labels_of(s.lut, rim_px) == GAP
-        read = rim_lines_in_gap(~rim_gap)
-        if read.any():
-            marked = s.rim_marked[read] if s.rim_marked is not None else None
-            shaded = rim_gap[read] if profile.gap_shades else None
-            jump = max(jump, int(_gap_jumps(rim_px[read], marked, shaded).max()))
+        jump = max(jump, _rim_jump(region, s, bool(profile.gap_shades)))
     cells.centre_bad |= _faint_tiles(region, s, cells.label)
     settled = jump < JUMP and not cells.split.any() and not cells.centre_bad.any()
     if settled and s.edge_y is not None:  # a drawn-line board: a tile off its cell shows at the cells' edges
