@@ -7,8 +7,9 @@ profile, no history) and judged against the practice page's own record of the bo
 
 Starts the practice page (classic look, real animations) on Xvfb, presses seeded legal keys and grabs the
 board (with a margin) at several delays after each key. A read is `exact` (the board before or after the
-key), `unsettled`, `error` (the command would fail: no board, or a tile it cannot name) or `WRONG` (a board
-the game was never in). Prints one line per delay and one JSON line (--jsonl appends it to a file).
+key), `unsettled`, `error` (the command would fail: no board, or a tile it cannot name), `drawn` (a board of
+neither that the picture shows to within a pixel: see DRAWN_LEVELS) or `WRONG` (a board the game was never
+in). Prints one line per delay and one JSON line (--jsonl appends it to a file).
 """
 
 from __future__ import annotations
