@@ -98,6 +98,9 @@ class Profile:
     # points under text or icons drawn over the board (part of the look; absolute x, y): on the gap
     # lines for a board of tiles, every pixel of the marks' writing for a text board
     marks: list = field(default_factory=list)
+    # a tile drawn inset in its cell, a margin of the empty colour round it (left, top, right, bottom px,
+    # the same on every tile): the patches lie in the tile, and a tile is read in its own rectangle
+    tile_inset: tuple[int, int, int, int] = (0, 0, 0, 0)
     changed: bool = field(default=False, compare=False)  # learned something since load/save
 
     def __post_init__(self) -> None:
@@ -107,6 +110,12 @@ class Profile:
     @classmethod
     def from_cells(cls, board_rect: Rect, cells: tuple[Rect, ...], **kw) -> "Profile":
         return cls(board_rect=board_rect, cells=tuple(cells), patches=tuple(cell_patches(c) for c in cells), **kw)
+
+    def tile_rect(self, i: int) -> Rect:
+        """Where a still tile of cell i lies (the cell itself, less the inset)."""
+        left, top, right, bottom = self.tile_inset
+        c = self.cells[i]
+        return Rect(c.x + left, c.y + top, c.w - left - right, c.h - top - bottom)
 
     def shifted(self, dx: int, dy: int, monitor: int | None = None) -> "Profile":
         """A copy of this profile for the same board moved by (dx, dy) pixels (a dragged window, a
@@ -167,6 +176,7 @@ class Profile:
             "digit_h": self.digit_h,
             "ink_diff": self.ink_diff,
             "marks": self.marks,
+            "tile_inset": list(self.tile_inset),
         }
 
     @classmethod
@@ -196,6 +206,7 @@ class Profile:
             digit_h=int(data.get("digit_h", 0)),
             ink_diff=int(data.get("ink_diff", FG_DIFF)),
             marks=[[int(x), int(y)] for x, y in data.get("marks", [])],
+            tile_inset=tuple(int(v) for v in data.get("tile_inset", (0, 0, 0, 0))),  # type: ignore[arg-type]
         )
 
     def save(self, path: str | Path) -> Path:

@@ -11,6 +11,7 @@ import numpy as np
 from screenbot.board_state import BoardState
 from screenbot.calibration.blocks import find_block_boards
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
+from screenbot.calibration.inset import tile_inset
 from screenbot.calibration.lattice import Lattice, Search, _dominant_share, find_lattices
 from screenbot.calibration.paper import paper_board
 from screenbot.calibration.text_lattice import TextBoard, find_text_boards
@@ -20,7 +21,7 @@ from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
 from screenbot.imaging import LINE_THICK_PX, write_image
 from screenbot.palette import THEMES, Theme, blend
-from screenbot.profile import Profile
+from screenbot.profile import Profile, cell_patches
 
 COLOUR_TOL = 8
 SHADE_SHARE = 0.05  # a gap shade covers this share of the gap lines at least
@@ -80,8 +81,12 @@ def _close(a, b, tol: float = COLOUR_TOL) -> bool:
     return max(abs(int(x) - int(y)) for x, y in zip(a, b)) <= tol
 
 
-def identify_theme(gap: tuple[int, int, int], empty: tuple[int, int, int] | None) -> tuple[Theme | None, BoardState | None]:
-    """The built-in theme these colours belong to, and the overlay they are seen through (if any)."""
+def identify_theme(gap: tuple[int, int, int], empty: tuple[int, int, int] | None,
+                   cells: Sequence[tuple[int, int, int]] = ()) -> tuple[Theme | None, BoardState | None]:
+    """The built-in theme these colours belong to, and the overlay they are seen through (if any).
+    A look seen through an overlay is that theme only when every cell (`cells`: each cell's commonest
+    colour) is its empty cell or one of its tiles through the same wash: a board of other colours can
+    have a gap and empty cells near a theme's faded ones."""
     for theme in THEMES.values():
         if _close(gap, theme.gap) and (empty is None or _close(empty, theme.empty)):
             return theme, None
@@ -90,9 +95,21 @@ def identify_theme(gap: tuple[int, int, int], empty: tuple[int, int, int] | None
             for alpha in np.arange(0.1, overlay.alpha + 0.051, 0.05):
                 if _close(gap, blend(theme.gap, overlay.colour, alpha), 6) and (
                     empty is None or _close(empty, blend(theme.empty, overlay.colour, alpha), 10)
-                ):
+                ) and _cells_of(theme, overlay.colour, alpha, cells):
                     return theme, overlay.state
     return None, None
+
+
+def _cells_of(theme: Theme, wash, alpha: float, cells: Sequence[tuple[int, int, int]]) -> bool:
+    """Every cell colour is the theme's empty cell or one of its tiles, seen through `wash` at `alpha`."""
+    known = [blend(c, wash, alpha) for c in [theme.empty, *(colour for _v, colour in theme.tiles)]]
+    return all(any(_close(cell, k, 2 * COLOUR_TOL) for k in known) for cell in cells)
+
+
+def cell_colours(pixels: np.ndarray, lattice: Lattice) -> list[tuple[int, int, int]]:
+    """The commonest colour of each cell's interior."""
+    return [tuple(int(round(v)) for v in _dominant_share(_cell_interior(pixels, lattice, r, c), tol=6)[0])
+            for r in range(SIZE) for c in range(SIZE)]  # type: ignore[misc]
 
 
 def measure_colours(pixels: np.ndarray, lattice: Lattice) -> tuple[tuple[int, int, int], tuple[int, int, int] | None]:
@@ -176,7 +193,8 @@ def calibrate(
     ManyBoardsError (several boards and no pick).
     """
     search = search if search is not None else find_lattices(frame.pixels)
-    known_look = search.boards and all(identify_theme(*measure_colours(frame.pixels, b))[0] is not None for b in search.boards)
+    known_look = search.boards and all(identify_theme(*measure_colours(frame.pixels, b), cell_colours(frame.pixels, b))[0]
+                                       is not None for b in search.boards)
     text = [] if known_look else find_text_boards(frame.pixels)  # a built-in theme's board is tiles
     if text:
         # numbers written on the background make a text board, even where filled blocks (tiles in
@@ -210,7 +228,7 @@ def calibrate(
     lattice = _chosen(search.boards, search.boards, pick, frame,
                       f"{len(search.boards)} boards found ({describe(search, frame)})")
     gap, empty = measure_colours(frame.pixels, lattice)
-    theme, overlay = identify_theme(gap, empty)
+    theme, overlay = identify_theme(gap, empty, cell_colours(frame.pixels, lattice))
     if theme is None:
         paper = paper_board(frame.pixels, lattice)
         if paper is not None:  # numbers written on cells of one colour: read as text, in these cells
@@ -232,6 +250,10 @@ def calibrate(
         source=source,
     )
     if theme is None:
+        inset = tile_inset(frame.pixels, [c.translated(-frame.left, -frame.top) for c in profile.cells], empty)
+        if inset is not None:  # tiles drawn inset in their cells: sample each tile in its own rectangle
+            profile.tile_inset = inset
+            profile.patches = tuple(cell_patches(profile.tile_rect(i)) for i in range(SIZE * SIZE))
         profile.gap_shades = gap_shades(frame, profile, lattice)
     return profile
 

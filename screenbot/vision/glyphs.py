@@ -49,11 +49,11 @@ INK_TOL = 60  # colour levels: a pixel outside the cell this close to its digits
 INK_OUT_PX = 3  # this many such pixels beside the cell: the number runs over the cell's edge
 
 
-def runs_over(region: np.ndarray, cell: Rect, neighbours: tuple[int, int], background, gap_colour) -> bool:
+def runs_over(region: np.ndarray, cell: Rect, neighbours: tuple[int, int], background, plain) -> bool:
     """The digits written on `cell` (board-relative) run on past its left or right edge: pixels of their
     ink's colour, and not of the gap's, in the rows they are written in, in the gap on either side
     (`neighbours`: the x where it ends on the left and on the right); a line drawn along the cell
-    is no ink.
+    is no ink, nor a pixel of the colours in `plain` (the gap's, an inset tile's margin).
     Read inside its cell, such a number would lose digits (a 1024 read as 2)."""
     y0, y1 = cell.y + int(0.12 * cell.h), cell.y + int(0.88 * cell.h)
     inside = region[y0:y1, cell.x : cell.right]
@@ -69,7 +69,9 @@ def runs_over(region: np.ndarray, cell: Rect, neighbours: tuple[int, int], backg
     if not band.size:
         return False
     px = band.astype(np.int16)
-    inky = (np.abs(px - ink).max(axis=2) <= INK_TOL) & (np.abs(px - np.asarray(gap_colour, np.int16)).max(axis=2) > FG_DIFF)
+    inky = np.abs(px - ink).max(axis=2) <= INK_TOL
+    for colour in plain:
+        inky &= np.abs(px - np.asarray(colour, np.int16)).max(axis=2) > FG_DIFF
     written = np.zeros(len(inky), bool)
     written[rows] = True
     # a column as inky above and below the writing as beside it is a line drawn along the cell, not ink

@@ -377,14 +377,16 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
 def _runs_over(region: np.ndarray, profile: Profile, i: int, colour) -> bool:
     """The number on cell i runs on past its left or right edge (into the gap beside it)."""
     origin = profile.board_rect
-    r = profile.cells[i].translated(-origin.x, -origin.y)
-    row = profile.cells[i - i % SIZE : i - i % SIZE + SIZE]
+    r = profile.tile_rect(i).translated(-origin.x, -origin.y)
+    row = [profile.tile_rect(k) for k in range(i - i % SIZE, i - i % SIZE + SIZE)]
     gap = min(row[k].x - row[k - 1].right for k in range(1, SIZE))  # beside the outer columns: as far into the frame
-    return runs_over(region, r, (max(0, r.x - gap), min(origin.w, r.right + gap)), colour, profile.gap_colour)
+    # an inset tile's margin is the empty colour: no ink of its number, whatever colour the digits are
+    plain = [profile.gap_colour] + ([profile.empty_colour] if any(profile.tile_inset) and profile.empty_colour else [])
+    return runs_over(region, r, (max(0, r.x - gap), min(origin.w, r.right + gap)), colour, plain)
 
 
 def _cell_pixels(region: np.ndarray, profile: Profile, i: int) -> np.ndarray:
-    r = profile.cells[i].translated(-profile.board_rect.x, -profile.board_rect.y)
+    r = profile.tile_rect(i).translated(-profile.board_rect.x, -profile.board_rect.y)
     return region[r.y : r.bottom, r.x : r.right]
 
 

@@ -75,7 +75,7 @@ def edge_points(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
     half = EDGE_POINTS // 2
     middle = 0.25 + 0.5 * (np.arange(EDGE_POINTS) + 0.5) / EDGE_POINTS
     ends = np.concatenate([0.08 + 0.15 * (np.arange(half) + 0.5) / half, 0.77 + 0.15 * (np.arange(half) + 0.5) / half])
-    for c in profile.cells:
+    for c in (profile.tile_rect(i) for i in range(SIZE * SIZE)):
         dx = max(EDGE_MIN_PX, int(round(EDGE_INSET * c.w)))
         dy = max(EDGE_MIN_PX, int(round(EDGE_INSET * c.h)))
         px = c.x - origin.x + middle * c.w
@@ -219,7 +219,7 @@ def _build_lut(pairs: list[tuple[tuple[int, int, int], int]]) -> np.ndarray:
 
 
 def sampler_for(profile: Profile) -> Sampler:
-    key = (profile.board_rect, profile.cells, profile.theme, profile.gap_colour, tuple(map(tuple, profile.gap_shades)),
+    key = (profile.board_rect, profile.cells, profile.tile_inset, profile.theme, profile.gap_colour, tuple(map(tuple, profile.gap_shades)),
            profile.empty_colour,
            tuple((e.colour, e.value) for e in profile.learned), len(profile.marks))
     cached = getattr(profile, "sampler_for", None)

@@ -19,18 +19,16 @@ from families.corpus_families import TARGETS  # noqa: E402
 from families.family_frames import FIXTURES, read_family_frames  # noqa: E402
 
 PROGRAMS = sorted(TARGETS)
-READ = ["ascii_double", "plain_boxes", "tk_overhang"]  # every still and mid-move frame read right today
+READ = ["ascii_double", "curses_boxes", "plain_boxes", "tk_overhang"]  # every still and mid-move frame read right today
 NOT_READ = {  # why each other program's still frames are not read (2026-11-26)
     "tk_wide": "the 4096 between 1024 and 8192, whose numbers run over it: neither its colour nor its digits "
                "name it (an error, never a board)",
     "tk_wide_small": "every still frame holding a 1024 unsettled ('tile between cells'): its number runs over "
                      "the gaps, with a profile calibrated on a board of two small tiles",
-    "curses_boxes": "every frame unsettled: a tile's block with a black margin inside its cell looks like "
-                    "a cell of two colours or a tile growing",
     "tk_noframe": "every still frame read as a won overlay ('overlay (wash 0.11)'): the picture tiles",
 }
 # the game-over frame named `over`, or read as playing on the board under the message
-OVER_READ = ["ascii_double", "plain_boxes"]
+OVER_READ = ["ascii_double", "curses_boxes", "plain_boxes"]
 
 
 @functools.cache
@@ -80,7 +78,6 @@ OVER_NOT_READ = {
     "tk_wide_small": "the stippled game-over overlay reads unsettled: tile between cells",
     "tk_overhang": "the stippled game-over overlay reads unsettled: tile between cells",
     "tk_noframe": "the stippled game-over overlay reads unsettled: tile between cells",
-    "curses_boxes": NOT_READ["curses_boxes"],
 }
 
 
@@ -89,3 +86,27 @@ def test_the_game_over_frame_is_read_as_over_or_as_its_board(program):
     over = [f for f in frames(program) if f.kind == "overlay-over"]
     assert len(over) == 1
     assert over[0].outcome == "exact", over[0].seen
+
+
+def test_a_tile_inset_in_its_cell_is_read_in_its_own_rectangle_and_one_smaller_than_the_others_is_unsettled():
+    """curses_boxes draws each tile as a block with a margin of the empty colour inside its cell: the
+    margin is learned at calibration. A block smaller than the learned tile (a tile growing in, in such
+    a look) is never read as a board."""
+    import cv2
+
+    from screenbot.calibration import calibrate
+    from screenbot.control.screen import Frame
+    from screenbot.vision.reader import read_board
+
+    still = cv2.imread(str(FIXTURES / "curses_boxes" / "still020.png"))
+    profile = calibrate(Frame(still, 0, 0))
+    assert all(v >= 10 for v in profile.tile_inset)
+    assert read_board(Frame(still, 0, 0), profile).grid == ((16, 4, 2, 0), (8, 4, 2, 0), (8, 0, 0, 0), (2, 2, 0, 0))
+    tile = profile.tile_rect(0)
+    shrunk = still.copy()
+    colour = still[tile.y + 3, tile.x + 3].copy()
+    shrunk[tile.y : tile.bottom, tile.x : tile.right] = profile.empty_colour
+    q = tile.inset(tile.w // 4, tile.h // 4)
+    shrunk[q.y : q.bottom, q.x : q.right] = colour
+    reading = read_board(Frame(shrunk, 0, 0), profile)
+    assert reading.grid is None and str(reading.state) == "unsettled", (reading.state, reading.detail)
