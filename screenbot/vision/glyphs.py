@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from screenbot.geometry import Rect
-from screenbot.imaging import FG_DIFF, glyph_mask
+from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, glyph_mask, words_of
 from screenbot.profile import Profile
 from screenbot.vision import ocr
 
@@ -13,21 +13,71 @@ TOL = 10  # colour tolerance (largest channel difference) when a learned shape i
 
 
 def value_from_digits(profile: Profile, cell_px: np.ndarray, colour, ocr_allowed: bool,
-                      diff: int = FG_DIFF) -> tuple[int | None, int]:
+                      diff: int = FG_DIFF, key_colour=None) -> tuple[int | None, int]:
     """(value, OCR calls made): the digit shape is looked up first, tesseract asked only for new shapes.
-    `diff`: how far from the tile's colour a pixel is digit (faint writing on a flat block needs less)."""
+    `diff`: how far from the tile's colour a pixel is digit (faint writing on a flat block needs less);
+    `key_colour`: the colour the shape is remembered under (the tile's; default `colour`)."""
     bits = ocr.glyph_bits(ocr.digit_mask(cell_px, colour, diff))
     if bits is None:
         return None, 0
-    known = match_glyph(profile, colour, bits)
+    key_colour = colour if key_colour is None else key_colour
+    known = match_glyph(profile, key_colour, bits)
     if known is not None:
         return known, 0
     if not ocr_allowed:
         return None, 0
     value = ocr.read_number(cell_px, colour, diff=diff)
     if value is not None:
-        profile.remember_glyph(ocr.glyph_key(colour, bits), value)
+        profile.remember_glyph(ocr.glyph_key(key_colour, bits), value)
     return value, 1
+
+
+def value_of_tile(profile: Profile, cell_px: np.ndarray, colour, ocr_allowed: bool) -> tuple[int | None, int]:
+    """(value, OCR calls made) of the tile on a cell: its digits written on the tile's colour, else a small
+    number written apart from a picture tile (in a corner, on the empty cells' colour). Known shapes are
+    looked up first, both ways; tesseract is asked only when neither shape is known."""
+    small: tuple | None = None
+    spent = 0
+    for ocr_now in (False, True):
+        if ocr_now and not ocr_allowed:
+            break
+        value, calls = value_from_digits(profile, cell_px, colour, ocr_now)
+        spent += calls
+        if value is not None:
+            return value, spent
+        if small is None and profile.empty_colour is not None:  # looked for once, when the digits fail
+            small = _small_number(cell_px, profile.empty_colour, colour) or ()
+        if small:
+            picture, background = small
+            value, more = value_from_digits(profile, picture, background, ocr_now, key_colour=colour)
+            spent += more
+            if value is not None:
+                return value, spent
+    return None, spent
+
+
+SMALL_SHARE = 0.4  # a small number is at most this share of the cell's height (a picture is taller)
+
+
+def _small_number(cell_px: np.ndarray, background, tile) -> tuple[np.ndarray, tuple[int, int, int]] | None:
+    """The one word of digit-sized marks written on `background` in the cell (a picture tile's number in
+    its corner; the marks are unlike the tile's colour too, so a digit touching the picture stays a
+    digit), alone on a picture of that colour with room round it (as a tile's digits would be), and the
+    colour; None when there is not exactly one."""
+    mask = glyph_mask(cell_px, background) & glyph_mask(cell_px, tile)
+    h = cell_px.shape[0]
+    words = [w for w in words_of(mask) if MIN_GLYPH_PX <= w.tall <= SMALL_SHARE * h and w.y1 - w.y0 <= SMALL_SHARE * h]
+    if len(words) != 1:
+        return None
+    w = words[0]
+    tall, wide = w.y1 - w.y0, w.x1 - w.x0
+    bg = np.asarray(background, np.uint8)
+    out = np.empty((3 * tall, wide + 2 * tall, 3), np.uint8)
+    out[:] = bg
+    crop = cell_px[w.y0 : w.y1, w.x0 : w.x1]
+    ink = mask[w.y0 : w.y1, w.x0 : w.x1].astype(bool)
+    out[tall : 2 * tall, tall : tall + wide][ink] = crop[ink]
+    return out, tuple(int(v) for v in background)  # type: ignore[return-value]
 
 
 def match_glyph(profile: Profile, colour, bits: np.ndarray) -> int | None:

@@ -21,7 +21,7 @@ from screenbot.game.rules import SIZE, Grid
 from screenbot.imaging import MIN_GLYPH_PX, glyph_mask, words_of
 from screenbot.profile import Profile
 from screenbot.vision.blocks import read_block_board
-from screenbot.vision.glyphs import runs_over, value_from_digits
+from screenbot.vision.glyphs import runs_over, value_of_tile
 from screenbot.vision.reading import Reading, UnreadableTileError  # noqa: F401 - read_board's answer and error
 from screenbot.vision.sampling import (EDGE_TOL, EMPTY, FIRST_TILE, GAP, RIM_GAP_SHARE, TOL, Entry, Sampler, labels_of,
                                       rim_lines_in_gap, sampler_for)
@@ -197,7 +197,7 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
             colour = s.entries[cells.label[i] - FIRST_TILE].colour
             if _runs_over(region, profile, i, colour):
                 break  # (the slow path says so)
-            value, called = value_from_digits(profile, _cell_pixels(region, profile, i), colour, ocr_allowed)
+            value, called = value_of_tile(profile, _cell_pixels(region, profile, i), colour, ocr_allowed)
             calls += called
             if value is None:
                 break
@@ -354,7 +354,7 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
         if _runs_over(region, profile, i, colour):
             return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE}: its number runs over the cell's "
                         "edge (read in the cell it would lose digits)", ocr_calls)
-        value, called = value_from_digits(profile, cell_px, colour, ocr_allowed)
+        value, called = value_of_tile(profile, cell_px, colour, ocr_allowed)
         ocr_calls += called
         if value is None:
             reading = done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE}: no number could be read", ocr_calls)
