@@ -160,6 +160,7 @@ class Tracker:
     no_spawn_moves: list[int] = field(default_factory=list)  # moves after which the game added no tile
     rules: RuleBook = field(default_factory=_rule_book)  # the game's rules as seen so far
     scores: list[int] = field(default_factory=list)  # the score at each board of `history`
+    early_spawn: Spawn | None = None  # the last new tile, when it was read while it grew in
 
     def begin(self, seen: SeenGrid, score: int = 0) -> Grid:
         cells = [seen[r][c] for r in range(SIZE) for c in range(SIZE)]
@@ -208,6 +209,34 @@ class Tracker:
         notes = self.rules.adopt(explanation)
         return self.accept(explanation.check, explanation.prediction), notes
 
+    def amended(self, prediction: Prediction) -> Prediction | None:
+        """`prediction` made from the last board with its new tile as the other of 2 and 4 (a tile read
+        too soon, while it grew in), or None when the last board had no new 2 or 4. Its `after` equals
+        its `before` when the key moves nothing on that board."""
+        if not self.spawns or len(self.history) < 2 or prediction.before != self.board:
+            return None
+        r, c, v = self.spawns[-1]
+        if v not in (2, 4) or self.board[r][c] != v:
+            return None
+        rows = [list(row) for row in self.board]
+        rows[r][c] = 6 - v
+        before = tuple(tuple(row) for row in rows)
+        return self.rules.predict(before, prediction.move)
+
+    def amend(self, amended: Prediction) -> bool:
+        """Believe the last board with its new tile amended (see `amended`): one misread. True when that
+        tile had been read while it grew in."""
+        r, c, v = self.spawns[-1]
+        early = self.early_spawn is not None
+        self.board = amended.before
+        self.history[-1] = amended.before
+        self.spawns[-1] = (r, c, 6 - v)
+        self.rules.spawn_counts[v] -= 1
+        self.rules.spawn_counts[6 - v] += 1
+        self.early_spawn = None
+        self.misreads += 1
+        return early
+
     def go_back(self) -> Grid:
         """The board went back to the one before the last move (the game's undo)."""
         if len(self.history) < 2:
@@ -231,6 +260,7 @@ class Tracker:
         if prediction.before != self.board:
             raise TrackingError("the prediction was made from another board")
         self.rules.saw_move(prediction)
+        self.early_spawn = None  # the watcher marks a new tile read while it grew in
         self.board = board
         self.score += prediction.gain
         self.moves += 1

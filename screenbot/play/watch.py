@@ -38,6 +38,7 @@ class Watcher:
         self.thinker = thinker
         self.spawn_reader = spawn_reader
         self.pace = FramePace()
+        self.still_gap_s = ctx.settings.still_gap_s  # how long a board must stand still to be believed
         self.redraw = RedrawStyle()
         self._rng = random.Random(0)  # the order of the guessed cells
         pauser.on_moved.append(self._board_moved)
@@ -113,7 +114,9 @@ class Watcher:
                 self.redraw.saw(grew=True)
                 check = Check("match", prediction.with_spawn(*seen.spawn), seen.spawn)
                 ctx.stats.early_reads += 1
-                return self.believe(check, prediction, sight, key_t, timing, learn=False)
+                board = self.believe(check, prediction, sight, key_t, timing, learn=False)
+                ctx.tracker.early_spawn = seen.spawn
+                return board
             if seen.cell is None:
                 if cell is not None:
                     # the new tile outgrew the window unread, or something passed over it
@@ -164,6 +167,8 @@ class Watcher:
         candidate = None  # (board, spawn cell pixels, time) of the first sight that matched
         no_spawn = None  # (pixels, time) of the first sight of the slid board without a new tile
         went_back = None  # (pixels, time) of the first sight of the board before the last move
+        amended = ctx.tracker.amended(prediction)  # the last new tile as the other of 2 and 4
+        amended_still = None  # (pixels, time) of the first sight of the amended board, the key lost on it
         misread = False
         check: Check | None = None
         overlay_cleared_t: float | None = None
@@ -193,16 +198,28 @@ class Watcher:
                 explained = ctx.tracker.explain(sight.grid, prediction) if check.verdict == "mismatch" else None
                 if explained is not None:
                     check = explained.check  # a variant of the rules explains it: believed once still
+                elif check.verdict == "mismatch" and amended is not None:
+                    if amended.after != amended.before and compare(sight.grid, amended).matched:
+                        check, explained = compare(sight.grid, amended), amended
+                    elif amended.after == amended.before and agrees_everywhere(sight.grid, amended.before):
+                        check = Check("amended")  # the key moved nothing on the board as it truly was
                 if check.matched:
                     r, c, _ = check.spawn
                     pixels = sight.frame.crop(ctx.eyes.geometry.cells[r * 4 + c]).pixels
                     if candidate is None or candidate[0] != check.board or not np.array_equal(candidate[1], pixels):
                         candidate = (check.board, pixels.copy(), sight.t)
-                    elif sight.t - candidate[2] >= s.still_gap_s:
+                    elif sight.t - candidate[2] >= self.still_gap_s:
                         return self.believe(check, prediction, sight, key_t, timing, learn=True, explained=explained)
                 else:
                     candidate = None
-                    if check.verdict == "mismatch" and self._went_back(sight.grid):
+                    if check.verdict == "amended":
+                        if amended_still is None or not np.array_equal(amended_still[0], sight.frame.pixels):
+                            amended_still = (sight.frame.pixels.copy(), sight.t)
+                        elif sight.t - amended_still[1] >= s.no_spawn_still_s:
+                            self.amend_read(amended)
+                            self._timed(sight, key_t, timing)
+                            return ctx.tracker.board
+                    elif check.verdict == "mismatch" and self._went_back(sight.grid):
                         if went_back is None or not np.array_equal(went_back[0], sight.frame.pixels):
                             went_back = (sight.frame.pixels.copy(), sight.t)
                         elif sight.t - went_back[1] >= s.no_spawn_still_s:
@@ -233,7 +250,10 @@ class Watcher:
 
     def believe(self, check: Check, prediction: Prediction, sight: Sight, key_t: float,
                 timing: tuple[float, float], learn: bool, explained=None) -> Grid:
-        if explained is None:
+        if isinstance(explained, Prediction):
+            self.amend_read(explained)
+            board = self.ctx.tracker.accept(check, explained)
+        elif explained is None:
             board = self.ctx.tracker.accept(check, prediction)
         else:
             board, notes = self.ctx.tracker.adopt(explained)
@@ -254,6 +274,22 @@ class Watcher:
                     "(a rule of this game): playing on")
         self._timed(sight, key_t, timing)
         return board
+
+    def amend_read(self, amended: Prediction) -> None:
+        """The last new tile was the other of 2 and 4 (the board now on screen follows from that one):
+        believe it so and count a misread. A tile read while it grew in means this game's animation
+        does not fit the spawn reader: new tiles are read once still from now on; one read still means
+        the game's frames came slower than the still gap: the gap doubles (to 0.2 s at most). Said."""
+        ctx = self.ctx
+        r, c, v = ctx.tracker.spawns[-1]
+        if ctx.tracker.amend(amended):
+            self.spawn_reader = None
+            then = "reading new tiles once they stand still from now on"
+        else:
+            self.still_gap_s = min(0.2, 2 * self.still_gap_s + 0.01)
+            then = f"a board must now stand still {self.still_gap_s * 1000:.0f} ms to be believed"
+        ctx.say(f"screenbot: note: the new tile at row {r + 1}, column {c + 1} was a {6 - v}, not the {v} read; "
+                f"{then}")
 
     def _went_back(self, seen) -> bool:
         """The screen shows the board from before the last move believed (the game took it back)."""

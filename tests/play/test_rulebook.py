@@ -123,3 +123,32 @@ def test_the_tracker_goes_back_one_move():
     t.accept(compare(board("4 . . . / . . . . / . . 2 . / . . . ."), p), p)
     assert t.score == 4 and t.moves == 1
     assert t.go_back() == start and t.score == 0 and t.moves == 0 and t.history == [start]
+
+
+def test_a_new_tile_read_too_soon_is_amended_when_the_next_board_says_it_was_the_other_value():
+    t = Tracker()
+    t.begin(board("2 . . 2 / . . . . / . . . . / . . . ."))
+    p = t.predict(Move.LEFT)
+    check = compare(board("4 . . . / . . . . / . . . 2 / . . . ."), p)
+    t.accept(check, p)
+    t.early_spawn = check.spawn  # as the watcher marks a tile read while it grew in
+    p = t.predict(Move.RIGHT)
+    alt = t.amended(p)
+    assert alt is not None and alt.before == board("4 . . . / . . . . / . . . 4 / . . . .")
+    seen = board(". . . 4 / . . . . / . . . 4 / 2 . . .")  # the true board: the tile was a 4
+    assert compare(seen, p).verdict == "mismatch" and compare(seen, alt).matched
+    assert t.amend(alt) is True  # it had been read while it grew in
+    t.accept(compare(seen, alt), alt)
+    assert t.board == seen and t.misreads == 1 and t.spawns[0] == (2, 3, 4)
+    assert t.history == [board("2 . . 2 / . . . . / . . . . / . . . ."), alt.before, seen]
+    assert t.amended(t.predict(Move.LEFT)).before == board(". . . 4 / . . . . / . . . 4 / 4 . . .")
+
+
+def test_a_key_that_moves_nothing_on_the_amended_board_is_seen_as_such():
+    t = Tracker()
+    t.begin(board(". 2 . . / . . . . / . . . . / . . . ."))
+    p = t.predict(Move.LEFT)
+    t.accept(compare(board("2 2 . . / . . . . / . . . . / . . . ."), p), p)  # the new 2 was a 4
+    alt = t.amended(t.predict(Move.LEFT))  # left merges the two 2s believed, and moves nothing on 2 4
+    assert alt.after == alt.before == board("2 4 . . / . . . . / . . . . / . . . .")
+    assert t.amend(alt) is False and t.board == alt.before and t.moves == 1
