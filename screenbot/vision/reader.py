@@ -21,7 +21,8 @@ from screenbot.game.rules import SIZE, Grid
 from screenbot.imaging import MIN_GLYPH_PX, glyph_mask, words_of
 from screenbot.profile import Profile
 from screenbot.vision.blocks import read_block_board
-from screenbot.vision.glyphs import runs_over, value_of_tile
+from screenbot.vision.glyphs import runs_over, value_from_digits, value_of_tile
+from screenbot.vision.overflow import ink_on_lines, wide_number
 from screenbot.vision.reading import Reading, UnreadableTileError  # noqa: F401 - read_board's answer and error
 from screenbot.vision.sampling import (EDGE_TOL, EMPTY, FIRST_TILE, GAP, RIM_GAP_SHARE, TOL, Entry, Sampler, labels_of,
                                       rim_lines_in_gap, sampler_for)
@@ -105,7 +106,7 @@ def _gap_jumps(line_px: np.ndarray, marked: np.ndarray | None = None, gap: np.nd
     return step.max(axis=1)
 
 
-def _rim_jump(region: np.ndarray, s: Sampler, shades: bool) -> int:
+def _rim_jump(region: np.ndarray, s: Sampler, profile: Profile, shades: bool) -> int:
     """The largest sharp step along the rim lines that run through the gap; JUMP when a rim line is
     mostly covered by cell colours (a whole row of tiles sliding in, each still a few pixels short)."""
     rim_px = region[s.rim_y, s.rim_x]
@@ -113,13 +114,14 @@ def _rim_jump(region: np.ndarray, s: Sampler, shades: bool) -> int:
     rim_gap = labels == GAP
     if s.rim_marked is not None:
         rim_gap |= s.rim_marked
+    rim_gap |= ink_on_lines(~rim_gap, s.rim_y, s.rim_x, profile)  # a number's ink running over its cell
     read = rim_lines_in_gap(~rim_gap)
     covered = ~read & ((labels >= EMPTY).mean(axis=1) >= RIM_GAP_SHARE)
     if covered.any():
         return JUMP
     if not read.any():
         return 0
-    marked = s.rim_marked[read] if s.rim_marked is not None else None
+    marked = rim_gap[read] & (labels[read] != GAP)  # marks and ink: no step of a tile there
     return int(_gap_jumps(rim_px[read], marked, rim_gap[read] if shades else None).max())
 
 
@@ -175,9 +177,15 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     # A tile between cells shows as a sharp step along a gap line. Where the gaps are a drawn line
     # (1-3 px) the sample line cannot stay off the tiles' edges: there a tile between cells shows as
     # two colours in one cell instead (`split`).
-    jump = int(_gap_jumps(line_px, s.line_marked, shaded).max()) if s.edge_y is None else 0
+    jump = 0
+    if s.edge_y is None:
+        marked = ink_on_lines(line_labels != GAP if s.line_marked is None else (line_labels != GAP) & ~s.line_marked,
+                              s.line_y, s.line_x, profile)  # a number's ink running over its cell is no tile
+        if s.line_marked is not None:
+            marked |= s.line_marked
+        jump = int(_gap_jumps(line_px, marked, shaded).max())
     if s.rim_y is not None and jump < JUMP:  # a tile sliding in still overlaps the gap beside its cell
-        jump = max(jump, _rim_jump(region, s, bool(profile.gap_shades)))
+        jump = max(jump, _rim_jump(region, s, profile, bool(profile.gap_shades)))
     cells.centre_bad |= _faint_tiles(region, s, cells.label)
     settled = jump < JUMP and not cells.split.any() and not cells.centre_bad.any()
     if settled and s.edge_y is not None:  # a drawn-line board: a tile off its cell shows at the cells' edges
@@ -195,9 +203,7 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
         calls = 0
         for i in needs_digits:  # tiles that share a colour (classic 4096 and up): digit shapes, OCR once each
             colour = s.entries[cells.label[i] - FIRST_TILE].colour
-            if _runs_over(region, profile, i, colour):
-                break  # (the slow path says so)
-            value, called = value_of_tile(profile, _cell_pixels(region, profile, i), colour, ocr_allowed)
+            value, called = _value(region, profile, i, colour, ocr_allowed)
             calls += called
             if value is None:
                 break
@@ -351,10 +357,10 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
                 learned = True
                 continue
             return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE} is blank in an unknown colour")
-        if _runs_over(region, profile, i, colour):
+        if _runs_over(region, profile, i, colour) and _wide(region, profile, i, colour) is None:
             return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE}: its number runs over the cell's "
-                        "edge (read in the cell it would lose digits)", ocr_calls)
-        value, called = value_of_tile(profile, cell_px, colour, ocr_allowed)
+                        "edge, joined to other ink (read in the cell it would lose digits)", ocr_calls)
+        value, called = _value(region, profile, i, colour, ocr_allowed)
         ocr_calls += called
         if value is None:
             reading = done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE}: no number could be read", ocr_calls)
@@ -374,15 +380,31 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
     return done(grid, BoardState.PLAYING, "read digits" if ocr_calls else "", ocr_calls, learned)
 
 
+def _value(region: np.ndarray, profile: Profile, i: int, colour, ocr_allowed: bool) -> tuple[int | None, int]:
+    """(value, OCR calls) of the tile on cell i: its whole number where it runs over the cell's edges
+    (None when that ink is joined to other ink), else what is written in the cell."""
+    if _runs_over(region, profile, i, colour):
+        wide = _wide(region, profile, i, colour)
+        return value_from_digits(profile, wide, colour, ocr_allowed) if wide is not None else (None, 0)
+    return value_of_tile(profile, _cell_pixels(region, profile, i), colour, ocr_allowed)
+
+
+def _plain(profile: Profile) -> list:
+    """Colours that are no number's ink beside a tile: the gap's, and an inset tile's margin."""
+    return [profile.gap_colour] + ([profile.empty_colour] if any(profile.tile_inset) and profile.empty_colour else [])
+
+
+def _wide(region: np.ndarray, profile: Profile, i: int, colour) -> np.ndarray | None:
+    return wide_number(region, profile, i, colour, _plain(profile))
+
+
 def _runs_over(region: np.ndarray, profile: Profile, i: int, colour) -> bool:
     """The number on cell i runs on past its left or right edge (into the gap beside it)."""
     origin = profile.board_rect
     r = profile.tile_rect(i).translated(-origin.x, -origin.y)
     row = [profile.tile_rect(k) for k in range(i - i % SIZE, i - i % SIZE + SIZE)]
     gap = min(row[k].x - row[k - 1].right for k in range(1, SIZE))  # beside the outer columns: as far into the frame
-    # an inset tile's margin is the empty colour: no ink of its number, whatever colour the digits are
-    plain = [profile.gap_colour] + ([profile.empty_colour] if any(profile.tile_inset) and profile.empty_colour else [])
-    return runs_over(region, r, (max(0, r.x - gap), min(origin.w, r.right + gap)), colour, plain)
+    return runs_over(region, r, (max(0, r.x - gap), min(origin.w, r.right + gap)), colour, _plain(profile))
 
 
 def _cell_pixels(region: np.ndarray, profile: Profile, i: int) -> np.ndarray:

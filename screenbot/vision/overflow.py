@@ -1,0 +1,98 @@
+"""Numbers written wider than their cell: their ink on the gap lines told from a tile between cells, and the whole number read."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from screenbot.game.rules import SIZE
+from screenbot.imaging import FG_DIFF, glyph_mask
+from screenbot.profile import Profile
+
+# On a line down a gap, the ink of a number that runs over its cell crosses it within the band the digits
+# are written in (the middle of the row), for less than this share of the cell's height; a tile between
+# cells covers the line over its whole height.
+INK_BAND = (0.2, 0.8)
+INK_RUN = 0.6
+INK_TOL = 60  # colour levels: a pixel this close to the digits' colour is their ink
+SPACE = 0.4  # blank columns narrower than this share of the digits' height lie between two digits of one number
+CENTRED = 0.06  # the number's ink is centred on its cell within this share of the cell's width (at least 3 px)
+
+
+def ink_on_lines(odd: np.ndarray, ys: np.ndarray, xs: np.ndarray, profile: Profile) -> np.ndarray:
+    """The points (lines x k, True) of lines down the gaps where the ink of a number running over its cell
+    crosses them: per row of cells, what is not the gap (`odd`) lies within the digits' band, shorter than
+    INK_RUN of the cell. Lines across (horizontal) are never ink: numbers run over sideways only."""
+    out = np.zeros(odd.shape, bool)
+    down = (xs == xs[:, :1]).all(axis=1)
+    origin = profile.board_rect
+    for r in range(SIZE):
+        cell = profile.tile_rect(r * SIZE)
+        top, h = cell.y - origin.y, cell.h
+        lo, hi = top + INK_BAND[0] * h, top + INK_BAND[1] * h
+        in_row = (ys >= top) & (ys < top + h)
+        for k in np.nonzero(down)[0]:
+            hit = np.nonzero(odd[k] & in_row[k])[0]
+            if not len(hit):
+                continue
+            y_a, y_b = ys[k, hit.min()], ys[k, hit.max()]
+            if y_a >= lo and y_b <= hi and y_b - y_a <= INK_RUN * h:
+                out[k, hit.min() : hit.max() + 1] = True
+    return out
+
+
+def wide_number(region: np.ndarray, profile: Profile, i: int, background, plain: list) -> np.ndarray | None:
+    """The number written on cell i that runs over its edges, alone on a picture of the tile's colour
+    (`background`) with room round it, for its digits to be read; None unless its ink (the colour of its
+    strongest marks inside the cell, not a colour of `plain`) makes one run of digits centred on the cell,
+    with blank room on both sides before anything else (a neighbour's number joined to it is no number)."""
+    origin = profile.board_rect
+    cell = profile.tile_rect(i).translated(-origin.x, -origin.y)
+    pitch = profile.cells[1].x - profile.cells[0].x
+    y0, y1 = cell.y + int(0.12 * cell.h), cell.y + int(0.88 * cell.h)
+    inside = region[y0:y1, cell.x : cell.right]
+    mask = glyph_mask(inside, background).astype(bool)
+    if not mask.any():
+        return None
+    strongest = np.abs(inside.astype(np.int16) - np.asarray(background, np.int16)).max(axis=2)
+    ink = np.median(inside[mask & (strongest >= 0.7 * strongest[mask].max())], axis=0)
+    x_a, x_b = max(0, cell.x - pitch), min(region.shape[1], cell.right + pitch)
+    band = region[y0:y1, x_a:x_b].astype(np.int16)
+    inky = np.abs(band - ink).max(axis=2) <= INK_TOL
+    for colour in plain:
+        inky &= np.abs(band - np.asarray(colour, np.int16)).max(axis=2) > FG_DIFF
+    rows = np.nonzero(inky[:, cell.x - x_a : cell.right - x_a].any(axis=1))[0]
+    if not len(rows):
+        return None
+    space = max(2, int(SPACE * (rows[-1] - rows[0] + 1)))
+    cols = inky.any(axis=0)
+    centre = (cell.x + cell.right) // 2 - x_a
+    left = _run_end(cols, centre, -1, space)
+    right = _run_end(cols, centre, 1, space)
+    if left is None or right is None:
+        return None  # the ink runs on to the window's edge: joined to something else
+    if abs((left + right + 1) / 2 - (centre + 0.5)) > max(3, CENTRED * cell.w) or right - left + 1 > 2 * pitch:
+        return None
+    tall = rows[-1] - rows[0] + 1
+    wide = right - left + 1
+    out = np.empty((y1 - y0 + 2 * tall, wide + 2 * tall, 3), np.uint8)
+    out[:] = np.asarray(background, np.uint8)
+    part = band[:, left : right + 1]
+    keep = inky[:, left : right + 1]
+    out[tall : tall + (y1 - y0), tall : tall + wide][keep] = part[keep].astype(np.uint8)
+    return out
+
+
+def _run_end(cols: np.ndarray, start: int, step: int, space: int) -> int | None:
+    """The last inked column from `start` going `step`-wards before `space` blank columns in a row;
+    None when the window ends first."""
+    last, blank = start, 0
+    x = start
+    while 0 <= x < len(cols):
+        if cols[x]:
+            last, blank = x, 0
+        else:
+            blank += 1
+            if blank > space:
+                return last
+        x += step
+    return None
