@@ -108,6 +108,9 @@ def runs_over(region: np.ndarray, cell: Rect, neighbours: tuple[int, int], backg
     y0, y1 = cell.y + int(0.12 * cell.h), cell.y + int(0.88 * cell.h)
     inside = region[y0:y1, cell.x : cell.right]
     mask = glyph_mask(inside, background).astype(bool)
+    rim = max(1, int(0.08 * cell.w))  # a tile's rounded or antialiased edge is no writing
+    mask[:, :rim] = False
+    mask[:, -rim:] = False
     if not mask.any():
         return False
     rows = np.nonzero(mask.any(axis=1))[0]
@@ -125,5 +128,6 @@ def runs_over(region: np.ndarray, cell: Rect, neighbours: tuple[int, int], backg
     written = np.zeros(len(inky), bool)
     written[rows] = True
     # a column as inky above and below the writing as beside it is a line drawn along the cell, not ink
-    line = inky[~written].mean(axis=0) >= 0.5 if (~written).any() else np.zeros(inky.shape[1], bool)
+    # (the writing's own rows alone when it fills the cell's height: a column inky in nearly all of them)
+    line = inky[~written].mean(axis=0) >= 0.5 if (~written).any() else inky.mean(axis=0) >= 0.9
     return int(inky[written][:, ~line].sum()) >= INK_OUT_PX
