@@ -27,6 +27,7 @@ from screenbot.vision.reading import Reading, UnreadableTileError  # noqa: F401 
 from screenbot.vision.sampling import (EDGE_TOL, EMPTY, FIRST_TILE, GAP, RIM_GAP_SHARE, TOL, Entry, Sampler, labels_of,
                                       rim_lines_in_gap, sampler_for)
 from screenbot.vision.state_words import state_of_words
+from screenbot.vision.stipple import evened, stippled
 from screenbot.vision.text import read_text_board
 
 JUMP = 36  # a colour step this sharp on a gap line is the edge of a tile that is not in its cell
@@ -326,6 +327,9 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
         return Reading(grid, state, profile.board_rect, detail, (time.perf_counter() - start) * 1000, ocr_calls, learned)
 
     overlay = _overlay(profile, s, line_px, region, strip_px, ocr_allowed)
+    if overlay is None and jump >= JUMP and stippled(line_px):  # a stippled wash: every other pixel steps
+        even = evened(region)
+        overlay = _overlay(profile, s, even[s.line_y, s.line_x], even, even[s.strip_y, s.strip_x], ocr_allowed)
     if overlay is not None:
         state, alpha, under = overlay
         return done(under, state, f"overlay (wash {alpha:.2f})")

@@ -25,7 +25,7 @@ NOT_READ = {  # why each other program's still frames are not read (2026-11-26)
                "digits) run into their neighbours' (unsettled: joined to other ink)",
 }
 # the game-over frame named `over`, or read as playing on the board under the message
-OVER_READ = ["ascii_double", "curses_boxes", "plain_boxes"]
+OVER_READ = PROGRAMS  # the Tk programs' stippled "Game over!" included
 
 
 @functools.cache
@@ -70,12 +70,7 @@ def test_a_frame_caught_mid_move_is_unsettled_or_a_board_of_the_move(program):
     assert [(f.name, f.seen) for f in mids if f.outcome not in ("exact", "unsettled")] == []
 
 
-OVER_NOT_READ = {
-    "tk_wide": "the stippled game-over overlay reads unsettled: tile between cells",
-    "tk_wide_small": "the stippled game-over overlay reads unsettled: tile between cells",
-    "tk_overhang": "the stippled game-over overlay reads unsettled: tile between cells",
-    "tk_noframe": "the stippled game-over overlay reads unsettled: tile between cells",
-}
+OVER_NOT_READ: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("program", OVER_READ + [expected_failure(p, why) for p, why in sorted(OVER_NOT_READ.items())])
