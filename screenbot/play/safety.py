@@ -61,6 +61,9 @@ class BoardLook:
     points: tuple[Point, ...]
     neighbours: tuple[tuple[tuple[int, int], ...], ...]
     colour: tuple[int, int, int]  # BGR
+    # each point's own colour at the start: gaps drawn in several shades (a box line's edge and core)
+    # may have a median that is none of them
+    own: tuple[tuple[int, int, int], ...] = ()
 
     @classmethod
     def learn(cls, frame: Frame, board_rect: Rect, cells: Sequence[Rect]) -> "BoardLook":
@@ -68,7 +71,8 @@ class BoardLook:
         points = tuple(p for p, _ in found)
         colours = sample(frame, points)
         colour = tuple(int(v) for v in np.median(colours, axis=0))
-        return cls(board_rect, points, tuple(n for _, n in found), colour)  # type: ignore[arg-type]
+        own = tuple(tuple(int(v) for v in c) for c in colours)
+        return cls(board_rect, points, tuple(n for _, n in found), colour, own)  # type: ignore[arg-type]
 
     def share_like_board(self, frame: Frame, skip: Iterable[tuple[int, int]] = ()) -> float:
         """Share of the gap samples whose colour is the board's (0..1).
@@ -83,6 +87,9 @@ class BoardLook:
         except OutsideFrameError:
             return 0.0
         distance = np.abs(colours - np.array(self.colour, dtype=np.int16)).max(axis=1)
+        if self.own:  # a point that shows the colour it had at the start is the board's too
+            own = np.array([self.own[i] for i in keep], dtype=np.int16)
+            distance = np.minimum(distance, np.abs(colours - own).max(axis=1))
         return float((distance <= GAP_TOLERANCE).mean())
 
     def problem(self, frame: Frame, skip: Iterable[tuple[int, int]] = ()) -> str | None:
