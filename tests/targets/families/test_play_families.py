@@ -1,0 +1,31 @@
+"""screenbot plays the family programs (small 2048s in the looks of real programs we were not shown):
+calibrated with no options, played with real X keys, every believed board checked against the game's
+own record. (measure_families.py plays longer.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from families.corpus_families import TARGETS
+from test_play_targets import believed_against_truth, play_target
+
+pytestmark = pytest.mark.live
+
+MOVES = 100
+# program -> the kind of profile its look makes
+LOOKS = {
+    "curses_boxes": "tiles",  # coloured blocks inset in white box lines, black digits
+    "plain_boxes": "text",  # a box of lines round each cell, no colour
+    "tk_noframe": "tiles",  # picture tiles, the number small in a corner, no frame
+    "tk_overhang": "tiles",  # tiles overhanging the frame, help text across the bottom row
+    "tk_wide_small": "tiles",  # new tiles of 2 ... 512, numbers from 1024 wider than their cells
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOOKS))
+def test_a_family_program_is_calibrated_and_played_without_a_misread(name, tmp_path):
+    summary, player, profile, truth = play_target(TARGETS[name], MOVES, tmp_path)
+    assert profile.kind == LOOKS[name]
+    assert summary.moves >= MOVES or summary.reason == "game over", summary.reason
+    assert summary.ok, summary.reason
+    assert believed_against_truth(player, truth) == 0
