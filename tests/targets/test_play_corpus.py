@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from corpus import TARGETS
-from test_play_targets import believed_against_truth, play_target
+from test_play_targets import check_played_by_record, play_target
 
 pytestmark = pytest.mark.live
 
@@ -23,11 +23,7 @@ LOOKS = {
 
 @pytest.mark.parametrize("name", sorted(LOOKS))
 def test_a_corpus_program_is_calibrated_and_played_without_a_misread(name, tmp_path):
-    summary, player, profile, truth = play_target(TARGETS[name], MOVES, tmp_path)
-    assert profile.kind == LOOKS[name]
-    assert summary.moves >= MOVES or summary.reason == "game over", summary.reason
-    assert summary.ok, summary.reason
-    assert believed_against_truth(player, truth) == 0
+    check_played_by_record(TARGETS[name], LOOKS[name], MOVES, tmp_path)
 
 
 # Debian's C and C++ programs -> the kind of profile their look makes. They have no object to read: the

@@ -66,6 +66,16 @@ def play_target(target_cls, moves: int, tmp_path, **target_options):
             display.stop()
 
 
+def check_played_by_record(target_cls, kind: str, moves: int, tmp_path) -> None:
+    """`target_cls` calibrated as a `kind` board and played `moves` moves (or to game over) with every
+    believed board the game's own."""
+    summary, player, profile, truth = play_target(target_cls, moves, tmp_path)
+    assert profile.kind == kind
+    assert summary.moves >= moves or summary.reason == "game over", summary.reason
+    assert summary.ok, summary.reason
+    assert believed_against_truth(player, truth) == 0
+
+
 def believed_against_truth(player, truth) -> int:
     believed = [[list(r) for r in b] for b in player.tracker.history]
     changed = [b for i, b in enumerate(truth) if i == 0 or b != truth[i - 1]]  # keys that did nothing left out

@@ -30,16 +30,10 @@ class OverhangLook(Look):
     def draw_board(self, canvas):
         canvas.create_text(20, 40, text="2048", anchor="w", fill="#776e65", font=("DejaVu Sans", -40, "bold"))
         canvas.create_rectangle(*FRAME, fill="#bbada0", outline="#5a4f45", width=6)
-        for r in range(4):
-            for c in range(4):
-                x, y = self.cell_xy(r, c)
-                canvas.create_rectangle(x, y, x + CELL, y + CELL, fill="#cdc1b4", outline="")
+        self.draw_cells(canvas, CELL, "#cdc1b4")
 
     def draw_body(self, canvas, x, y, value, scale):
-        half = CELL * scale / 2
-        cx, cy = x + CELL / 2, y + CELL / 2
-        canvas.create_rectangle(cx - half, cy - half, cx + half, cy + half, fill=COLOURS.get(value, "#3c3a32"),
-                                outline="")
+        self.draw_square(canvas, x, y, CELL, scale, COLOURS.get(value, "#3c3a32"))
 
     def draw_number(self, canvas, x, y, value, scale):
         size = {1: 48, 2: 44, 3: 36}.get(len(str(value)), 28)

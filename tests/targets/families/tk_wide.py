@@ -28,16 +28,10 @@ class WideLook(Look):
     def draw_board(self, canvas):
         w, h = self.size
         canvas.create_rectangle(MARGIN, MARGIN, w - MARGIN, h - MARGIN, fill="#bbada0", outline="")
-        for r in range(4):
-            for c in range(4):
-                x, y = self.cell_xy(r, c)
-                canvas.create_rectangle(x, y, x + CELL, y + CELL, fill="#cdc1b4", outline="")
+        self.draw_cells(canvas, CELL, "#cdc1b4")
 
     def draw_body(self, canvas, x, y, value, scale):
-        half = CELL * scale / 2
-        cx, cy = x + CELL / 2, y + CELL / 2
-        canvas.create_rectangle(cx - half, cy - half, cx + half, cy + half, fill=COLOURS.get(value, "#3c3a32"),
-                                outline="")
+        self.draw_square(canvas, x, y, CELL, scale, COLOURS.get(value, "#3c3a32"))
 
     def draw_number(self, canvas, x, y, value, scale):
         digits = len(str(value))

@@ -40,6 +40,20 @@ class Look:
     def draw_extras(self, canvas: tkinter.Canvas) -> None:
         """Anything drawn over the tiles (help text)."""
 
+    def draw_cells(self, canvas: tkinter.Canvas, cell: float, colour: str) -> None:
+        """The sixteen empty cells, squares of side `cell`."""
+        for r in range(4):
+            for c in range(4):
+                x, y = self.cell_xy(r, c)
+                canvas.create_rectangle(x, y, x + cell, y + cell, fill=colour, outline="")
+
+    @staticmethod
+    def draw_square(canvas: tkinter.Canvas, x: float, y: float, cell: float, scale: float, colour: str) -> None:
+        """A tile's body: a square of side `cell * scale` centred in the cell whose top-left is x, y."""
+        half = cell * scale / 2
+        cx, cy = x + cell / 2, y + cell / 2
+        canvas.create_rectangle(cx - half, cy - half, cx + half, cy + half, fill=colour, outline="")
+
     def draw_over(self, canvas: tkinter.Canvas) -> None:
         w, h = self.size
         canvas.create_rectangle(0, 0, w, h, fill="#eee4da", stipple="gray50", outline="")
