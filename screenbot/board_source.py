@@ -9,6 +9,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Sequence
 
+import numpy as np
+
 from screenbot.board_state import BoardState
 from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices
 from screenbot.control.screen import Frame, ImageScreen, MssScreen, Screen
@@ -47,10 +49,28 @@ def _kept_at(frame: Frame, reason: str) -> str:
     return f" (the picture is kept at {path})" if path else ""
 
 
+STILL_GAP_S = 0.1  # two grabs this far apart that are the same: the screen stands still
+STILL_WAIT_S = 2.0  # at most this long for it; then the last grab (a blinking cursor never stands still)
+
+
+def still_grab(screen: Screen, region: Rect, sleep=time.sleep) -> Frame:
+    """A grab of `region` once two grabs STILL_GAP_S apart are the same (up to STILL_WAIT_S): a board
+    caught while its first tiles grow in would teach calibration tiles smaller than their cells."""
+    frame = screen.grab(region)
+    for _ in range(int(STILL_WAIT_S / STILL_GAP_S)):
+        sleep(STILL_GAP_S)
+        again = screen.grab(region)
+        if np.array_equal(again.pixels, frame.pixels):
+            return again
+        frame = again
+    return frame
+
+
 def calibrate_live(screen: Screen, profile_path: str | Path | None = None) -> Profile:
-    """Find the board on the live screen now (every monitor); saved at `profile_path` when given."""
+    """Find the board on the live screen once it stands still (every monitor); saved at `profile_path`
+    when given."""
     monitors = screen.monitors()
-    frame = screen.grab(monitors[0])
+    frame = still_grab(screen, monitors[0])
     profile = calibrate(frame, monitors=monitors, scale=screen.scale, source="live screen")
     learn_marks(frame, profile)
     if profile_path is not None:

@@ -39,6 +39,7 @@ def preview_path_for(profile_path: Path) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, save_preview
+    from screenbot.board_source import still_grab
     from screenbot.control.screen import Frame, MssScreen
 
     if args.probe and (args.image or args.pick is not None):
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
             index = 0 if args.monitor is None else args.monitor
             if not 0 <= index < len(monitors):
                 raise UsageError(f"--monitor {index}: this screen has monitors 1..{len(monitors) - 1} (0 = all)")
-            frame = screen.grab(monitors[index])
+            frame = still_grab(screen, monitors[index])
             scale = args.scale or screen.scale
             if screen.map.mixed and not args.scale:
                 print(f"screenbot: warning: the monitors are captured at different scales {screen.map.scales[1:]}: "
