@@ -101,6 +101,9 @@ class Profile:
     # a tile drawn inset in its cell, a margin of the empty colour round it (left, top, right, bottom px,
     # the same on every tile): the patches lie in the tile, and a tile is read in its own rectangle
     tile_inset: tuple[int, int, int, int] = (0, 0, 0, 0)
+    # frames compressed with loss (a video): colours bleed a few pixels past a tile's edge, so the
+    # lines just outside the cells tell nothing (not saved: a property of the frames, not the look)
+    compressed: bool = field(default=False, compare=False)
     changed: bool = field(default=False, compare=False)  # learned something since load/save
 
     def __post_init__(self) -> None:

@@ -149,6 +149,7 @@ def believe_frames(source: Source, still_frames: int | None = None, read: Callab
                     stats.calibration_tries += 1
                     try:
                         profile = calibrate(frame, source=str(source.path))
+                        profile.compressed = source.kind == "video"
                         learn_marks(frame, profile)  # text or icons over the board: part of its look
                         stats.calibrated_on = item.label
                     except ScreenbotError as exc:  # no board here (yet), several boards, a board moving

@@ -135,7 +135,7 @@ def _rim_lines(profile: Profile) -> tuple[np.ndarray, np.ndarray] | None:
     is wide enough), each across the whole board like the gap lines; None where the gaps are narrower."""
     b = profile.board_rect
     cells = profile.cells
-    if _thinnest_gap(profile) < 2 * RIM_PX + 1:
+    if _thinnest_gap(profile) < 2 * RIM_PX + 1 or profile.compressed:
         return None
     cols = [cells[k] for k in range(SIZE)]
     rows = [cells[k * SIZE] for k in range(SIZE)]
@@ -219,7 +219,7 @@ def _build_lut(pairs: list[tuple[tuple[int, int, int], int]]) -> np.ndarray:
 
 
 def sampler_for(profile: Profile) -> Sampler:
-    key = (profile.board_rect, profile.cells, profile.tile_inset, profile.theme, profile.gap_colour, tuple(map(tuple, profile.gap_shades)),
+    key = (profile.board_rect, profile.cells, profile.tile_inset, profile.compressed, profile.theme, profile.gap_colour, tuple(map(tuple, profile.gap_shades)),
            profile.empty_colour,
            tuple((e.colour, e.value) for e in profile.learned), len(profile.marks))
     cached = getattr(profile, "sampler_for", None)
