@@ -44,7 +44,7 @@ from screenbot.agent.limits import (DEFAULT_DEEPEN_GAP, DEFAULT_DEEPEN_MS, ENDGA
                                     check_deepen_gap, check_depth, check_depth_cap)
 from screenbot.errors import UsageError
 from screenbot.game.bitboard import distinct_ranks, to_bitboard
-from screenbot.game.rules import Grid, Move, apply_move, legal_moves, max_tile, to_grid
+from screenbot.game.rules import FOUR_SHARE, Grid, Move, apply_move, legal_moves, max_tile, to_grid
 
 DEFAULT_CUTOFF = 1e-4  # chance paths less likely than this are scored by the heuristic
 # When neither budget nor depth is given (what `play` and `bench` use): nneonneo's adaptive depth,
@@ -59,7 +59,6 @@ DEFAULT_DEPTH_CAP = 6
 # live play's default on 2 cores (docs/strength.md: what it gave).
 ENDGAME_TILE = 16384
 MAX_DEPTH = 16  # iterative deepening stops here
-CLASSIC_FOUR_SHARE = 0.1  # the classic game's chance that a new tile is a 4
 HELPER_NICE = 5  # the helper search threads are this much nicer than the caller (Linux: per thread)
 assert MAX_FIXED_DEPTH <= kernel.MAX_TREE_DEPTH
 
@@ -79,7 +78,7 @@ class _Search:
         self.tt = np.zeros(2 * kernel.TT_ENTRIES, np.uint64)
         self.works = [np.zeros(kernel.WORK_SIZE, np.float64)]
         self.nodes_per_ms = 15000.0  # per thread; refined by every timed search
-        self.four_share = CLASSIC_FOUR_SHARE  # the chance that a new tile is a 4
+        self.four_share = FOUR_SHARE  # the chance that a new tile is a 4
         self.cancelled = False  # set by ExpectimaxAgent.cancel() from another thread
         self._jobs: list[queue.SimpleQueue] = []
         self._done: queue.SimpleQueue = queue.SimpleQueue()

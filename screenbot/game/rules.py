@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 SIZE = 4
+FOUR_SHARE = 0.1  # the chance that a new tile is a 4 (else a 2)
 MAX_TILE = 131072  # 2**17: the largest tile a 4x4 game can hold
 Grid = tuple[tuple[int, ...], ...]
 
@@ -165,7 +166,7 @@ def spawn_outcomes(grid: Grid) -> list[tuple[Grid, float]]:
     if not cells:
         return []
     p = 1.0 / len(cells)
-    return [(place(grid, r, c, v), p * q) for r, c in cells for v, q in ((2, 0.9), (4, 0.1))]
+    return [(place(grid, r, c, v), p * q) for r, c in cells for v, q in ((2, 1 - FOUR_SHARE), (4, FOUR_SHARE))]
 
 
 class Rng:
@@ -198,7 +199,7 @@ def spawn(grid: Grid, rng: Rng) -> tuple[Grid, tuple[int, int, int] | None]:
     if not cells:
         return grid, None
     r, c = cells[int(rng.next_float() * len(cells))]
-    value = 2 if rng.next_float() < 0.9 else 4
+    value = 2 if rng.next_float() < 1 - FOUR_SHARE else 4
     return place(grid, r, c, value), (r, c, value)
 
 

@@ -9,7 +9,7 @@ from typing import Callable
 from screenbot.board_state import BoardState
 from screenbot.agent.base import Agent
 from screenbot.control.keyboard import FailSafeTriggered, Keyboard
-from screenbot.game.rules import Grid, Move, is_over
+from screenbot.game.rules import FOUR_SHARE, Grid, Move, is_over
 from screenbot.play.context import Clock, PlayContext, StopPlaying
 from screenbot.play.eyes import Eyes, Sight
 from screenbot.play.guard import Guard
@@ -19,7 +19,6 @@ from screenbot.play.record import Recording
 from screenbot.play.settings import PlaySettings
 from screenbot.play.stats import Summary
 from screenbot.play.thinker import Thinker
-from screenbot.play.rulebook import CLASSIC_FOUR_SHARE
 from screenbot.play.tracker import TrackingError
 from screenbot.play.warm import FINISH_WAIT_S, FIRST_MOVE_WAIT_S, WarmUp
 from screenbot.play.watch import Watcher
@@ -91,7 +90,7 @@ class Player:
         self.watcher = Watcher(ctx, self.guard, self.pauser, self.overlay, self.record, spawn_reader=spawn_reader)
         self.last_decision = None
         self.last_prediction = None
-        self.four_share = CLASSIC_FOUR_SHARE  # what the agent thinks with
+        self.four_share = FOUR_SHARE  # what the agent thinks with
 
     # the parts tests and the status line read
     @property
