@@ -38,8 +38,8 @@ def preview_path_for(profile_path: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, save_preview
     from screenbot.board_source import still_grab
+    from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, save_preview
     from screenbot.control.screen import Frame, MssScreen
 
     if args.probe and (args.image or args.pick is not None):

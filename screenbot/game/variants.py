@@ -2,7 +2,7 @@
 
 The classic rules (`screenbot.game.rules`) slide a line toward the wall and merge each equal pair
 once, resolved from the wall. Other programs differ in how a line merges; play learns which from
-the boards it sees (`screenbot.play.variants`). Each line rule takes one line, listed from the wall
+the boards it sees (`screenbot.play.rulebook`). Each line rule takes one line, listed from the wall
 the tiles move toward, and returns the new line and the score it gains (the sum of the merged tiles).
 """
 
@@ -100,8 +100,3 @@ def slide_with(grid: Grid, move: Move, rule: LineRule) -> tuple[Grid, int]:
         for (r, c), v in zip(cells, new):
             out[r][c] = v
     return tuple(tuple(row) for row in out), gain
-
-
-def is_power_of_two_tile(value: object) -> bool:
-    """A value a tile can hold: 2, 4, 8, ..."""
-    return isinstance(value, int) and value >= 2 and value & (value - 1) == 0

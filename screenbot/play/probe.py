@@ -14,7 +14,7 @@ from screenbot.play.context import Clock, PlayContext, StopPlaying
 from screenbot.play.eyes import ScreenEyes
 from screenbot.play.guard import Guard
 from screenbot.play.settings import PlaySettings
-from screenbot.play.tracker import Tracker, compare
+from screenbot.play.tracker import Tracker
 from screenbot.profile import Profile
 
 POINT_WAIT_S = 3.0  # time for the user to point at the game before the pointer is read
@@ -68,10 +68,7 @@ def probe(candidates: Sequence[Profile], screen: Screen, keyboard: Keyboard, foc
     while clock() < deadline:
         sight = ctx.look()
         if sight.grid is not None and sight.state == BoardState.PLAYING:
-            check = compare(sight.grid, prediction)
-            if not check.matched and check.verdict == "mismatch":
-                explained = tracker.explain(sight.grid, prediction)  # a 2048 with rules of its own
-                check = explained.check if explained is not None else check
+            check, _ = tracker.rules.follows(sight.grid, prediction)  # a 2048 with rules of its own too
             if check.matched:
                 if matched == check.board:
                     say(f"screenbot: the board answered {move.key} as a 2048 board does")

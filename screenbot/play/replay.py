@@ -64,8 +64,7 @@ def replay(folder: str | Path, read: Callable | None = None, profile=None) -> Re
         if previous is not None:
             before, move = previous
             prediction = rules.predict(before, move)
-            check = compare(board, prediction)
-            explained = rules.explain(board, prediction) if check.verdict == "mismatch" else None
+            check, explained = rules.follows(board, prediction)
             if explained is not None:  # a rule variant play learned from the game
                 rules.adopt(explained)
                 prediction = explained.prediction

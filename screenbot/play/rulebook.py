@@ -13,15 +13,14 @@ from __future__ import annotations
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
-from screenbot.game.rules import Grid, Move, apply_move
+from screenbot.game.rules import FOUR_SHARE, Grid, Move, apply_move
 from screenbot.game.variants import LINE_RULES, slide_with
 from screenbot.play.tracker import Check, Prediction, SeenGrid, compare
 
 CLASSIC_SPAWNS = (2, 4)
 # The share of 4s among new tiles is believed once this many new tiles were seen (before that, the
-# classic 10 %).
+# classic 10 %, rules.FOUR_SHARE).
 SPAWNS_FOR_SHARE = 30
-CLASSIC_FOUR_SHARE = 0.1
 # The moves kept to check another line rule against: it must make each of them as the game did.
 STEPS_KEPT = 256
 
@@ -46,14 +45,22 @@ class RuleBook:
     steps: deque = field(default_factory=lambda: deque(maxlen=STEPS_KEPT))  # (before, move, slid board)
     _alts: tuple | None = field(default=None, repr=False)
 
-    def predict(self, before: Grid, move: Move) -> Prediction:
-        """The board `move` makes from `before` by the rules known so far (before its new tile)."""
-        move = Move(move)
-        if self.line_rule == "classic":
+    def predict(self, before: Grid, move: Move, line_rule: str | None = None) -> Prediction:
+        """The board `move` makes from `before` (before its new tile) by `line_rule`, by default the
+        one known so far."""
+        move, line_rule = Move(move), line_rule or self.line_rule
+        if line_rule == "classic":
             after, gain = apply_move(before, move)
         else:
-            after, gain = slide_with(before, move, LINE_RULES[self.line_rule][0])
+            after, gain = slide_with(before, move, LINE_RULES[line_rule][0])
         return Prediction(before, move, after, gain)
+
+    def follows(self, seen: SeenGrid, prediction: Prediction) -> tuple[Check, Explanation | None]:
+        """How `seen` compares with `prediction` (see tracker.compare) and, for a mismatch that a variant
+        explains, the explanation (its check is then the one returned)."""
+        check = compare(seen, prediction)
+        explained = self.explain(seen, prediction) if check.verdict == "mismatch" else None
+        return (check if explained is None else explained.check), explained
 
     def explain(self, seen: SeenGrid, prediction: Prediction) -> Explanation | None:
         """The first variant under which `seen` follows from `prediction.before` by its move and one new
@@ -73,7 +80,7 @@ class RuleBook:
         for name in LINE_RULES:
             if name == self.line_rule:
                 continue
-            alt = self.predict_with(name, prediction)
+            alt = self.predict(prediction.before, prediction.move, name)
             if alt.after != alt.before and alt.after not in made and self.makes_the_moves_seen(name):
                 alts.append((name, alt))
                 made.add(alt.after)
@@ -82,18 +89,12 @@ class RuleBook:
 
     def makes_the_moves_seen(self, name: str) -> bool:
         """Line rule `name` slides every kept move as the game did."""
-        if name == self.line_rule:
-            return True
         rule = LINE_RULES[name][0]
         return all(slide_with(before, move, rule)[0] == after for before, move, after in self.steps)
 
     def saw_move(self, prediction: Prediction) -> None:
         """A move believed: `prediction.after` is how the game slid it."""
         self.steps.append((prediction.before, prediction.move, prediction.after))
-
-    def predict_with(self, name: str, prediction: Prediction) -> Prediction:
-        after, gain = slide_with(prediction.before, prediction.move, LINE_RULES[name][0])
-        return Prediction(prediction.before, prediction.move, after, gain)
 
     def adopt(self, explanation: Explanation) -> list[str]:
         """Keep what `explanation` shows; the rules it adds, in words (empty when nothing is new)."""
@@ -115,7 +116,7 @@ class RuleBook:
         """The share of 4s among the new 2s and 4s: the classic 10 % until SPAWNS_FOR_SHARE were seen."""
         twos, fours = self.spawn_counts[2], self.spawn_counts[4]
         if twos + fours < SPAWNS_FOR_SHARE:
-            return CLASSIC_FOUR_SHARE
+            return FOUR_SHARE
         return fours / (twos + fours)
 
     def spawn_note(self) -> str | None:
@@ -124,7 +125,7 @@ class RuleBook:
         if total < SPAWNS_FOR_SHARE:
             return None
         odd = any(v not in CLASSIC_SPAWNS for v in self.spawn_counts)
-        if not odd and abs(self.four_share() - CLASSIC_FOUR_SHARE) < 0.1:
+        if not odd and abs(self.four_share() - FOUR_SHARE) < 0.1:
             return None
         shares = ", ".join(f"{v} {100 * n / total:.0f} %" for v, n in sorted(self.spawn_counts.items()))
         return f"new tiles: {shares}"

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Optional, Sequence
 
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import SIZE, Grid, Move, empty_cells, is_tile, merged_cells, to_grid
-from screenbot.game.variants import is_power_of_two_tile
 
 if TYPE_CHECKING:
     from screenbot.play.rulebook import RuleBook
@@ -109,7 +108,8 @@ def compare(seen: SeenGrid, prediction: Prediction, any_value: bool = False) -> 
             value, expected = seen[r][c], after[r][c]
             if cell_agrees(value, expected):
                 continue
-            if expected == 0 and (value in (2, 4) or (any_value and is_power_of_two_tile(value))):
+            if expected == 0 and (value in (2, 4) or (any_value and isinstance(value, int) and value > 0
+                                                      and is_tile(value))):
                 spawns.append((r, c, value))
             else:
                 differences.append((r, c, value, expected))

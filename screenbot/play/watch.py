@@ -19,7 +19,32 @@ from screenbot.play.record import Recording
 from screenbot.play.spawn import Sighting
 from screenbot.play.stats import MoveTiming
 from screenbot.play.thinker import Thinker
+from screenbot.play.rulebook import Explanation
 from screenbot.play.tracker import Check, Prediction, agrees_everywhere, compare
+
+
+_NOT_YET = object()  # a value not worked out yet
+
+
+class Standing:
+    """One picture of the screen held until it changes: whether it has stood still long enough."""
+
+    def __init__(self) -> None:
+        self.first: tuple[np.ndarray, float] | None = None  # (pixels, time) of its first sight
+
+    @property
+    def watching(self) -> bool:
+        return self.first is not None
+
+    def still_for(self, sight: Sight, seconds: float) -> bool:
+        """Whether the screen has shown `sight`'s pixels for `seconds` (never on their first sight)."""
+        if self.first is None or not np.array_equal(self.first[0], sight.frame.pixels):
+            self.first = (sight.frame.pixels.copy(), sight.t)
+            return False
+        return sight.t - self.first[1] >= seconds
+
+    def forget(self) -> None:
+        self.first = None
 
 
 class Watcher:
@@ -165,10 +190,10 @@ class Watcher:
         re-read what disagrees; stop if it keeps disagreeing."""
         ctx, s = self.ctx, self.ctx.settings
         candidate = None  # (board, spawn cell pixels, time) of the first sight that matched
-        no_spawn = None  # (pixels, time) of the first sight of the slid board without a new tile
-        went_back = None  # (pixels, time) of the first sight of the board before the last move
-        amended = ctx.tracker.amended(prediction)  # the last new tile as the other of 2 and 4
-        amended_still = None  # (pixels, time) of the first sight of the amended board, the key lost on it
+        no_spawn = Standing()  # the slid board without a new tile
+        went_back = Standing()  # the board before the last move
+        amended_still = Standing()  # the last board with its new tile amended, the key lost on it
+        amended = _NOT_YET  # the prediction from the last board with its new tile amended (tracker.amended)
         misread = False
         check: Check | None = None
         overlay_cleared_t: float | None = None
@@ -194,14 +219,17 @@ class Watcher:
                     key_t = ctx.clock()
                     continue
             if sight.grid is not None and sight.state in (BoardState.PLAYING, BoardState.OVER):
-                check = compare(sight.grid, prediction)
-                explained = ctx.tracker.explain(sight.grid, prediction) if check.verdict == "mismatch" else None
-                if explained is not None:
-                    check = explained.check  # a variant of the rules explains it: believed once still
-                elif check.verdict == "mismatch" and amended is not None:
-                    if amended.after != amended.before and compare(sight.grid, amended).matched:
-                        check, explained = compare(sight.grid, amended), amended
-                    elif amended.after == amended.before and agrees_everywhere(sight.grid, amended.before):
+                # a variant of the rules may explain the board (believed once still, like any)
+                check, explained = ctx.tracker.rules.follows(sight.grid, prediction)
+                follows = prediction  # the prediction the board matches
+                if check.verdict == "mismatch":
+                    if amended is _NOT_YET:
+                        amended = ctx.tracker.amended(prediction)
+                    if amended is not None and amended.after != amended.before:
+                        amended_check = compare(sight.grid, amended)
+                        if amended_check.matched:
+                            check, follows = amended_check, amended
+                    elif amended is not None and agrees_everywhere(sight.grid, amended.before):
                         check = Check("amended")  # the key moved nothing on the board as it truly was
                 if check.matched:
                     r, c, _ = check.spawn
@@ -209,34 +237,30 @@ class Watcher:
                     if candidate is None or candidate[0] != check.board or not np.array_equal(candidate[1], pixels):
                         candidate = (check.board, pixels.copy(), sight.t)
                     elif sight.t - candidate[2] >= self.still_gap_s:
-                        return self.believe(check, prediction, sight, key_t, timing, learn=True, explained=explained)
+                        if follows is not prediction:
+                            self.amend_read(follows)
+                        return self.believe(check, follows, sight, key_t, timing, learn=True, explained=explained)
                 else:
                     candidate = None
                     if check.verdict == "amended":
-                        if amended_still is None or not np.array_equal(amended_still[0], sight.frame.pixels):
-                            amended_still = (sight.frame.pixels.copy(), sight.t)
-                        elif sight.t - amended_still[1] >= s.no_spawn_still_s:
+                        if amended_still.still_for(sight, s.no_spawn_still_s):
                             self.amend_read(amended)
                             self._timed(sight, key_t, timing)
                             return ctx.tracker.board
                     elif check.verdict == "mismatch" and self._went_back(sight.grid):
-                        if went_back is None or not np.array_equal(went_back[0], sight.frame.pixels):
-                            went_back = (sight.frame.pixels.copy(), sight.t)
-                        elif sight.t - went_back[1] >= s.no_spawn_still_s:
+                        if went_back.still_for(sight, s.no_spawn_still_s):
                             return self.believe_undo(sight, key_t, timing)
                     else:
-                        went_back = None
+                        went_back.forget()
                     # a board with no new tile is watched for stillness only once it is overdue (not
                     # while an animated game is still drawing its new tile: no work on the usual path)
                     if (check.verdict == "no-spawn" and sight.state == BoardState.PLAYING
                             and ctx.clock() - key_t > s.misread_after_s):
-                        if no_spawn is None or not np.array_equal(no_spawn[0], sight.frame.pixels):
-                            no_spawn = (sight.frame.pixels.copy(), sight.t)
-                        elif sight.t - no_spawn[1] >= s.no_spawn_still_s:
+                        if no_spawn.still_for(sight, s.no_spawn_still_s):
                             return self.believe_no_spawn(prediction, sight, key_t, timing)
                     else:
-                        no_spawn = None
-                    if (check.verdict == "mismatch" and not misread and went_back is None
+                        no_spawn.forget()
+                    if (check.verdict == "mismatch" and not misread and not went_back.watching
                             and ctx.clock() - key_t > s.misread_after_s):
                         misread = True
                         ctx.tracker.note_misread()
@@ -249,11 +273,8 @@ class Watcher:
                 ctx.sleep(s.poll_gap_s)
 
     def believe(self, check: Check, prediction: Prediction, sight: Sight, key_t: float,
-                timing: tuple[float, float], learn: bool, explained=None) -> Grid:
-        if isinstance(explained, Prediction):
-            self.amend_read(explained)
-            board = self.ctx.tracker.accept(check, explained)
-        elif explained is None:
+                timing: tuple[float, float], learn: bool, explained: Explanation | None = None) -> Grid:
+        if explained is None:
             board = self.ctx.tracker.accept(check, prediction)
         else:
             board, notes = self.ctx.tracker.adopt(explained)
