@@ -23,6 +23,8 @@ def ink_on_lines(odd: np.ndarray, ys: np.ndarray, xs: np.ndarray, profile: Profi
     crosses them: per row of cells, what is not the gap (`odd`) lies within the digits' band, shorter than
     INK_RUN of the cell. Lines across (horizontal) are never ink: numbers run over sideways only."""
     out = np.zeros(odd.shape, bool)
+    if not odd.any():  # every point shows the gap (a settled board): no ink to look for
+        return out
     down = (xs == xs[:, :1]).all(axis=1)
     origin = profile.board_rect
     for r in range(SIZE):
