@@ -187,9 +187,10 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
         jump = int(_gap_jumps(line_px, marked, shaded).max())
     if s.rim_y is not None and jump < JUMP:  # a tile sliding in still overlaps the gap beside its cell
         jump = max(jump, _rim_jump(region, s, profile, bool(profile.gap_shades)))
-    if not profile.compressed:  # compression noise steps by a few levels in a flat cell
-        cells.centre_bad |= _faint_tiles(region, s, cells.label)
     settled = jump < JUMP and not cells.split.any() and not cells.centre_bad.any()
+    if settled and not profile.compressed:  # compression noise steps by a few levels in a flat cell
+        cells.centre_bad |= _faint_tiles(region, s, cells.label)
+        settled = not cells.centre_bad.any()
     if settled and s.edge_y is not None:  # a drawn-line board: a tile off its cell shows at the cells' edges
         off = _edges_off(s, region, strip_px)
         if off.any():
