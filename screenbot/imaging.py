@@ -113,6 +113,16 @@ def commonest_colour(pixels: np.ndarray) -> tuple[int, int, int]:
     return (top >> 16, (top >> 8) & 255, top & 255)
 
 
+def marks_alone(px: np.ndarray, keep: np.ndarray, background, pad: int) -> np.ndarray:
+    """The pixels of `px` (BGR) where `keep` is True, alone on a picture of `background` with `pad` px of
+    room all round (writing cut out for its digits to be read)."""
+    h, w = keep.shape
+    out = np.empty((h + 2 * pad, w + 2 * pad, 3), np.uint8)
+    out[:] = np.asarray(background, np.uint8)
+    out[pad : pad + h, pad : pad + w][keep] = px[keep]
+    return out
+
+
 def outside_blocks(words: list[Word]) -> list[Word]:
     """Words that are not inside a filled block (the pieces of block colour a digit's loops enclose)."""
     blocks = [w for w in words if w.solid]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from screenbot.geometry import Rect
-from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, glyph_mask, words_of
+from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, glyph_mask, marks_alone, words_of
 from screenbot.profile import Profile
 from screenbot.vision import ocr
 
@@ -70,13 +70,8 @@ def _small_number(cell_px: np.ndarray, background, tile) -> tuple[np.ndarray, tu
     if len(words) != 1:
         return None
     w = words[0]
-    tall, wide = w.y1 - w.y0, w.x1 - w.x0
-    bg = np.asarray(background, np.uint8)
-    out = np.empty((3 * tall, wide + 2 * tall, 3), np.uint8)
-    out[:] = bg
-    crop = cell_px[w.y0 : w.y1, w.x0 : w.x1]
     ink = mask[w.y0 : w.y1, w.x0 : w.x1].astype(bool)
-    out[tall : 2 * tall, tall : tall + wide][ink] = crop[ink]
+    out = marks_alone(cell_px[w.y0 : w.y1, w.x0 : w.x1], ink, background, w.y1 - w.y0)
     return out, tuple(int(v) for v in background)  # type: ignore[return-value]
 
 

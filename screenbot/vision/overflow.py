@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from screenbot.game.rules import SIZE
-from screenbot.imaging import FG_DIFF, glyph_mask
+from screenbot.imaging import FG_DIFF, glyph_mask, marks_alone
 from screenbot.profile import Profile
 
 # On a line down a gap, the ink of a number that runs over its cell crosses it within the band the digits
@@ -74,14 +74,8 @@ def wide_number(region: np.ndarray, profile: Profile, i: int, background, plain:
         return None  # the ink runs on to the window's edge: joined to something else
     if abs((left + right + 1) / 2 - (centre + 0.5)) > max(3, CENTRED * cell.w) or right - left + 1 > 2 * pitch:
         return None
-    tall = rows[-1] - rows[0] + 1
-    wide = right - left + 1
-    out = np.empty((y1 - y0 + 2 * tall, wide + 2 * tall, 3), np.uint8)
-    out[:] = np.asarray(background, np.uint8)
-    part = band[:, left : right + 1]
-    keep = inky[:, left : right + 1]
-    out[tall : tall + (y1 - y0), tall : tall + wide][keep] = part[keep].astype(np.uint8)
-    return out
+    part = region[y0:y1, x_a + left : x_a + right + 1]
+    return marks_alone(part, inky[:, left : right + 1], background, int(rows[-1] - rows[0] + 1))
 
 
 def _run_end(cols: np.ndarray, start: int, step: int, space: int) -> int | None:
