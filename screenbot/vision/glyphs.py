@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from screenbot.geometry import Rect
 from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, glyph_mask, marks_alone, words_of
 from screenbot.profile import Profile
 from screenbot.vision import ocr
@@ -88,41 +87,3 @@ def match_glyph(profile: Profile, colour, bits: np.ndarray) -> int | None:
         if d < best_d:
             best, best_d = value, d
     return best if best_d <= 0.04 * bits.size else None
-
-
-INK_TOL = 60  # colour levels: a pixel outside the cell this close to its digits' colour is their ink
-INK_OUT_PX = 3  # this many such pixels beside the cell: the number runs over the cell's edge
-
-
-def runs_over(region: np.ndarray, cell: Rect, neighbours: tuple[int, int], background, plain) -> bool:
-    """The digits written on `cell` (board-relative) run on past its left or right edge: pixels of their
-    ink's colour, and not of the gap's, in the rows they are written in, in the gap on either side
-    (`neighbours`: the x where it ends on the left and on the right); a line drawn along the cell
-    is no ink, nor a pixel of the colours in `plain` (the gap's, an inset tile's margin).
-    Read inside its cell, such a number would lose digits (a 1024 read as 2)."""
-    y0, y1 = cell.y + int(0.12 * cell.h), cell.y + int(0.88 * cell.h)
-    inside = region[y0:y1, cell.x : cell.right]
-    mask = glyph_mask(inside, background).astype(bool)
-    rim = max(1, int(0.08 * cell.w))  # a tile's rounded or antialiased edge is no writing
-    mask[:, :rim] = False
-    mask[:, -rim:] = False
-    if not mask.any():
-        return False
-    rows = np.nonzero(mask.any(axis=1))[0]
-    strongest = np.abs(inside.astype(np.int16) - np.asarray(background, np.int16)).max(axis=2)
-    core = mask & (strongest >= 0.7 * strongest[mask].max())
-    ink = np.median(inside[core], axis=0)
-    left, right = neighbours
-    band = np.concatenate([region[y0:y1, max(0, left) : cell.x], region[y0:y1, cell.right : right]], axis=1)
-    if not band.size:
-        return False
-    px = band.astype(np.int16)
-    inky = np.abs(px - ink).max(axis=2) <= INK_TOL
-    for colour in plain:
-        inky &= np.abs(px - np.asarray(colour, np.int16)).max(axis=2) > FG_DIFF
-    written = np.zeros(len(inky), bool)
-    written[rows] = True
-    # a column as inky above and below the writing as beside it is a line drawn along the cell, not ink
-    # (the writing's own rows alone when it fills the cell's height: a column inky in nearly all of them)
-    line = inky[~written].mean(axis=0) >= 0.5 if (~written).any() else inky.mean(axis=0) >= 0.9
-    return int(inky[written][:, ~line].sum()) >= INK_OUT_PX

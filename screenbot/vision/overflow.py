@@ -1,10 +1,11 @@
-"""Numbers written wider than their cell: their ink on the gap lines told from a tile between cells, and the whole number read."""
+"""Numbers written wider than their cell: found, their ink on the gap lines told from a tile between cells, and the whole number read."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from screenbot.game.rules import SIZE
+from screenbot.geometry import Rect
 from screenbot.imaging import FG_DIFF, glyph_mask, marks_alone
 from screenbot.profile import Profile
 
@@ -14,6 +15,7 @@ from screenbot.profile import Profile
 INK_BAND = (0.2, 0.8)
 INK_RUN = 0.6
 INK_TOL = 60  # colour levels: a pixel this close to the digits' colour is their ink
+INK_OUT_PX = 3  # this many such pixels beside the cell: the number runs over the cell's edge
 SPACE = 0.4  # blank columns narrower than this share of the digits' height lie between two digits of one number
 CENTRED = 0.06  # the number's ink is centred on its cell within this share of the cell's width (at least 3 px)
 
@@ -55,13 +57,9 @@ def wide_number(region: np.ndarray, profile: Profile, i: int, background, plain:
     mask = glyph_mask(inside, background).astype(bool)
     if not mask.any():
         return None
-    strongest = np.abs(inside.astype(np.int16) - np.asarray(background, np.int16)).max(axis=2)
-    ink = np.median(inside[mask & (strongest >= 0.7 * strongest[mask].max())], axis=0)
     x_a, x_b = max(0, cell.x - pitch), min(region.shape[1], cell.right + pitch)
     band = region[y0:y1, x_a:x_b].astype(np.int16)
-    inky = np.abs(band - ink).max(axis=2) <= INK_TOL
-    for colour in plain:
-        inky &= np.abs(band - np.asarray(colour, np.int16)).max(axis=2) > FG_DIFF
+    inky = _near(band, _ink(inside, mask, background)) & _unplain(band, plain)
     rows = np.nonzero(inky[:, cell.x - x_a : cell.right - x_a].any(axis=1))[0]
     if not len(rows):
         return None
@@ -92,3 +90,53 @@ def _run_end(cols: np.ndarray, start: int, step: int, space: int) -> int | None:
                 return last
         x += step
     return None
+
+
+def runs_over(region: np.ndarray, cell: Rect, neighbours: tuple[int, int], background, plain) -> bool:
+    """The digits written on `cell` (board-relative) run on past its left or right edge: pixels of their
+    ink's colour, and not of the gap's, in the rows they are written in, in the gap on either side
+    (`neighbours`: the x where it ends on the left and on the right); a line drawn along the cell
+    is no ink, nor a pixel of the colours in `plain` (the gap's, an inset tile's margin).
+    Read inside its cell, such a number would lose digits (a 1024 read as 2)."""
+    y0, y1 = cell.y + int(0.12 * cell.h), cell.y + int(0.88 * cell.h)
+    left, right = neighbours
+    band = np.concatenate([region[y0:y1, max(0, left) : cell.x], region[y0:y1, cell.right : right]], axis=1)
+    if not band.size:
+        return False
+    px = band.astype(np.int16)
+    unplain = _unplain(px, plain)
+    inside = region[y0:y1, cell.x : cell.right]
+    mask = glyph_mask(inside, background).astype(bool)
+    rim = max(1, int(0.08 * cell.w))  # a tile's rounded or antialiased edge is no writing
+    mask[:, :rim] = False
+    mask[:, -rim:] = False
+    if not mask.any():
+        return False
+    rows = np.nonzero(mask.any(axis=1))[0]
+    inky = _near(px, _ink(inside, mask, background)) & unplain
+    written = np.zeros(len(inky), bool)
+    written[rows] = True
+    # a column as inky above and below the writing as beside it is a line drawn along the cell, not ink
+    # (the writing's own rows alone when it fills the cell's height: a column inky in nearly all of them)
+    line = inky[~written].mean(axis=0) >= 0.5 if (~written).any() else inky.mean(axis=0) >= 0.9
+    return int(inky[written][:, ~line].sum()) >= INK_OUT_PX
+
+
+def _ink(inside: np.ndarray, mask: np.ndarray, background) -> np.ndarray:
+    """The colour of the digits written in `inside` (`mask`: their pixels): the median of their strongest
+    marks, those at least 0.7 as far from the tile's colour as the farthest (an antialiased rim is paler)."""
+    strongest = np.abs(inside.astype(np.int16) - np.asarray(background, np.int16)).max(axis=2)
+    return np.median(inside[mask & (strongest >= 0.7 * strongest[mask].max())], axis=0)
+
+
+def _near(px: np.ndarray, ink: np.ndarray) -> np.ndarray:
+    """True where a pixel (int16) is within INK_TOL of the ink's colour."""
+    return np.abs(px - ink).max(axis=2) <= INK_TOL
+
+
+def _unplain(px: np.ndarray, plain) -> np.ndarray:
+    """True where a pixel (int16) is more than FG_DIFF from every colour in `plain`."""
+    out = np.ones(px.shape[:2], bool)
+    for colour in plain:
+        out &= np.abs(px - np.asarray(colour, np.int16)).max(axis=2) > FG_DIFF
+    return out

@@ -21,8 +21,8 @@ from screenbot.game.rules import SIZE, Grid
 from screenbot.imaging import MIN_GLYPH_PX, glyph_mask, words_of
 from screenbot.profile import Profile
 from screenbot.vision.blocks import read_block_board
-from screenbot.vision.glyphs import runs_over, value_from_digits, value_of_tile
-from screenbot.vision.overflow import ink_on_lines, wide_number
+from screenbot.vision.glyphs import value_from_digits, value_of_tile
+from screenbot.vision.overflow import ink_on_lines, runs_over, wide_number
 from screenbot.vision.reading import Reading, UnreadableTileError  # noqa: F401 - read_board's answer and error
 from screenbot.vision.sampling import (EDGE_TOL, EMPTY, FIRST_TILE, GAP, RIM_GAP_SHARE, TOL, Entry, Sampler, labels_of,
                                       rim_lines_in_gap, sampler_for)
