@@ -105,6 +105,8 @@ def runs_over(region: np.ndarray, cell: Rect, neighbours: tuple[int, int], backg
         return False
     px = band.astype(np.int16)
     unplain = _unplain(px, plain)
+    if int(unplain.sum()) < INK_OUT_PX:  # the gap beside the cell all in plain colours (the usual case): no ink
+        return False
     inside = region[y0:y1, cell.x : cell.right]
     mask = glyph_mask(inside, background).astype(bool)
     rim = max(1, int(0.08 * cell.w))  # a tile's rounded or antialiased edge is no writing
