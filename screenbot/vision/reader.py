@@ -363,10 +363,11 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
                 learned = True
                 continue
             return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE} is blank in an unknown colour")
-        if _runs_over(region, profile, i, colour) and _wide(region, profile, i, colour) is None:
+        number, wide = _number_picture(region, profile, i, colour)
+        if number is None:
             return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE}: its number runs over the cell's "
                         "edge, joined to other ink (read in the cell it would lose digits)", ocr_calls)
-        value, called = _value(region, profile, i, colour, ocr_allowed)
+        value, called = _read_number(profile, number, wide, colour, ocr_allowed)
         ocr_calls += called
         if value is None:
             reading = done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE}: no number could be read", ocr_calls)
@@ -389,19 +390,28 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
 def _value(region: np.ndarray, profile: Profile, i: int, colour, ocr_allowed: bool) -> tuple[int | None, int]:
     """(value, OCR calls) of the tile on cell i: its whole number where it runs over the cell's edges
     (None when that ink is joined to other ink), else what is written in the cell."""
+    return _read_number(profile, *_number_picture(region, profile, i, colour), colour, ocr_allowed)
+
+
+def _number_picture(region: np.ndarray, profile: Profile, i: int, colour) -> tuple[np.ndarray | None, bool]:
+    """(picture, wide): where the number on cell i runs over the cell's edges, the whole number alone on
+    the tile's colour (None when that ink is joined to other ink) and True; else the cell and False."""
     if _runs_over(region, profile, i, colour):
-        wide = _wide(region, profile, i, colour)
-        return value_from_digits(profile, wide, colour, ocr_allowed) if wide is not None else (None, 0)
-    return value_of_tile(profile, _cell_pixels(region, profile, i), colour, ocr_allowed)
+        return wide_number(region, profile, i, colour, _plain(profile)), True
+    return _cell_pixels(region, profile, i), False
+
+
+def _read_number(profile: Profile, picture: np.ndarray | None, wide: bool, colour,
+                 ocr_allowed: bool) -> tuple[int | None, int]:
+    """(value, OCR calls) of a picture from _number_picture: a wide number's digits, or the tile on a cell."""
+    if picture is None:
+        return None, 0
+    return (value_from_digits if wide else value_of_tile)(profile, picture, colour, ocr_allowed)
 
 
 def _plain(profile: Profile) -> list:
     """Colours that are no number's ink beside a tile: the gap's, and an inset tile's margin."""
     return [profile.gap_colour] + ([profile.empty_colour] if any(profile.tile_inset) and profile.empty_colour else [])
-
-
-def _wide(region: np.ndarray, profile: Profile, i: int, colour) -> np.ndarray | None:
-    return wide_number(region, profile, i, colour, _plain(profile))
 
 
 def _runs_over(region: np.ndarray, profile: Profile, i: int, colour) -> bool:
