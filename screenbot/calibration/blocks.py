@@ -13,6 +13,7 @@ import numpy as np
 
 from screenbot.calibration.lattice import MIN_CELL_PX, Lattice
 from screenbot.game.rules import SIZE
+from screenbot.imaging import commonest_colour
 
 STEP = 24  # a colour step this sharp (largest channel difference) between neighbouring pixels is an edge
 SNAP = 2.0  # px: a step this near a lattice line is on it
@@ -144,11 +145,10 @@ def _fits(pixels: np.ndarray, lat: Lattice, vertical, horizontal, sparse: bool =
         for c in range(SIZE):
             x, y, cw, ch = lat.cell(r, c)
             cell = pixels[int(y + 0.1 * ch):int(y + 0.9 * ch), int(x + 0.1 * cw):int(x + 0.9 * cw)]
-            codes, counts = np.unique(cell.reshape(-1, 3), axis=0, return_counts=True)
-            if counts.max() < FLAT * cell.shape[0] * cell.shape[1]:
+            colour = commonest_colour(cell)
+            if (cell == colour).all(axis=2).sum() < FLAT * cell.shape[0] * cell.shape[1]:
                 return 0.0
-            colour = codes[counts.argmax()]
-            colours.append(tuple(colour))
+            colours.append(colour)
             mark_y, mark_x = np.nonzero((cell != colour).any(axis=2))
             if len(mark_x):
                 centred += (abs(mark_x.mean() - (cell.shape[1] - 1) / 2) <= CENTRED * cell.shape[1]
