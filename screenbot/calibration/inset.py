@@ -11,8 +11,8 @@ RING_PX = (2, 4)  # the ring just inside a cell's edge that the margin covers (c
 RING_SHARE = 0.9  # share of the ring in the empty colour, in every cell
 TILE_SHARE = 0.1  # a cell with at least this share unlike the empty colour holds a tile
 ROW_SHARE = 0.5  # a row or column of the tile has at least this share of its pixels unlike the empty colour
-FILL_SHARE = 0.7
-MARGIN_SHARE = 0.98  # share of the margin round the block in the empty colour  # the block fills its bounding box (digits written on it take the rest)
+FILL_SHARE = 0.7  # the block fills this share of its bounding box (digits written on it take the rest)
+MARGIN_SHARE = 0.98  # share of the margin round the block in the empty colour
 AGREE_PX = 2  # every tile's margins agree within this many pixels
 MIN_MARGIN = 0.05  # a margin under this share of the cell (and under 3 px) is a tile filling its cell
 
