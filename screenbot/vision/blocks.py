@@ -10,7 +10,7 @@ import numpy as np
 from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.game.rules import SIZE
-from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, commonest_colour, glyph_mask, words_of
+from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, commonest_colour, words_of
 from screenbot.profile import Profile
 from screenbot.vision.glyphs import value_from_digits
 from screenbot.vision.reading import Reading, answers, no_number
@@ -35,7 +35,7 @@ def cell_look(cell: np.ndarray) -> tuple[tuple[int, int, int], float, float, int
     h, w = near.shape
     ry, rx = max(1, int(RIM * h)), max(1, int(RIM * w))
     rim = np.concatenate([near[:ry].ravel(), near[-ry:].ravel(), near[:, :rx].ravel(), near[:, -rx:].ravel()])
-    inner = glyph_mask(cell[ry:-ry, rx:-rx], colour, ink)
+    inner = (off[ry:-ry, rx:-rx] > ink).astype(np.uint8)  # what is written inside the rim (glyph_mask's test)
     tall = max((wd.tall for wd in words_of(inner)), default=0)
     return colour, float(near.mean()), float(rim.mean()), int(tall), ink
 
