@@ -107,7 +107,7 @@ def _gap_jumps(line_px: np.ndarray, marked: np.ndarray | None = None, gap: np.nd
     return step.max(axis=1)
 
 
-def _rim_jump(region: np.ndarray, s: Sampler, profile: Profile, shades: bool) -> int:
+def _rim_jump(region: np.ndarray, s: Sampler, profile: Profile) -> int:
     """The largest sharp step along the rim lines that run through the gap; JUMP when a rim line is
     mostly covered by cell colours (a whole row of tiles sliding in, each still a few pixels short)."""
     rim_px = region[s.rim_y, s.rim_x]
@@ -123,7 +123,7 @@ def _rim_jump(region: np.ndarray, s: Sampler, profile: Profile, shades: bool) ->
     if not read.any():
         return 0
     marked = rim_gap[read] & (labels[read] != GAP)  # marks and ink: no step of a tile there
-    return int(_gap_jumps(rim_px[read], marked, rim_gap[read] if shades else None).max())
+    return int(_gap_jumps(rim_px[read], marked, rim_gap[read] if profile.gap_shades else None).max())
 
 
 # Steps of this many colour levels between neighbouring pixels in the centre of a cell read as empty
@@ -186,7 +186,7 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
             marked |= s.line_marked
         jump = int(_gap_jumps(line_px, marked, shaded).max())
     if s.rim_y is not None and jump < JUMP:  # a tile sliding in still overlaps the gap beside its cell
-        jump = max(jump, _rim_jump(region, s, profile, bool(profile.gap_shades)))
+        jump = max(jump, _rim_jump(region, s, profile))
     settled = jump < JUMP and not cells.split.any() and not cells.centre_bad.any()
     if settled and not profile.compressed:  # compression noise steps by a few levels in a flat cell
         cells.centre_bad |= _faint_tiles(region, s, cells.label)
