@@ -143,8 +143,9 @@ class Coach:
 
     def __init__(self, eyes, judge: Judge, settings: CoachSettings | None = None,
                  say: Callable[[str], None] = print, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep, ready: str | None = None) -> None:
         self.eyes = eyes
+        self.ready = ready  # said once the first board is believed: from then on the person's moves are followed
         self.judge = judge
         self.settings = settings or CoachSettings()
         self.say = say
@@ -182,6 +183,9 @@ class Coach:
         """A board was believed: rebuild the moves to it. True when the session should end (--max-moves)."""
         boards = self.believer.boards
         index = len(boards) - 1
+        if self._believed_at < 0 and self.ready:
+            with self._lock:
+                self.say(self.ready)
         glimpses = [s for s in boards[self._believed_at + 1:index] if not s.sure]
         self._believed_at = index
         steps, gaps = self.rebuilder.add(seen, glimpses)

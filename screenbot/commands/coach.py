@@ -84,10 +84,11 @@ def run(args: argparse.Namespace) -> int:
             judge.agent.warm_up()
         eyes = ScreenEyes(session.screen, session.profile)
         rect = session.profile.board_rect
-        print(f"coach: following the board at {rect.x},{rect.y} ({rect.w}x{rect.h}); play when you like. "
-              "It presses nothing. Ctrl-C ends and writes the review.", flush=True)
+        print(f"coach: the board is at {rect.x},{rect.y} ({rect.w}x{rect.h}); reading it...", flush=True)
         settings = CoachSettings(advise=args.advise, max_moves=args.max_moves, seconds=args.seconds)
-        coach = Coach(eyes, judge, settings, say=lambda line: print(line, flush=True))
+        # said once the first board is read still: a move played before that could not be followed
+        ready = "coach: following the board; play when you like. It presses nothing. Ctrl-C ends and writes the review."
+        coach = Coach(eyes, judge, settings, say=lambda line: print(line, flush=True), ready=ready)
         coach.stats.calibrated_on = "found now" if session.found_now else str(session.profile_path or "profile")
         coach.stats.board_rect = rect.as_list()
         result = coach.run()
