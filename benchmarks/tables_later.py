@@ -39,7 +39,7 @@ class HeldBack(TableSupply):
                 raise SystemExit("the tables are not made: run `screenbot bench --games 1` first")
         return self
 
-    def poll(self):
+    def poll(self, playing: bool = True):
         self.asked += 1
         return self.tables if self.asked == self.after else None
 

@@ -3,7 +3,15 @@
 Started by TableSupply (table_supply.py) as a low-priority process of its own, so that play never
 waits for it; it outlives the command that started it and leaves the file for every later one.
 It holds PATH's lock file while it runs, and writes its progress (JSON) beside PATH: the stage, the
-states solved of about how many, or the one-line reason it failed. Its stages:
+states solved of about how many, or the one-line reason it failed.
+
+The job is two processes: this one, which holds the lock, and the worker it starts (`--work PATH`),
+which makes the file. While a game is being played (a command playing one touches PATH's `.playing`
+file at every decision, at most once a second), the worker runs only YIELD_RUN_SHARE of each second and
+is suspended for the rest: the build's random access over gigabytes of memory slows the game's own
+drawing and play's reading even at the idle priority (on the classic page 5.85 moves/s beside a build
+running whole, 6.09-6.12 beside one giving way, 6.27 with none: docs/strength.md). A build during play
+then takes about two hours of it instead of 25 minutes; between games it runs whole. Its stages:
  - converting: play's tables in numpy's zip file (PATH's `.npz` twin) are read and written as the
    file play maps, in seconds;
  - building: the tables are solved from nothing (BIG and SMALL taken from a version-2 file when there
@@ -14,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -21,6 +30,11 @@ from pathlib import Path
 LOCK_SUFFIX = ".lock"
 PROGRESS_SUFFIX = ".progress"
 LOG_SUFFIX = ".log"
+PLAYING_SUFFIX = ".playing"  # touched by a command while it plays a game
+PLAYING_FRESH_S = 3.0  # a touch this recent means a game is being played
+YIELD_CYCLE_S = 1.0  # while a game is played, the worker runs YIELD_RUN_SHARE of each cycle
+YIELD_RUN_SHARE = 0.15
+WORK_FLAG = "--work"
 
 
 def side_file(path: Path, suffix: str) -> Path:
@@ -58,6 +72,102 @@ def lower_priority() -> None:
         pass  # kept at a higher priority: slower play while the job runs, nothing worse
 
 
+def game_on(path: Path, now: float | None = None) -> bool:
+    """Whether a command has said it is playing a game (PATH's `.playing` file touched) in the last
+    PLAYING_FRESH_S seconds."""
+    try:
+        touched = side_file(path, PLAYING_SUFFIX).stat().st_mtime
+    except OSError:
+        return False
+    return (time.time() if now is None else now) - touched < PLAYING_FRESH_S
+
+
+def give_way(worker, path: Path, cycle: float = YIELD_CYCLE_S, share: float = YIELD_RUN_SHARE) -> int:
+    """Watch `worker` (a subprocess.Popen) until it ends; while a game is on, suspend it for all but
+    `share` of every `cycle` seconds. Returns its exit code; it is never left suspended."""
+    import psutil
+
+    process = psutil.Process(worker.pid)
+    try:
+        while True:
+            on = game_on(path)
+            _resume(process)
+            try:
+                return worker.wait(timeout=cycle * share if on else cycle / 2)
+            except subprocess.TimeoutExpired:
+                pass
+            if on:
+                try:
+                    process.suspend()
+                except psutil.Error:
+                    continue  # ended meanwhile: wait() says so
+                time.sleep(cycle * (1 - share))
+    finally:
+        _resume(process)
+
+
+def _resume(process) -> None:
+    import psutil
+
+    try:
+        process.resume()
+    except psutil.Error:
+        pass
+
+
+def end_orphans(path: Path) -> None:
+    """Workers for `path` whose own job is gone (one killed outright, maybe while its worker was
+    suspended): ended, since the lock, now ours, says nobody else is making the file."""
+    import psutil
+
+    for process in psutil.process_iter(["cmdline"]):
+        line = process.info.get("cmdline") or []
+        if process.pid != os.getpid() and "screenbot.agent.table_build" in line and WORK_FLAG in line \
+                and str(path) in line:
+            try:
+                process.kill()
+            except psutil.Error:
+                pass
+
+
+def _die_with_parent() -> None:
+    """In the worker, on Linux: killed when its job dies, even while suspended."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def run_worker(path: Path) -> int:
+    """Start the worker for `path` and give way to games until it ends; its exit code. A worker that died
+    without saying why (killed: the system short of memory?) is said in the progress file."""
+    import signal
+
+    options: dict = {}
+    if sys.platform.startswith("linux"):
+        options["preexec_fn"] = _die_with_parent
+    worker = subprocess.Popen([sys.executable, "-m", "screenbot.agent.table_build", WORK_FLAG, str(path)],
+                              stdin=subprocess.DEVNULL, **options)
+
+    def ended(*_) -> None:
+        raise SystemExit(1)
+
+    signal.signal(signal.SIGTERM, ended)
+    try:
+        code = give_way(worker, path)
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
+        side_file(path, PLAYING_SUFFIX).unlink(missing_ok=True)
+    if code != 0 and read_progress(path).get("stage") not in ("failed", "done"):
+        write_progress(path, stage="failed", error=f"the corner tables' build was stopped (exit code {code})")
+    return code
+
+
 def make_file(path: Path) -> str:
     """Make the tables file at `path` (load_or_build: converted from its `.npz` twin when that holds
     them, else built), its progress written beside it; returns what it did."""
@@ -74,6 +184,9 @@ def make_file(path: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if len(argv) == 2 and argv[0] == WORK_FLAG:
+        lower_priority()
+        return work(Path(argv[1]))
     if len(argv) != 1:
         print("usage: python -m screenbot.agent.table_build PATH", file=sys.stderr)
         return 2
@@ -85,6 +198,15 @@ def main(argv: list[str] | None = None) -> int:
     if not lock.take():
         print(f"another process is making {path}", file=sys.stderr)
         return 3
+    try:
+        end_orphans(path)
+        return run_worker(path)
+    finally:
+        lock.release()
+
+
+def work(path: Path) -> int:
+    """The worker: make the file, its progress and any failure in one line written beside it."""
     try:
         start = time.monotonic()
         stage = make_file(path)
@@ -102,8 +224,6 @@ def main(argv: list[str] | None = None) -> int:
         traceback.print_exc()
         write_progress(path, stage="failed", error=f"the corner tables' build failed ({type(exc).__name__}: {exc})")
         return 1
-    finally:
-        lock.release()
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
 `TableSupply.start()` returns at once. When the tables file is there, a thread maps it and checks its
 checksum (a few seconds); when it is not (or is damaged), a low-priority process of its own makes it
-(table_build.py: converted from numpy's zip file in seconds, or built in about 11 minutes), which a
-later play finds done. Meanwhile the player searches with the corner evaluation alone, and takes the
+(table_build.py: converted from numpy's zip file in seconds, or built in about 11 minutes, four times
+that while a game is played), which a later play finds done. Meanwhile the player searches with the corner evaluation alone, and takes the
 tables between two moves (`poll`) once ready (they first answer a few hundred moves into a game, once a
 128 to 1024 is on the board: docs/agent.md). `note()` says where they are, for a status line.
 
@@ -22,7 +22,7 @@ import threading
 import time
 from pathlib import Path
 
-from screenbot.agent.table_build import LOCK_SUFFIX, LOG_SUFFIX, read_progress, side_file
+from screenbot.agent.table_build import LOCK_SUFFIX, LOG_SUFFIX, PLAYING_SUFFIX, read_progress, side_file
 
 GIB = 2**30
 BUILD_MEMORY = 8 * GIB  # a build's peak: BIG and SMALL dense (6.6 GB) until each is compacted in turn, then PAIR
@@ -155,6 +155,7 @@ class TableSupply:
         self.load_seconds: float | None = None
         self._progress_read: tuple[float, dict] = (-LOOK_EVERY_S, {})  # (when, what) the progress file said
         self._job_looked = -LOOK_EVERY_S  # when poll last looked whether the job ended
+        self._playing_said = -LOOK_EVERY_S  # when poll last told the job a game is on
         self._started = False
 
     # ---------------------------------------------------------------- state
@@ -250,14 +251,21 @@ class TableSupply:
             self.unavailable = error or f"the corner tables' build stopped without a file (its log: {log})"
 
     # ---------------------------------------------------------------- asked by the player
-    def poll(self):
+    def poll(self, playing: bool = True):
         """The tables, the first time they are asked for once ready (None before, and after: the player
         keeps them). A job making them is looked at once every LOOK_EVERY_S at most (the player asks at
-        every decision)."""
+        every decision), and told that a game is on (`playing`: the job then gives way to it,
+        table_build.give_way)."""
         with self._lock:
             if self._tables is not None and not self._taken:
                 self._taken = True
                 return self._tables
+        if playing and self.job is not None and time.monotonic() - self._playing_said >= LOOK_EVERY_S:
+            self._playing_said = time.monotonic()
+            try:
+                side_file(self.path, PLAYING_SUFFIX).touch()
+            except OSError:
+                pass  # a cache dir gone read-only: the job runs on at its own pace
         if self.job is not None and not self._loading and time.monotonic() - self._job_looked >= LOOK_EVERY_S:
             self._job_looked = time.monotonic()
             self._check_job()
@@ -268,7 +276,7 @@ class TableSupply:
         self.start()
         end = None if timeout is None else time.monotonic() + timeout
         while True:
-            tables = self.poll()
+            tables = self.poll(playing=False)  # nothing is played while waiting: the job runs whole
             if tables is not None:
                 return tables
             if self.unavailable is not None or (end is not None and time.monotonic() >= end):

@@ -264,3 +264,92 @@ def test_judges_and_hints_leave_a_damaged_file_to_play_and_say_it_is_damaged(tmp
     assert supply.wait(timeout=30) is None
     assert supply.unavailable.startswith(f"the corner tables at {path} are damaged")
     assert path.exists() and supply.job is None
+
+
+def _statuses(process, seconds: float) -> list[str]:
+    import time
+
+    seen, end = [], time.monotonic() + seconds
+    while time.monotonic() < end:
+        seen.append(process.status())
+        time.sleep(0.02)
+    return seen
+
+
+def test_while_a_game_is_played_the_job_s_worker_runs_a_share_of_each_cycle_and_is_never_left_suspended(tmp_path):
+    import threading
+    import time
+
+    import psutil
+
+    from screenbot.agent.table_build import PLAYING_SUFFIX, give_way
+
+    path = tmp_path / "corner.tables"
+    worker = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    process = psutil.Process(worker.pid)
+    codes = []
+    watch = threading.Thread(target=lambda: codes.append(give_way(worker, path, cycle=0.4, share=0.25)))
+    try:
+        watch.start()
+        assert psutil.STATUS_STOPPED not in _statuses(process, 1.0)  # no game: it runs whole
+        playing = side_file(path, PLAYING_SUFFIX)
+        playing.touch()
+        time.sleep(0.5)
+        during = _statuses(process, 1.6)
+        stopped = during.count(psutil.STATUS_STOPPED) / len(during)
+        assert 0.45 < stopped < 0.95, stopped  # suspended about three quarters of the time
+        os.utime(playing, (time.time() - 10, time.time() - 10))  # the game has ended
+        time.sleep(0.5)
+        assert psutil.STATUS_STOPPED not in _statuses(process, 1.0)
+        playing.touch()
+        time.sleep(0.5)
+    finally:
+        worker.kill()
+        watch.join(10)
+    assert codes == [worker.returncode] and codes[0] != 0
+
+
+def test_the_player_tells_the_job_a_game_is_on_and_a_wait_does_not(tmp_path):
+    import time
+
+    import psutil
+
+    from screenbot.agent.table_build import PLAYING_SUFFIX, game_on
+
+    path = tmp_path / "corner.tables"
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        side_file(path, ".lock").write_text(
+            f'{{"pid": {sleeper.pid}, "started": {psutil.Process(sleeper.pid).create_time()}}}')
+        waiting = S.TableSupply(path).start()
+        assert waiting.wait(timeout=0.3) is None and not game_on(path)
+        playing = S.TableSupply(path).start()
+        assert playing.poll() is None and game_on(path)
+        assert not game_on(path, now=time.time() + 10)
+        assert side_file(path, PLAYING_SUFFIX).exists()
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
+def test_a_worker_left_by_a_job_killed_outright_is_ended_by_the_next_job(tmp_path):
+    from screenbot.agent.table_build import end_orphans
+
+    path = tmp_path / "corner.tables"
+    other = tmp_path / "other.tables"
+    orphan = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "screenbot.agent.table_build",
+                               "--work", str(path)])
+    bystander = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "screenbot.agent.table_build",
+                                  "--work", str(other)])
+    try:
+        import time
+
+        time.sleep(0.3)
+        end_orphans(path)
+        assert orphan.wait(timeout=10) != 0
+        assert bystander.poll() is None  # another file's worker is left alone
+    finally:
+        for p in (orphan, bystander):
+            if p.poll() is None:
+                p.kill()
+            p.wait()
