@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from screenbot.commands.ocr_args import add_tesseract_argument, need_tesseract
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
@@ -11,12 +13,14 @@ def register(subparsers) -> None:
         "checks each logged board follows from the one before, and lists the disagreements.",
     )
     p.add_argument("folder", metavar="DIR", help="the folder given to `screenbot play --record`")
+    add_tesseract_argument(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     from screenbot.play.replay import replay
 
+    need_tesseract(args)  # every frame is read again, big tiles by OCR: said now, not part way
     report = replay(args.folder)
     for d in report.disagreements:
         print(f"move {d.i}: {d.what}")

@@ -166,7 +166,7 @@ def test_ocr_without_tesseract_says_how_to_install_it(monkeypatch):
 COMMANDS = [
     ["play"], ["play", "--dry-run"], ["hint"], ["hint", "--image", "shot.png"], ["coach"], ["calibrate"],
     ["calibrate", "--image", "shot.png"], ["review", "game.mp4"], ["read"], ["read", "--image", "shot.png"],
-    ["demo"],
+    ["demo"], ["replay", "recording"],
 ]
 
 
