@@ -1,19 +1,25 @@
-"""The classic 2048 rules on a plain 4x4 grid of tile values (0 = empty), pure and seeded.
+"""The classic 2048 rules on a plain grid of tile values (0 = empty), any size from 3x3 to 8x8, pure and seeded.
 
-This module is the single home of the game's rules. The agent's fast bitboard
-(`screenbot.game.bitboard`), the live tracker, the practice page's checks and the bench
-all agree with it (property tests hold them to it).
+This module is the single home of the game's rules. A grid is a tuple of R rows of C ints, rows
+top to bottom; its size is (R, C) (`screenbot.game.sizes`). The classic board is 4x4, and what
+takes no size works on it by default. The agent's fast 4x4 bitboard (`screenbot.game.bitboard`),
+the live tracker, the practice page's checks and the bench all agree with it (property tests hold
+them to it).
 """
 
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-SIZE = 4
+from screenbot.game.sizes import (CLASSIC, MAX_SIDE, MIN_SIDE, SUPPORTED, Size, check_size, empty_board, format_size,
+                                  is_supported, size_of, tile_limit)
+
+SIZE = CLASSIC[0]  # the classic board's side
 FOUR_SHARE = 0.1  # the chance that a new tile is a 4 (else a 2)
-MAX_TILE = 131072  # 2**17: the largest tile a 4x4 game can hold
+MAX_TILE = tile_limit(CLASSIC)  # 2**17: the largest tile a 4x4 game can hold
 Grid = tuple[tuple[int, ...], ...]
 
 
@@ -43,20 +49,35 @@ class Move(enum.IntEnum):
         raise ValueError(f"not a move: {text!r} (use up/down/left/right)")
 
 
-def is_tile(value: int) -> bool:
-    """True for 0 (empty) or a power of two from 2 to 131072."""
-    return value == 0 or (2 <= value <= MAX_TILE and value & (value - 1) == 0)
+def is_tile(value: int, size: Size = CLASSIC) -> bool:
+    """True for 0 (empty) or a power of two from 2 to the largest tile a board of `size` can hold
+    (131072 on the classic 4x4)."""
+    return value == 0 or (2 <= value <= tile_limit(size) and value & (value - 1) == 0)
 
 
-def to_grid(rows: Iterable[Iterable[int]]) -> Grid:
-    """Validate and freeze a 4x4 grid (rows top to bottom)."""
+def _check_shape(lengths: list[int], size: Size | None) -> Size:
+    """The size of a board whose rows have these lengths, checked: one ValueError line otherwise."""
+    if not lengths:
+        raise ValueError(f"a board has no rows: {SUPPORTED}")
+    if len(set(lengths)) > 1:
+        raise ValueError(f"a board's rows all have the same number of cells, got {', '.join(map(str, lengths))}")
+    shape = (len(lengths), lengths[0])
+    if size is not None and shape != tuple(size):
+        raise ValueError(f"a board here has {size[0]} rows of {size[1]} cells, got {format_size(shape)}")
+    if not is_supported(shape):
+        raise ValueError(f"a {format_size(shape)} board is not supported: {SUPPORTED}")
+    return shape
+
+
+def to_grid(rows: Iterable[Iterable[int]], size: Size | None = None) -> Grid:
+    """Validate and freeze a grid (rows top to bottom) of any supported size, or of `size` (rows,
+    columns) when one is given. Raises ValueError naming the problem."""
     grid = tuple(tuple(int(v) for v in row) for row in rows)
-    if len(grid) != SIZE or any(len(r) != SIZE for r in grid):
-        raise ValueError("a board has 4 rows of 4 cells")
+    shape = _check_shape([len(r) for r in grid], size)
     for row in grid:
         for v in row:
-            if not is_tile(v):
-                raise ValueError(f"{v} is not a tile value (0 or a power of two from 2 to {MAX_TILE})")
+            if not is_tile(v, shape):
+                raise ValueError(f"{v} is not a tile value (0 or a power of two from 2 to {tile_limit(shape)})")
     return grid
 
 
@@ -92,22 +113,29 @@ def slide_row_left(row: Sequence[int]) -> tuple[tuple[int, ...], int]:
     return new, gain
 
 
-def line_cells(move: Move, line: int) -> list[tuple[int, int]]:
-    """The cells of row or column `line`, from the wall the tiles move toward."""
+def line_cells(move: Move, line: int, size: Size = CLASSIC) -> list[tuple[int, int]]:
+    """The cells of row or column `line` of a board of `size`, from the wall the tiles move toward."""
+    rows, cols = size
     if move == Move.LEFT:
-        return [(line, i) for i in range(SIZE)]
+        return [(line, i) for i in range(cols)]
     if move == Move.RIGHT:
-        return [(line, SIZE - 1 - i) for i in range(SIZE)]
+        return [(line, cols - 1 - i) for i in range(cols)]
     if move == Move.UP:
-        return [(i, line) for i in range(SIZE)]
-    return [(SIZE - 1 - i, line) for i in range(SIZE)]
+        return [(i, line) for i in range(rows)]
+    return [(rows - 1 - i, line) for i in range(rows)]
+
+
+def move_lines(move: Move, size: Size = CLASSIC) -> list[list[tuple[int, int]]]:
+    """Every line `move` slides on a board of `size` (its rows for left/right, its columns for
+    up/down), each listed from the wall the tiles move toward."""
+    count = size[0] if Move(move) in (Move.LEFT, Move.RIGHT) else size[1]
+    return [line_cells(Move(move), line, size) for line in range(count)]
 
 
 def merged_cells(grid: Grid, move: Move) -> list[tuple[int, int]]:
     """Where the tiles made by merges land when `move` is played on `grid`, row-major."""
     found = []
-    for line in range(SIZE):
-        cells = line_cells(Move(move), line)
+    for cells in move_lines(move, size_of(grid)):
         _, _, merged_at = _slide([grid[r][c] for r, c in cells])
         found += [cells[i] for i in merged_at]
     return sorted(found)
@@ -147,7 +175,7 @@ def is_over(grid: Grid) -> bool:
 
 def empty_cells(grid: Grid) -> list[tuple[int, int]]:
     """Empty cells as (row, col), row-major: the order spawns index into."""
-    return [(r, c) for r in range(SIZE) for c in range(SIZE) if grid[r][c] == 0]
+    return [(r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v == 0]
 
 
 def place(grid: Grid, r: int, c: int, value: int) -> Grid:
@@ -205,7 +233,8 @@ def spawn(grid: Grid, rng: Rng) -> tuple[Grid, tuple[int, int, int] | None]:
 
 @dataclass
 class Game:
-    """A seeded game: `reset()` puts two tiles down, `step(move)` slides and spawns.
+    """A seeded game on a board of `size` (rows, columns; 4x4 unless told): `reset()` puts two
+    tiles down, `step(move)` slides and spawns.
 
     Deterministic: the same seed and moves give the same boards.
     """
@@ -214,9 +243,12 @@ class Game:
     grid: Grid = EMPTY
     score: int = 0
     moves: int = 0
+    size: Size = CLASSIC
     rng: Rng = field(init=False)
 
     def __post_init__(self) -> None:
+        self.size = check_size(self.size)  # UsageError for an unsupported size
+        self.grid = empty_board(self.size) if self.grid is EMPTY else to_grid(self.grid, self.size)
         self.rng = Rng(self.seed)
 
     def reset(self, seed: int | None = None, start: Grid | None = None) -> Grid:
@@ -226,9 +258,9 @@ class Game:
         self.score = 0
         self.moves = 0
         if start is not None:
-            self.grid = to_grid(start)
+            self.grid = to_grid(start, self.size)
         else:
-            self.grid = EMPTY
+            self.grid = empty_board(self.size)
             self.grid, _ = spawn(self.grid, self.rng)
             self.grid, _ = spawn(self.grid, self.rng)
         return self.grid
@@ -249,33 +281,61 @@ class Game:
         return is_over(self.grid)
 
 
-def parse_board(text: str) -> Grid:
-    """Parse a typed-in board: 16 numbers, rows split by '/' or ';' or newlines (optional).
+def _cell_value(token: str) -> int:
+    """One typed-in cell: a number, or '.', '-', '_' for an empty cell."""
+    if token in (".", "-", "_"):
+        return 0
+    try:
+        return int(token)
+    except ValueError:
+        raise ValueError(f"{token!r} is not a number") from None
 
-    '.', '-' and '_' mean an empty cell. Raises ValueError naming the problem.
+
+def _typed_rows(text: str, size: Size | None) -> list[list[str]]:
+    """The cells of a typed-in board row by row: rows split by '/', ';' or newlines, or one line
+    holding a square board (16 cells for 4x4) or `size`'s cells."""
+    rows = [line.replace(",", " ").split() for line in re.split(r"[/;\n]", text)]
+    rows = [row for row in rows if row]
+    if len(rows) != 1:
+        return rows
+    cells = rows[0]
+    want = [size] if size is not None else [(side, side) for side in range(MIN_SIDE, MAX_SIDE + 1)]
+    for r, c in want:
+        if len(cells) == r * c:
+            return [cells[k * c:(k + 1) * c] for k in range(r)]
+    if size is not None:
+        raise ValueError(f"a board needs {size[0] * size[1]} cells, got {len(cells)}")
+    raise ValueError(f"a board needs 16 cells, got {len(cells)}; split the rows by '/' for another size: {SUPPORTED}")
+
+
+def parse_board(text: str, size: Size | None = None) -> Grid:
+    """Parse a typed-in board of any supported size, or of `size` (rows, columns) when one is given.
+
+    Rows are split by '/' or ';' or newlines ("2 0 0 / 0 0 0 / 0 0 0" is 3x3); a square board may
+    also come in one line (16 numbers: 4x4). '.', '-' and '_' mean an empty cell; ',' separates cells
+    like a space. Raises ValueError naming the problem in one line (a ragged or unsupported shape,
+    a cell that is not a tile).
     """
-    cleaned = text.replace("/", " ").replace(";", " ").replace(",", " ")
-    tokens = cleaned.split()
-    if len(tokens) != SIZE * SIZE:
-        raise ValueError(f"a board needs 16 cells, got {len(tokens)}")
-    values = []
-    for tok in tokens:
-        if tok in (".", "-", "_"):
-            values.append(0)
-            continue
-        try:
-            v = int(tok)
-        except ValueError:
-            raise ValueError(f"{tok!r} is not a number") from None
-        if v < 0:
-            raise ValueError(f"{v} is negative; tiles are 0 (empty) or powers of two")
-        if not is_tile(v):
-            raise ValueError(f"{v} is not a power of two (tiles are 2, 4, 8, ... {MAX_TILE}; 0 is empty)")
-        values.append(v)
-    return tuple(tuple(values[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
+    rows = _typed_rows(text, size)
+    shape = _check_shape([len(row) for row in rows], size)
+    limit = tile_limit(shape)
+    grid = []
+    for row in rows:
+        values = []
+        for tok in row:
+            v = _cell_value(tok)
+            if v < 0:
+                raise ValueError(f"{v} is negative; tiles are 0 (empty) or powers of two")
+            if not is_tile(v, shape):
+                raise ValueError(f"{v} is not a power of two (tiles are 2, 4, 8, ... {limit}; 0 is empty)"
+                                 if v & (v - 1) or v == 1 else
+                                 f"{v} is larger than a {format_size(shape)} board's largest tile, {limit}")
+            values.append(v)
+        grid.append(tuple(values))
+    return tuple(grid)
 
 
 def format_board(grid: Grid) -> str:
-    """A 4-line text picture of the board ('.' for empty)."""
+    """A text picture of the board, one line per row ('.' for empty)."""
     width = max(4, max(len(str(v)) for row in grid for v in row))
     return "\n".join(" ".join((str(v) if v else ".").rjust(width) for v in row) for row in grid)

@@ -2,8 +2,9 @@
 
 The classic rules (`screenbot.game.rules`) slide a line toward the wall and merge each equal pair
 once, resolved from the wall. Other programs differ in how a line merges; play learns which from
-the boards it sees (`screenbot.play.rulebook`). Each line rule takes one line, listed from the wall
-the tiles move toward, and returns the new line and the score it gains (the sum of the merged tiles).
+the boards it sees (`screenbot.play.rulebook`). Each line rule takes one line of any length, listed
+from the wall the tiles move toward, and returns the new line and the score it gains (the sum of the
+merged tiles); `slide_with` plays one on a board of any size.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
-from screenbot.game.rules import Grid, Move, SIZE, line_cells, slide_row_left
+from screenbot.game.rules import Grid, Move, move_lines, slide_row_left
+from screenbot.game.sizes import size_of
 
 Line = tuple[int, ...]
 LineRule = Callable[[Sequence[int]], "tuple[Line, int]"]
@@ -93,8 +95,7 @@ def slide_with(grid: Grid, move: Move, rule: LineRule) -> tuple[Grid, int]:
     """The board after `move` by one line rule (before any spawn), and the score it gains."""
     out = [list(row) for row in grid]
     gain = 0
-    for line in range(SIZE):
-        cells = line_cells(Move(move), line)
+    for cells in move_lines(Move(move), size_of(grid)):
         new, got = rule([grid[r][c] for r, c in cells])
         gain += got
         for (r, c), v in zip(cells, new):
