@@ -252,6 +252,8 @@ class Game:
         self.rng = Rng(self.seed)
 
     def reset(self, seed: int | None = None, start: Grid | None = None) -> Grid:
+        """A new game (of `seed` when given): two spawned tiles on an empty board, or `start`, a board
+        of the game's size."""
         if seed is not None:
             self.seed = seed
         self.rng = Rng(self.seed)
