@@ -107,7 +107,7 @@ class CornerAgent(ExpectimaxAgent):
 
     def choose(self, board: Grid, budget_ms: float | None = None, depth: int | str | None = None,
                **kwargs) -> Decision:
-        grid = to_grid(board)
+        grid = to_grid(board, (4, 4))  # the corner tables and search are 4x4 only
         decision = self.table_decision(grid)
         if decision is not None:
             return decision

@@ -313,7 +313,7 @@ class ExpectimaxAgent(Agent):
         `deepen_gap` (default: the agent's) deepens a close call past the cap (see the class).
         """
         start = time.perf_counter()
-        grid = to_grid(board)
+        grid = to_grid(board, (4, 4))  # the bitboard search plays 4x4 boards only
         check_depth(depth)
         check_budget(budget_ms)
         cap = check_depth_cap(depth_cap)

@@ -11,6 +11,7 @@ from screenbot.commands.player_args import add_player_argument
 from screenbot.commands.endgame_tables import TABLES_HELP, ensure_tables
 from screenbot.errors import BoardParseError, UsageError
 from screenbot.game.rules import Grid, Move, format_board, parse_board
+from screenbot.game.sizes import CLASSIC, format_size, size_of
 
 if TYPE_CHECKING:
     from screenbot.agent import Decision
@@ -61,9 +62,12 @@ def grid_from_args(args: argparse.Namespace) -> Grid:
         if args.profile is not None:
             raise UsageError("--profile goes with --image or the live screen, not with --board")
         try:
-            return parse_board(args.board)
+            grid = parse_board(args.board)
         except ValueError as exc:
             raise BoardParseError(f"--board: {exc}") from None
+        if size_of(grid) != CLASSIC:
+            raise BoardParseError(f"--board: a {format_size(size_of(grid))} board: hint advises on 4x4 boards")
+        return grid
     from screenbot.board_source import read_grid
 
     if args.image is None:
