@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
@@ -40,16 +41,34 @@ def drawn(pixels: np.ndarray, share: float = 0.2) -> bool:
     return bool((flat != flat[0]).any(axis=1).mean() > share)
 
 
+def gap_middles(board: Box, cells: Sequence[Box], shape: tuple[int, int]) -> tuple[list[float], list[float]]:
+    """The middles of the gaps between a board's columns and between its rows (the outer padding
+    first and last), in screen px, from the board's and its cells' boxes (row-major)."""
+    rows, cols = shape
+    lefts = [board.x] + [cells[c].x + cells[c].w for c in range(cols)]
+    rights = [cells[c].x for c in range(cols)] + [board.x + board.w]
+    tops = [board.y] + [cells[r * cols].y + cells[r * cols].h for r in range(rows)]
+    bottoms = [cells[r * cols].y for r in range(rows)] + [board.y + board.h]
+    return [(a + b) / 2 for a, b in zip(lefts, rights)], [(a + b) / 2 for a, b in zip(tops, bottoms)]
+
+
 def measure_edges(pixels: np.ndarray, box: Box, visible: Box, bgr: tuple[int, int, int],
-                  family: str = "classic") -> list[float | None]:
-    """Left, top, right, bottom edges of a flat-coloured rectangle near `box` (see Rig.measure_board_edges)."""
-    width, first, step = GAP_LINES[family]
-    u = box.w / width
+                  family: str = "classic",
+                  gaps: tuple[Sequence[float], Sequence[float]] | None = None) -> list[float | None]:
+    """Left, top, right, bottom edges of a flat-coloured rectangle near `box` (see Rig.measure_board_edges).
+
+    `gaps`: the middles of the gaps between its columns and between its rows (gap_middles); by
+    default those of the family's 4x4 board."""
     vx0, vy0 = visible.x, visible.y
     vx1, vy1 = visible.x + visible.w, visible.y + visible.h
     # The middles of the gaps (outer padding first): board colour from edge to edge.
-    gaps_y = [box.y + u * (first + step * k) for k in range(5)]
-    gaps_x = [box.x + u * (first + step * k) for k in range(5)]
+    if gaps is None:
+        width, first, step = GAP_LINES[family]
+        u = box.w / width
+        gaps_y = [box.y + u * (first + step * k) for k in range(5)]
+        gaps_x = [box.x + u * (first + step * k) for k in range(5)]
+    else:
+        gaps_x, gaps_y = list(gaps[0]), list(gaps[1])
     ry = int(next((g for g in gaps_y if vy0 + 1 <= g <= vy1 - 2), min(max(gaps_y[0], vy0 + 1), vy1 - 2)))
     rx = int(next((g for g in gaps_x if vx0 + 1 <= g <= vx1 - 2), min(max(gaps_x[0], vx0 + 1), vx1 - 2)))
     target = np.array(bgr, dtype=float)

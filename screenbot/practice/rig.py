@@ -26,19 +26,12 @@ from screenbot.practice.launch import (
     start_xvfb,
     write_profile,
 )
-from screenbot.practice.measure import Box, drawn, measure_edges
+from screenbot.practice.measure import Box, drawn, gap_middles, measure_edges
+from screenbot.practice.page_options import BOARD_BGR, THEMES, check_page_options, parse_shape, shape_option
 from screenbot.practice.processes import end_session, session_pids
 from screenbot.practice.server import PracticeServer
 
 KEY_NAMES = {"up": "Up", "down": "Down", "left": "Left", "right": "Right"}
-# The page's looks (theme -> family; style.css, game.js GEOMETRY).
-THEMES = {"classic": "classic", "dark": "classic", "lines": "lines", "lines-light": "lines", "terminal": "terminal"}
-KEY_SETS = ("arrows", "wasd", "hjkl")
-DISMISS_STYLES = ("click", "key")  # how the page's win message is dismissed (game.js `dismiss`)
-# The colour running along the board's outer padding from edge to edge (style.css --board-bg; the
-# lines looks: their line colour). The terminal has none: its frame is box-drawing characters.
-BOARD_BGR = {"classic": (0xA0, 0xAD, 0xBB), "dark": (0x3D, 0x33, 0x2F),
-             "lines": (0xC8, 0xC8, 0xC8), "lines-light": (0x33, 0x33, 0x33)}
 
 
 def _set_env(name: str, value: str | None) -> None:
@@ -56,7 +49,8 @@ class Rig:
     `window_pos` (x, y), `window_size` (w, h; default: the whole screen from window_pos),
     `zoom` (page zoom factor, set as the fresh profile's default zoom), `scale` (device scale
     factor). Page options: `theme` (classic, dark, lines, lines-light, terminal), `size` (board px
-    at the classic look; the scale of every look), `seed`, `board` (start grid), `score`,
+    at the classic look; the scale of every look), `shape` (rows and columns: (4, 6) or "4x6",
+    3 to 8 each; default 4x4), `seed`, `board` (start grid, of the page's shape), `score`,
     `keep` (no win overlay), `anim` (duration multiplier, 0 = none), `scroll` (css px, or "board" to
     centre the board), `marks` (help text and a logo over the board), `overhang` (tiles 3 px larger
     than their cells), `keys` ("arrows", "wasd" or "hjkl": only that key set moves; default all),
@@ -76,6 +70,7 @@ class Rig:
         scale: float = 1.0,
         theme: str = "classic",
         size: int | None = None,
+        shape: tuple[int, int] | str | None = None,
         seed: int | None = None,
         board: Grid | Sequence[Sequence[int]] | None = None,
         score: int | None = None,
@@ -99,9 +94,9 @@ class Rig:
         self.zoom = float(zoom)
         self.scale = float(scale)
         self.page_options: dict[str, Any] = dict(
-            theme=theme, size=size, seed=seed, board=board, score=score, keep=keep or None,
-            anim=anim, scroll=scroll, marks=marks or None, overhang=overhang or None, keys=keys,
-            win=win, dismiss=dismiss)
+            theme=theme, size=size, shape=shape_option(shape), seed=seed, board=board, score=score,
+            keep=keep or None, anim=anim, scroll=scroll, marks=marks or None, overhang=overhang or None,
+            keys=keys, win=win, dismiss=dismiss)
         self.app = app
         self.port = port
         self.timeout = timeout
@@ -117,14 +112,7 @@ class Rig:
         self._sct = None
         if self.zoom <= 0 or self.scale <= 0:
             raise RigError("zoom and scale must be positive")
-        if theme not in THEMES:
-            raise RigError(f"unknown theme {theme!r} (choose from {', '.join(THEMES)})")
-        if dismiss is not None and dismiss not in DISMISS_STYLES:
-            raise RigError(f"unknown dismiss {dismiss!r} (choose from {', '.join(DISMISS_STYLES)})")
-        if win is not None and (win < 4 or win & (win - 1)):
-            raise RigError(f"win must be a tile (a power of two from 4), not {win!r}")
-        if keys is not None and keys not in KEY_SETS:
-            raise RigError(f"unknown key set {keys!r} (choose from {', '.join(KEY_SETS)})")
+        check_page_options(self.page_options)
 
     # ---- life cycle -------------------------------------------------------------------------
     def __enter__(self) -> "Rig":
@@ -232,9 +220,17 @@ class Rig:
         assert self.server is not None, "the rig is not running"
         return self.server.state.snapshot(history)
 
+    @property
+    def shape(self) -> tuple[int, int]:
+        """The board's (rows, columns) the page is asked to show."""
+        return parse_shape(self.page_options.get("shape"))
+
     def grid(self) -> Grid:
-        """The page's true board now."""
-        return to_grid(self.state(history=False)["board"])
+        """The page's true board now (rows top to bottom, of the page's shape)."""
+        board = self.state(history=False)["board"]
+        if self.shape == (4, 4):
+            return to_grid(board)
+        return tuple(tuple(int(v) for v in row) for row in board)
 
     def wait_for(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5.0,
                  what: str = "the page") -> dict[str, Any]:
@@ -255,6 +251,9 @@ class Rig:
     def load(self, timeout: float | None = None, **page_options: Any) -> dict[str, Any]:
         """Reload the page with new page options (same browser window); wait for its first report."""
         assert self.server is not None, "the rig is not running"
+        if "shape" in page_options:
+            page_options["shape"] = shape_option(page_options["shape"])
+        check_page_options({**self.page_options, **page_options})
         self.page_options.update(page_options)
         old_page = self.state(history=False)["page"]
         self.url = self.server.url(**self.page_options)
@@ -366,7 +365,8 @@ class Rig:
         theme = self.page_options.get("theme") or "classic"
         if theme not in BOARD_BGR:
             raise RigError(f"the {theme} look has no board colour to measure; measure its tiles (measure_fill)")
-        return measure_edges(pixels, self.board_box(), self.visible_box(), BOARD_BGR[theme], THEMES[theme])
+        gaps = None if self.shape == (4, 4) else gap_middles(self.board_box(), self.cell_boxes(), self.shape)
+        return measure_edges(pixels, self.board_box(), self.visible_box(), BOARD_BGR[theme], THEMES[theme], gaps)
 
     def board_box(self) -> Box:
         """The board's true rectangle on screen (fractional screen pixels)."""
@@ -377,7 +377,7 @@ class Rig:
         return self.board_box().rect()
 
     def cell_boxes(self) -> list[Box]:
-        """The 16 cells' rectangles on screen, row-major."""
+        """The cells' rectangles on screen (rows x columns of them), row-major."""
         return [self._to_screen(c) for c in self.layout()["cells"]]
 
     def score_box(self) -> Box:

@@ -22,6 +22,7 @@ STATIC_FILES = {
     "/game.js": ("game.js", "text/javascript; charset=utf-8"),
 }
 MAX_REPORT_BYTES = 1_000_000
+MIN_SIDE, MAX_SIDE = 3, 8  # the rows and columns a board may have
 CONTROL_WAIT_S = 20.0
 
 
@@ -131,6 +132,7 @@ class PracticeState:
             "theme": cur.get("theme"),
             "anim": cur.get("anim"),
             "size": cur.get("size"),
+            "shape": cur.get("shape") or ([len(cur["board"]), len(cur["board"][0])] if cur.get("board") else None),
             "marks": bool(cur.get("marks", False)),
             "overhang": bool(cur.get("overhang", False)),
             "key_set": cur.get("key_set"),
@@ -250,10 +252,12 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def _check_board(board: Any) -> None:
-    if not (isinstance(board, list) and len(board) == 4
-            and all(isinstance(row, list) and len(row) == 4 and all(isinstance(v, int) for v in row)
+    """A reported board: 3 to 8 rows of the same number (3 to 8) of integers."""
+    if not (isinstance(board, list) and MIN_SIDE <= len(board) <= MAX_SIDE and isinstance(board[0], list)
+            and MIN_SIDE <= len(board[0]) <= MAX_SIDE
+            and all(isinstance(row, list) and len(row) == len(board[0]) and all(isinstance(v, int) for v in row)
                     for row in board)):
-        raise ValueError("board must be 4 rows of 4 integers")
+        raise ValueError(f"board must be {MIN_SIDE} to {MAX_SIDE} rows of {MIN_SIDE} to {MAX_SIDE} integers each")
 
 
 class PracticeServer(ThreadingHTTPServer):
@@ -308,7 +312,7 @@ class PracticeServer(ThreadingHTTPServer):
 def _option_text(value: Any) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
-    if isinstance(value, (list, tuple)):  # a board: rows or 16 values
+    if isinstance(value, (list, tuple)):  # a board: rows or rows x columns values
         flat = [v for row in value for v in (row if isinstance(row, (list, tuple)) else [row])]
         return ",".join(str(int(v)) for v in flat)
     return str(value)

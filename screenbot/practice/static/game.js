@@ -2,8 +2,9 @@
    reporting its true state to the server after every key.
 
    URL options: theme=classic|dark|lines|lines-light|terminal, size=<board px, default 500: the
-   scale of the page; the terminal's char cell is 9x18 px at 500>, seed=<uint32>,
-   board=<16 comma-separated values, row-major>, score=<start score>, keep=1 (no win overlay),
+   scale of the page; the terminal's char cell is 9x18 px at 500>,
+   shape=<rows>x<cols> (3 to 8 each, default 4x4: see SHAPE below), seed=<uint32>,
+   board=<rows x cols comma-separated values, row-major>, score=<start score>, keep=1 (no win overlay),
    win=<tile that brings the win message, default 2048>,
    dismiss=click|key (the win message's way out: "Keep going" / "Try again" buttons, or no buttons
    and a line "Press Enter to keep going": Enter continues),
@@ -16,7 +17,19 @@
 "use strict";
 
 (function () {
-  const SIZE = 4;
+  // The board's rows and columns. The classic and lines looks keep the board's outer size (its
+  // longer side is the board px of the 4x4 board) and scale their cells to fit, as GNOME 2048 and the
+  // mobile 2048s do: every shape fits where the 4x4 board fits, and the heading stays as it is. The
+  // terminal keeps its character cell (a terminal draws with its font) and its grid grows.
+  const SHAPE = shapeOption(new URLSearchParams(window.location.search).get("shape"));
+  const ROWS = SHAPE[0], COLS = SHAPE[1], CELLS = ROWS * COLS;
+  const CLASSIC_SHAPE = ROWS === 4 && COLS === 4;
+
+  function shapeOption(text) {
+    const m = /^\s*([3-8])\s*[xX]\s*([3-8])\s*$/.exec(text || "");
+    return m ? [Number(m[1]), Number(m[2])] : [4, 4];
+  }
+
   const KEY_SETS = {
     arrows: { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right" },
     wasd: { w: "up", s: "down", a: "left", d: "right", W: "up", S: "down", A: "left", D: "right" },
@@ -34,6 +47,25 @@
     terminal: { padX: 9, padY: 18, cellW: 63, cellH: 54, gapX: 9, gapY: 18 },
   };
   const TERM = { cw: 9, lh: 18, cols: 7, rows: 3 }; // char cell (px at size 500), tile in chars
+  const TERM_BOX = 27; // the terminal's message box, in characters
+
+  // The family's geometry for this shape (px at size 500) and `textScale`, the tiles' text and
+  // corners against the 4x4 look. Classic: every length scaled so the longer side keeps the 4x4
+  // board's length. Lines: the lines stay 2 px, the cells share the rest in whole px.
+  function shapedGeometry(family) {
+    const g = GEOMETRY[family];
+    if (CLASSIC_SHAPE || family === "terminal") return { geo: g, textScale: 1 };
+    const n = Math.max(ROWS, COLS);
+    const span = (cell, gap, pad, count) => 2 * pad + count * cell + (count - 1) * gap;
+    if (family === "lines") {
+      const cell = Math.round((span(g.cellW, g.gapX, g.padX, 4) - 2 * g.padX + g.gapX) / n - g.gapX);
+      return { geo: Object.assign({}, g, { cellW: cell, cellH: cell }), textScale: cell / g.cellW };
+    }
+    const k = span(g.cellW, g.gapX, g.padX, 4) / span(g.cellW, g.gapX, g.padX, n);
+    const geo = {};
+    for (const [name, value] of Object.entries(g)) geo[name] = value * k;
+    return { geo, textScale: k };
+  }
   const OVERHANG = 3; // px at size 500
 
   // ---- options -------------------------------------------------------------------------
@@ -49,7 +81,7 @@
   function parseBoardOption(text) {
     if (!text) return null;
     const values = text.split(/[,\s/;]+/).filter((t) => t !== "").map((t) => (t === "." ? 0 : Number(t)));
-    const ok = values.length === SIZE * SIZE &&
+    const ok = values.length === CELLS &&
       values.every((v) => Number.isInteger(v) && (v === 0 || (v >= 2 && v <= 131072 && (v & (v - 1)) === 0)));
     return ok ? values : null;
   }
@@ -83,7 +115,9 @@
     dismiss: params.get("dismiss") === "key" ? "key" : "click",
   };
   const family = THEMES[options.theme];
-  const geo = GEOMETRY[family];
+  const { geo, textScale } = shapedGeometry(family);
+  const boardW = 2 * geo.padX + COLS * geo.cellW + (COLS - 1) * geo.gapX;
+  const boardH = 2 * geo.padY + ROWS * geo.cellH + (ROWS - 1) * geo.gapY;
   const anim = family === "terminal" ? 0 : options.anim; // a terminal redraws, it does not animate
   const DISMISS_KEY = "Enter"; // dismiss=key: the key that continues after the win message
   const KEY_MOVES = options.keys === "all"
@@ -113,13 +147,16 @@
   // The cell indices of each line, ordered from the wall the tiles slide toward.
   function linesToward(move) {
     const lines = [];
-    for (let i = 0; i < SIZE; i++) {
+    const vertical = move === "up" || move === "down";
+    const count = vertical ? COLS : ROWS; // the lines
+    const length = vertical ? ROWS : COLS; // the cells of each line
+    for (let i = 0; i < count; i++) {
       const line = [];
-      for (let j = 0; j < SIZE; j++) {
-        if (move === "up") line.push(j * SIZE + i);
-        else if (move === "down") line.push((SIZE - 1 - j) * SIZE + i);
-        else if (move === "left") line.push(i * SIZE + j);
-        else line.push(i * SIZE + (SIZE - 1 - j));
+      for (let j = 0; j < length; j++) {
+        if (move === "up") line.push(j * COLS + i);
+        else if (move === "down") line.push((ROWS - 1 - j) * COLS + i);
+        else if (move === "left") line.push(i * COLS + j);
+        else line.push(i * COLS + (COLS - 1 - j));
       }
       lines.push(line);
     }
@@ -127,7 +164,7 @@
   }
 
   const game = {
-    cells: new Array(SIZE * SIZE).fill(null),
+    cells: new Array(CELLS).fill(null),
     score: 0,
     won: false,
     over: false,
@@ -142,10 +179,10 @@
 
   function grid() {
     const rows = [];
-    for (let r = 0; r < SIZE; r++) {
+    for (let r = 0; r < ROWS; r++) {
       const row = [];
-      for (let c = 0; c < SIZE; c++) {
-        const t = game.cells[r * SIZE + c];
+      for (let c = 0; c < COLS; c++) {
+        const t = game.cells[r * COLS + c];
         row.push(t ? t.value : 0);
       }
       rows.push(row);
@@ -155,7 +192,7 @@
 
   function spawnTile() {
     const empty = [];
-    for (let i = 0; i < SIZE * SIZE; i++) if (!game.cells[i]) empty.push(i);
+    for (let i = 0; i < CELLS; i++) if (!game.cells[i]) empty.push(i);
     if (empty.length === 0) return;
     const pos = empty[Math.floor(game.rng.nextFloat() * empty.length)];
     const value = game.rng.nextFloat() < 0.9 ? 2 : 4;
@@ -163,7 +200,7 @@
   }
 
   function slide(cells, move) {
-    const next = new Array(SIZE * SIZE).fill(null);
+    const next = new Array(CELLS).fill(null);
     let gain = 0;
     let changed = false;
     let madeWin = false;
@@ -196,12 +233,12 @@
   }
 
   function movesAvailable() {
-    for (let i = 0; i < SIZE * SIZE; i++) {
+    for (let i = 0; i < CELLS; i++) {
       const t = game.cells[i];
       if (!t) return true;
-      const r = Math.floor(i / SIZE), c = i % SIZE;
-      if (c + 1 < SIZE && game.cells[i + 1] && game.cells[i + 1].value === t.value) return true;
-      if (r + 1 < SIZE && game.cells[i + SIZE] && game.cells[i + SIZE].value === t.value) return true;
+      const r = Math.floor(i / COLS), c = i % COLS;
+      if (c + 1 < COLS && game.cells[i + 1] && game.cells[i + 1].value === t.value) return true;
+      if (r + 1 < ROWS && game.cells[i + COLS] && game.cells[i + COLS].value === t.value) return true;
     }
     return false;
   }
@@ -214,7 +251,7 @@
     game.seed = (options.seed + game.number) >>> 0;
     game.number += 1;
     game.rng = new Rng(game.seed);
-    game.cells = new Array(SIZE * SIZE).fill(null);
+    game.cells = new Array(CELLS).fill(null);
     game.score = startScore;
     game.won = false;
     game.over = false;
@@ -271,14 +308,14 @@
   const retryButtonEl = messageEl.querySelector(".retry-button");
   const restartButtonEl = document.querySelector(".restart-button");
   const unit = options.size / 500;
-  const stepX = family === "classic" ? unit * (106.25 + 15) : unit * (geo.cellW + geo.gapX);
-  const stepY = family === "classic" ? unit * (106.25 + 15) : unit * (geo.cellH + geo.gapY);
+  const stepX = unit * (geo.cellW + geo.gapX);
+  const stepY = unit * (geo.cellH + geo.gapY);
   let best = 0;
   let shownScore = null;
 
   function translate(pos) {
-    const x = (pos % SIZE) * stepX;
-    const y = Math.floor(pos / SIZE) * stepY;
+    const x = (pos % COLS) * stepX;
+    const y = Math.floor(pos / COLS) * stepY;
     return `translate(${x}px, ${y}px)`;
   }
 
@@ -298,24 +335,24 @@
     }
   }
 
-  // The terminal's grid: box-drawing characters, 4 x (7 + 1) + 1 columns by 4 x (3 + 1) + 1 lines.
+  // The terminal's grid: box-drawing characters, COLS x (7 + 1) + 1 columns by ROWS x (3 + 1) + 1 lines.
   function buildTerminalFrame() {
     const frame = document.createElement("div");
     frame.className = "term-frame";
     const bar = "\u2500".repeat(TERM.cols);
-    const line = (l, m, r) => l + Array(SIZE).fill(bar).join(m) + r;
+    const line = (l, m, r) => l + Array(COLS).fill(bar).join(m) + r;
     const rows = [line("\u250c", "\u252c", "\u2510")];
-    for (let r = 0; r < SIZE; r++) {
-      for (let k = 0; k < TERM.rows; k++) rows.push(("\u2502" + " ".repeat(TERM.cols)).repeat(SIZE) + "\u2502");
-      rows.push(r < SIZE - 1 ? line("\u251c", "\u253c", "\u2524") : line("\u2514", "\u2534", "\u2518"));
+    for (let r = 0; r < ROWS; r++) {
+      for (let k = 0; k < TERM.rows; k++) rows.push(("\u2502" + " ".repeat(TERM.cols)).repeat(COLS) + "\u2502");
+      rows.push(r < ROWS - 1 ? line("\u251c", "\u253c", "\u2524") : line("\u2514", "\u2534", "\u2518"));
     }
     rows.forEach((text, row) => putChars(frame, 0, row, text));
     boardEl.insertBefore(frame, boardEl.firstChild);
-    // The win / game-over message: a double-lined box, 27 x 3 characters over the lines between
-    // the middle rows of tiles (every digit stays in sight); its title sits in the top border.
+    // The win / game-over message: a double-lined box, 27 x 3 characters centred on the line
+    // between the middle rows of tiles (every digit stays in sight); its title sits in the top border.
     const box = document.createElement("div");
     box.className = "box";
-    const inner = 25;
+    const inner = TERM_BOX - 2;
     putChars(box, 0, 0, "\u2554" + "\u2550".repeat(inner) + "\u2557");
     putChars(box, 0, 1, "\u2551" + " ".repeat(inner) + "\u2551");
     putChars(box, 0, 2, "\u255a" + "\u2550".repeat(inner) + "\u255d");
@@ -324,7 +361,7 @@
 
   function buildGrid() {
     if (family === "terminal") buildTerminalFrame();
-    for (let i = 0; i < SIZE * SIZE; i++) {
+    for (let i = 0; i < CELLS; i++) {
       const cell = document.createElement("div");
       cell.className = "grid-cell";
       cell.style.transform = translate(i);
@@ -340,14 +377,14 @@
     marks.className = "marks";
     const help = "\u2190 \u2191 \u2192 \u2193 to move \u00b7 q to quit";
     if (family === "terminal") {
-      const width = SIZE * (TERM.cols + 1) + 1;
-      putChars(marks, Math.floor((width - help.length) / 2), SIZE * (TERM.rows + 1) - 1, help, "marks-help");
+      const width = COLS * (TERM.cols + 1) + 1;
+      putChars(marks, Math.floor((width - help.length) / 2), ROWS * (TERM.rows + 1) - 1, help, "marks-help");
       putChars(marks, width - 5, 1, "\u25c6sb", "marks-logo");
     } else {
       const helpEl = document.createElement("div");
       helpEl.className = "marks-help";
       helpEl.textContent = help;
-      helpEl.style.top = `${unit * (geo.padY + 3 * (geo.cellH + geo.gapY) + 0.7 * geo.cellH)}px`;
+      helpEl.style.top = `${unit * (geo.padY + (ROWS - 1) * (geo.cellH + geo.gapY) + 0.7 * geo.cellH)}px`;
       const logo = document.createElement("div");
       logo.className = "marks-logo";
       logo.textContent = "S";
@@ -501,6 +538,7 @@
       anim,
       theme: options.theme,
       size: options.size,
+      shape: [ROWS, COLS],
       marks: options.marks,
       overhang: options.overhang,
       key_set: options.keys,
@@ -585,12 +623,22 @@
     root.classList.add("dismiss-key");
     messageEl.querySelector(".key-hint").textContent = `Press ${DISMISS_KEY} to keep going`;
   }
-  if (family !== "classic") {
-    root.classList.add(`family-${family}`, "geo");
-    const boardW = 2 * geo.padX + SIZE * geo.cellW + (SIZE - 1) * geo.gapX;
-    const boardH = 2 * geo.padY + SIZE * geo.cellH + (SIZE - 1) * geo.gapY;
+  if (family !== "classic") root.classList.add(`family-${family}`, "geo");
+  if (!CLASSIC_SHAPE) root.classList.add("shaped");
+  if (family !== "classic" || !CLASSIC_SHAPE) {
     for (const [name, value] of Object.entries({ "board-w": boardW, "board-h": boardH, "pad-x": geo.padX,
       "pad-y": geo.padY, "cell-w": geo.cellW, "cell-h": geo.cellH, cw: TERM.cw, lh: TERM.lh })) {
+      root.style.setProperty(`--${name}`, String(value));
+    }
+  }
+  if (!CLASSIC_SHAPE) {
+    // The messages on another shape: the terminal's box on the line between the middle rows,
+    // centred on the board; elsewhere the text and its buttons centred in the board's height.
+    const width = COLS * (TERM.cols + 1) + 1;
+    const gap = Math.min(59, Math.max(8, (boardH - 100) / 4));
+    for (const [name, value] of Object.entries({
+      "msg-row": (TERM.rows + 1) * Math.floor(ROWS / 2) - 1, "msg-col": Math.floor((width - TERM_BOX) / 2),
+      "msg-top": Math.max(4, (boardH - 100 - gap) / 2), "msg-gap": gap })) {
       root.style.setProperty(`--${name}`, String(value));
     }
   }
@@ -598,12 +646,13 @@
     root.classList.add("overhang");
     root.style.setProperty("--overhang", String(OVERHANG));
     if (family === "classic") {
-      root.style.setProperty("--cell-w", "106.25");
-      root.style.setProperty("--cell-h", "106.25");
+      root.style.setProperty("--cell-w", String(geo.cellW));
+      root.style.setProperty("--cell-h", String(geo.cellH));
     }
   }
   if (anim === 0) root.classList.add("no-anim");
   root.style.setProperty("--u", String(unit));
+  root.style.setProperty("--cu", String(unit * textScale)); // the tiles' text and corners
   root.style.setProperty("--anim", String(anim));
   buildGrid();
   if (options.marks) buildMarks();
