@@ -8,6 +8,7 @@ import threading
 import webbrowser
 
 from screenbot.errors import UsageError
+from screenbot.game.sizes import CLASSIC, SUPPORTED, format_size, parse_size
 
 THEMES = ("classic", "dark", "lines", "lines-light", "terminal")
 KEY_SETS = ("arrows", "wasd", "hjkl")
@@ -38,7 +39,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--theme", choices=THEMES, default="classic", help="look of the board (default: classic)")
     p.add_argument("--seed", type=int, help="seed for the tiles (same games as screenbot's engine)")
-    p.add_argument("--size", type=int, help="board size in CSS px (default 500)")
+    p.add_argument("--size", metavar="RxC",
+                   help=f"the board's rows and columns, rows first (default 4x4; {SUPPORTED})")
+    p.add_argument("--px", type=int, help="the board's width in CSS px at the classic 4x4 (default 500): the "
+                                          "scale of the whole page")
     p.add_argument("--anim", type=float, help="animation duration multiplier (1 = classic, 0 = none)")
     p.add_argument("--marks", action="store_true", help="draw help text and a logo over the board")
     p.add_argument("--overhang", action="store_true", help="draw the tiles a little larger than their cells")
@@ -59,8 +63,10 @@ def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
         raise UsageError(f"--port must be 0..65535, got {args.port}")
     if args.seed is not None and not 0 <= args.seed < 2**32:
         raise UsageError(f"--seed must be 0..4294967295, got {args.seed}")
-    if args.size is not None and not 150 <= args.size <= 3000:
-        raise UsageError(f"--size must be 150..3000 px, got {args.size}")
+    size = parse_size(args.size) if getattr(args, "size", None) is not None else CLASSIC
+    px = getattr(args, "px", None)
+    if px is not None and not 150 <= px <= 3000:
+        raise UsageError(f"--px must be 150..3000 px, got {px}")
     if args.anim is not None and not 0 <= args.anim <= 20:
         raise UsageError(f"--anim must be 0..20, got {args.anim}")
     win, keep = win_option(getattr(args, "win", None))
@@ -75,7 +81,7 @@ def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
     server.start()
     try:
         url = server.url(theme=args.theme if args.theme != "classic" else None, seed=args.seed,
-                         size=args.size, anim=args.anim, marks=getattr(args, "marks", False) or None,
+                         size=px, shape=None if size == CLASSIC else format_size(size), anim=args.anim, marks=getattr(args, "marks", False) or None,
                          overhang=getattr(args, "overhang", False) or None, keys=getattr(args, "keys", None),
                          win=win, keep=keep or None, dismiss=getattr(args, "dismiss", None))
         print(f"practice board: {url}", flush=True)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, Sequence
 
+from screenbot.errors import UsageError
+from screenbot.game.sizes import CLASSIC, SUPPORTED, Size, format_size, is_supported, parse_size
 from screenbot.practice.errors import RigError
 
 # The page's looks (theme -> family; style.css, game.js GEOMETRY).
@@ -15,44 +16,38 @@ DISMISS_STYLES = ("click", "key")  # how the page's win message is dismissed (ga
 # lines looks: their line colour). The terminal has none: its frame is box-drawing characters.
 BOARD_BGR = {"classic": (0xA0, 0xAD, 0xBB), "dark": (0x3D, 0x33, 0x2F),
              "lines": (0xC8, 0xC8, 0xC8), "lines-light": (0x33, 0x33, 0x33)}
-MIN_SIDE, MAX_SIDE = 3, 8  # the rows and columns a board may have (game.js `shape`)
-CLASSIC_SHAPE = (4, 4)
-SHAPES_SUPPORTED = f"boards are {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}, rows x columns, rectangles too (e.g. 5x5, 4x6)"
-_SHAPE_TEXT = re.compile(r"\s*(\d+)\s*[x×]\s*(\d+)\s*", re.IGNORECASE)
 
 
-def parse_shape(shape: str | Sequence[int] | None) -> tuple[int, int]:
+def parse_shape(shape: str | Sequence[int] | None) -> Size:
     """A board shape as (rows, columns) from "4x6" or (4, 6); None is the classic 4x4.
 
     Raises RigError (one line saying which shapes are supported) for anything else."""
     if shape is None:
-        return CLASSIC_SHAPE
-    if isinstance(shape, str):
-        found = _SHAPE_TEXT.fullmatch(shape)
-        if found is None:
-            raise RigError(f"{shape!r} is not a board size: {SHAPES_SUPPORTED}")
-        rows, cols = int(found[1]), int(found[2])
-    else:
-        try:
-            rows, cols = (int(v) for v in shape)
-        except (TypeError, ValueError):
-            raise RigError(f"{shape!r} is not a board size: {SHAPES_SUPPORTED}") from None
-    if not (MIN_SIDE <= rows <= MAX_SIDE and MIN_SIDE <= cols <= MAX_SIDE):
-        raise RigError(f"a {rows}x{cols} board is not supported: {SHAPES_SUPPORTED}")
+        return CLASSIC
+    try:
+        if isinstance(shape, str):
+            return parse_size(shape)
+        rows, cols = (int(v) for v in shape)
+    except UsageError as exc:
+        raise RigError(str(exc)) from None
+    except (TypeError, ValueError):
+        raise RigError(f"{shape!r} is not a board size: {SUPPORTED}") from None
+    if not is_supported((rows, cols)):
+        raise RigError(f"a {format_size((rows, cols))} board is not supported: {SUPPORTED}")
     return rows, cols
 
 
 def shape_option(shape: str | Sequence[int] | None) -> str | None:
     """The page's `shape=` URL option ("4x6"); None (left out of the URL) for the classic 4x4."""
     rows, cols = parse_shape(shape)
-    return None if (rows, cols) == CLASSIC_SHAPE else f"{rows}x{cols}"
+    return None if (rows, cols) == CLASSIC else format_size((rows, cols))
 
 
-def board_shape(board: Sequence[Sequence[int]]) -> tuple[int, int]:
+def board_shape(board: Sequence[Sequence[int]]) -> Size:
     """The (rows, columns) of a start board given as rows; RigError when its rows differ in length."""
     rows = [list(row) for row in board]
     if not rows or any(len(row) != len(rows[0]) for row in rows):
-        raise RigError("a start board has rows of one length")
+        raise RigError("the start board's rows differ in length")
     return len(rows), len(rows[0])
 
 
@@ -72,9 +67,9 @@ def check_page_options(options: dict[str, Any]) -> None:
     board = options.get("board")
     if board is None:
         return
+    page = format_size(shape)
     if all(isinstance(v, int) for v in board):  # row-major values
         if len(board) != shape[0] * shape[1]:
-            raise RigError(f"the start board has {len(board)} values but the page is {shape[0]}x{shape[1]} (give shape=)")
+            raise RigError(f"the start board has {len(board)} values but the page is {page} (give shape=)")
     elif board_shape(board) != shape:
-        rows, cols = board_shape(board)
-        raise RigError(f"the start board is {rows}x{cols} but the page is {shape[0]}x{shape[1]} (give shape=)")
+        raise RigError(f"the start board is {format_size(board_shape(board))} but the page is {page} (give shape=)")

@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from screenbot.game.rules import Grid, Move, to_grid
+from screenbot.game.sizes import CLASSIC, Size
 from screenbot.geometry import Rect
 from screenbot.practice import page_geometry
 from screenbot.practice.errors import PageLoadError, RigError, ToolMissingError  # noqa: F401 - the rig's errors
@@ -221,16 +222,13 @@ class Rig:
         return self.server.state.snapshot(history)
 
     @property
-    def shape(self) -> tuple[int, int]:
+    def shape(self) -> Size:
         """The board's (rows, columns) the page is asked to show."""
         return parse_shape(self.page_options.get("shape"))
 
     def grid(self) -> Grid:
         """The page's true board now (rows top to bottom, of the page's shape)."""
-        board = self.state(history=False)["board"]
-        if self.shape == (4, 4):
-            return to_grid(board)
-        return tuple(tuple(int(v) for v in row) for row in board)
+        return to_grid(self.state(history=False)["board"], self.shape)
 
     def wait_for(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5.0,
                  what: str = "the page") -> dict[str, Any]:
@@ -365,7 +363,7 @@ class Rig:
         theme = self.page_options.get("theme") or "classic"
         if theme not in BOARD_BGR:
             raise RigError(f"the {theme} look has no board colour to measure; measure its tiles (measure_fill)")
-        gaps = None if self.shape == (4, 4) else gap_middles(self.board_box(), self.cell_boxes(), self.shape)
+        gaps = None if self.shape == CLASSIC else gap_middles(self.board_box(), self.cell_boxes(), self.shape)
         return measure_edges(pixels, self.board_box(), self.visible_box(), BOARD_BGR[theme], THEMES[theme], gaps)
 
     def board_box(self) -> Box:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from screenbot.errors import ScreenbotError
+from screenbot.game.sizes import MAX_SIDE, MIN_SIDE
 
 STATIC_DIR = Path(__file__).with_name("static")
 STATIC_FILES = {
@@ -22,7 +23,6 @@ STATIC_FILES = {
     "/game.js": ("game.js", "text/javascript; charset=utf-8"),
 }
 MAX_REPORT_BYTES = 1_000_000
-MIN_SIDE, MAX_SIDE = 3, 8  # the rows and columns a board may have
 CONTROL_WAIT_S = 20.0
 
 
