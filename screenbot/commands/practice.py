@@ -40,9 +40,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--theme", choices=THEMES, default="classic", help="look of the board (default: classic)")
     p.add_argument("--seed", type=int, help="seed for the tiles (same games as screenbot's engine)")
     p.add_argument("--size", metavar="RxC",
-                   help=f"the board's rows and columns, rows first (default 4x4; {SUPPORTED})")
-    p.add_argument("--px", type=int, help="the board's width in CSS px at the classic 4x4 (default 500): the "
-                                          "scale of the whole page")
+                   help=f"the board's rows and columns, rows first: 4x6 is 4 rows of 6 (default 4x4; {SUPPORTED}). "
+                        "The classic and lines looks keep the board's outer size and scale the cells; the "
+                        "terminal keeps its characters and grows")
+    p.add_argument("--px", type=int, help="the 4x4 board's width in CSS px (default 500): the scale of the whole "
+                                          "page (any size's longer side is as long)")
     p.add_argument("--anim", type=float, help="animation duration multiplier (1 = classic, 0 = none)")
     p.add_argument("--marks", action="store_true", help="draw help text and a logo over the board")
     p.add_argument("--overhang", action="store_true", help="draw the tiles a little larger than their cells")
@@ -80,8 +82,9 @@ def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
     server = PracticeServer(args.port)
     server.start()
     try:
-        url = server.url(theme=args.theme if args.theme != "classic" else None, seed=args.seed,
-                         size=px, shape=None if size == CLASSIC else format_size(size), anim=args.anim, marks=getattr(args, "marks", False) or None,
+        url = server.url(theme=args.theme if args.theme != "classic" else None, seed=args.seed, size=px,
+                         shape=None if size == CLASSIC else format_size(size), anim=args.anim,
+                         marks=getattr(args, "marks", False) or None,
                          overhang=getattr(args, "overhang", False) or None, keys=getattr(args, "keys", None),
                          win=win, keep=keep or None, dismiss=getattr(args, "dismiss", None))
         print(f"practice board: {url}", flush=True)
