@@ -247,10 +247,14 @@ class Rig:
         return self.wait_for(lambda s: s["ready"] and s["keys"] >= n, timeout, f"{n} keys")
 
     def load(self, timeout: float | None = None, **page_options: Any) -> dict[str, Any]:
-        """Reload the page with new page options (same browser window); wait for its first report."""
+        """Reload the page with new page options (same browser window); wait for its first report.
+
+        Options not given stay as they were, but `shape` given without `board` starts from the
+        page's own opening (a start board of another shape cannot be put on it)."""
         assert self.server is not None, "the rig is not running"
         if "shape" in page_options:
             page_options["shape"] = shape_option(page_options["shape"])
+            page_options.setdefault("board", None)
         check_page_options({**self.page_options, **page_options})
         self.page_options.update(page_options)
         old_page = self.state(history=False)["page"]

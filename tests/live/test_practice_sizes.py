@@ -96,3 +96,11 @@ def test_the_board_edges_seen_in_the_picture_are_where_the_page_says(sizes_rig, 
     measured = rig.measure_board_edges(rig.screenshot())
     expected = [box.x, box.y, box.x + box.w, box.y + box.h]
     assert all(m is not None and abs(m - e) <= 1.0 for m, e in zip(measured, expected)), (measured, expected)
+
+
+def test_a_new_shape_leaves_the_start_board_of_the_old_one_behind(sizes_rig):
+    rig = sizes_rig
+    start = [[2, 4, 8], [0, 0, 0], [0, 0, 16]]
+    assert rig.load(shape=(3, 3), board=start)["board"] == start
+    st = rig.load(shape=(4, 5), seed=9)
+    assert st["shape"] == [4, 5] and to_grid(st["board"], (4, 5)) == Game(seed=9, size=(4, 5)).reset()
