@@ -45,6 +45,11 @@ def large_board(size: tuple[int, int]) -> list[list[int]]:
     return board
 
 
+def truth_text(truth: dict) -> str:
+    """The truth as JSON, one field a line (a board or a list of rectangles on its line)."""
+    return "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in truth.items()) + "\n}\n"
+
+
 def crop_box(rig: Rig) -> tuple[int, int, int, int]:
     """The board's whole-pixel rectangle with MARGIN round it, on the screen."""
     rect = rig.board_rect()
@@ -77,7 +82,7 @@ def keep(rig: Rig, out: Path, name: str, look: str, size: tuple[int, int], seed:
         "recorded": time.strftime("%Y-%m-%d"),
         "command": "tests/practice/record_sizes.py",
     }
-    png.with_suffix(".json").write_text(json.dumps(truth, indent=1) + "\n")
+    png.with_suffix(".json").write_text(truth_text(truth))
     return png
 
 
