@@ -10,7 +10,7 @@ from pathlib import Path
 
 from screenbot.board_state import BoardState
 from screenbot.errors import ScreenbotError
-from screenbot.game.rules import SIZE
+from screenbot.game.sizes import CLASSIC, MAX_SIDE, MIN_SIDE, Size
 from screenbot.geometry import Rect
 from screenbot.imaging import FG_DIFF
 
@@ -77,7 +77,7 @@ class Profile:
     """Everything the reader and the keyboard need to know about one board on one screen."""
 
     board_rect: Rect  # the whole board, absolute screen pixels
-    cells: tuple[Rect, ...]  # 16 cells, row by row
+    cells: tuple[Rect, ...]  # rows x cols cells, row by row
     patches: tuple[tuple[Rect, ...], ...]  # per cell: top, bottom, left, right strips and centre
     monitor: int = 0  # mss monitor index holding the board (0 = the picture as a whole)
     scale: float = 1.0  # captured pixels per mouse point (HiDPI factor)
@@ -105,10 +105,24 @@ class Profile:
     # lines just outside the cells tell nothing (not saved: a property of the frames, not the look)
     compressed: bool = field(default=False, compare=False)
     changed: bool = field(default=False, compare=False)  # learned something since load/save
+    shape: Size = CLASSIC  # rows, columns
 
     def __post_init__(self) -> None:
-        if len(self.cells) != SIZE * SIZE or len(self.patches) != SIZE * SIZE:
-            raise ProfileError("a profile needs 16 cells and 16 patch sets: run `screenbot calibrate` again")
+        rows, cols = self.shape = (int(self.shape[0]), int(self.shape[1]))
+        if not (MIN_SIDE <= rows <= MAX_SIDE and MIN_SIDE <= cols <= MAX_SIDE):
+            raise ProfileError(f"a profile of a {rows}x{cols} board: boards are {MIN_SIDE}x{MIN_SIDE} to "
+                               f"{MAX_SIDE}x{MAX_SIDE}; run `screenbot calibrate` again")
+        if len(self.cells) != rows * cols or len(self.patches) != rows * cols:
+            raise ProfileError(f"a profile of a {rows}x{cols} board needs {rows * cols} cells and patch sets: "
+                               "run `screenbot calibrate` again")
+
+    @property
+    def rows(self) -> int:
+        return self.shape[0]
+
+    @property
+    def cols(self) -> int:
+        return self.shape[1]
 
     @classmethod
     def from_cells(cls, board_rect: Rect, cells: tuple[Rect, ...], **kw) -> "Profile":
@@ -161,6 +175,7 @@ class Profile:
     def to_json(self) -> dict:
         return {
             "version": PROFILE_VERSION,
+            "shape": list(self.shape),
             "board_rect": self.board_rect.as_list(),
             "cells": [c.as_list() for c in self.cells],
             "patches": [[p.as_list() for p in ps] for ps in self.patches],
@@ -210,6 +225,7 @@ class Profile:
             ink_diff=int(data.get("ink_diff", FG_DIFF)),
             marks=[[int(x), int(y)] for x, y in data.get("marks", [])],
             tile_inset=tuple(int(v) for v in data.get("tile_inset", (0, 0, 0, 0))),  # type: ignore[arg-type]
+            shape=tuple(int(v) for v in data.get("shape", CLASSIC)),  # type: ignore[arg-type]
         )
 
     def save(self, path: str | Path) -> Path:

@@ -9,7 +9,6 @@ import numpy as np
 
 from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, OutsideFrameError
-from screenbot.game.rules import SIZE
 from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, commonest_colour, words_of
 from screenbot.profile import Profile
 from screenbot.vision.glyphs import value_from_digits
@@ -56,6 +55,7 @@ def read_block_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -
     its rim (a block between cells, a frame caught while the terminal redraws); `no-board` when most
     cells are not."""
     done = answers(profile.board_rect)
+    cols = profile.cols
     try:
         region = frame.crop(profile.board_rect).pixels
     except OutsideFrameError:
@@ -65,27 +65,27 @@ def read_block_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -
     cells = [region[r.y:r.bottom, r.x:r.right] for r in rects]
     looks = [cell_look(c) for c in cells]
     unsteady = [i for i, (_, flat, rim, _, _) in enumerate(looks) if flat < FLAT or rim < RIM_SHARE]
-    if len(unsteady) > SIZE * SIZE // 2:
+    if len(unsteady) > len(profile.cells) // 2:
         return done(None, BoardState.NO_BOARD, "the board's cells are not where the profile says: run `screenbot calibrate` again")
     if unsteady:
         i = unsteady[0]
-        return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE} is not one colour (a block between cells)")
+        return done(None, BoardState.UNSETTLED, f"cell {i // cols},{i % cols} is not one colour (a block between cells)")
     digit_h = max(1, profile.digit_h)
     empty = profile.empty_colour
-    values = [0] * (SIZE * SIZE)
+    values = [0] * len(profile.cells)
     calls = 0
     learned = False
     for i, (colour, _, _, tall, ink) in enumerate(looks):
         if tall < max(MIN_GLYPH_PX, DOT_SHARE * digit_h):
             if empty is not None and max(abs(a - b) for a, b in zip(colour, empty)) <= SAME:
                 continue
-            return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE} is a block with no number on it")
+            return done(None, BoardState.UNSETTLED, f"cell {i // cols},{i % cols} is a block with no number on it")
         value, called = value_from_digits(profile, cells[i], colour, ocr_allowed, ink)
         calls += called
         learned = learned or called > 0
         if value is None:
-            raise no_number(i // SIZE, i % SIZE, done(None, BoardState.UNSETTLED,
-                                                     f"cell {i // SIZE},{i % SIZE}: no number could be read", calls))
+            raise no_number(i // cols, i % cols, done(None, BoardState.UNSETTLED,
+                                                     f"cell {i // cols},{i % cols}: no number could be read", calls))
         values[i] = value
-    grid = tuple(tuple(values[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
+    grid = tuple(tuple(values[r * cols:(r + 1) * cols]) for r in range(profile.rows))
     return done(grid, BoardState.PLAYING, "read digits" if calls else "", calls, learned)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
 from screenbot.imaging import FG_DIFF, glyph_mask, marks_alone
 from screenbot.profile import Profile
@@ -29,8 +28,8 @@ def ink_on_lines(odd: np.ndarray, ys: np.ndarray, xs: np.ndarray, profile: Profi
         return out
     down = (xs == xs[:, :1]).all(axis=1)
     origin = profile.board_rect
-    for r in range(SIZE):
-        cell = profile.tile_rect(r * SIZE)
+    for r in range(profile.rows):
+        cell = profile.tile_rect(r * profile.cols)
         top, h = cell.y - origin.y, cell.h
         lo, hi = top + INK_BAND[0] * h, top + INK_BAND[1] * h
         in_row = (ys >= top) & (ys < top + h)

@@ -17,7 +17,7 @@ import numpy as np
 
 from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, OutsideFrameError
-from screenbot.game.rules import SIZE, Grid
+from screenbot.game.rules import Grid
 from screenbot.imaging import MIN_GLYPH_PX, glyph_mask, words_of
 from screenbot.profile import Profile
 from screenbot.vision.blocks import read_block_board
@@ -199,7 +199,7 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     # A learned look's colour names a value only as far as the tiles seen so far go (one game's 4096
     # and up may share a colour first seen on an 8192): its tiles are always checked by their digit
     # shapes too (a lookup; OCR only for a new shape). A built-in theme's palette is known.
-    needs_digits = [i for i in range(16) if cells.label[i] >= FIRST_TILE
+    needs_digits = [i for i in range(len(profile.cells)) if cells.label[i] >= FIRST_TILE
                     and (s.theme is None or s.entries[cells.label[i] - FIRST_TILE].value is None)]
     if settled and gap_share >= 0.5 and (cells.label >= 0).all():
         values: dict[int, int] = {}
@@ -212,13 +212,13 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
                 break
             values[i] = value
         else:
-            grid = _grid_from_labels(cells.label, s.entries, values)
+            grid = _grid_from_labels(cells.label, s.entries, values, profile.cols)
             return Reading(grid, BoardState.PLAYING, profile.board_rect, "read digits" if calls else "",
                            (time.perf_counter() - start) * 1000, calls, calls > 0)
     return _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, settled, start, ocr_allowed)
 
 
-def _grid_from_labels(labels: np.ndarray, entries: list[Entry], values: dict[int, int]) -> Grid:
+def _grid_from_labels(labels: np.ndarray, entries: list[Entry], values: dict[int, int], cols: int) -> Grid:
     out = []
     for i, lab in enumerate(labels.tolist()):
         if i in values:
@@ -227,7 +227,7 @@ def _grid_from_labels(labels: np.ndarray, entries: list[Entry], values: dict[int
             out.append(0)
         else:
             out.append(int(entries[lab - FIRST_TILE].value))  # type: ignore[arg-type]
-    return tuple(tuple(out[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE))
+    return tuple(tuple(out[r * cols : (r + 1) * cols]) for r in range(len(out) // cols))
 
 
 def _mode_colour(px: np.ndarray) -> tuple[np.ndarray, float]:
@@ -314,14 +314,14 @@ def _read_under_overlay(s: Sampler, strip_px: np.ndarray, colour, alpha: float) 
     counts = np.stack([np.bincount(row, minlength=n_labels) for row in labels.astype(np.intp)])
     cell_counts = counts[:, EMPTY:]
     best = cell_counts.argmax(axis=1)
-    best_n = cell_counts[np.arange(16), best]
+    best_n = cell_counts[np.arange(len(best)), best]
     other_n = cell_counts.sum(axis=1) - best_n
     if ((best_n < 0.3 * labels.shape[1]) | (other_n > 0.1 * labels.shape[1])).any():
         return None
     lab = best + EMPTY
     if any(l >= FIRST_TILE and s.entries[l - FIRST_TILE].value is None for l in lab):
         return None
-    return _grid_from_labels(lab, s.entries, {})
+    return _grid_from_labels(lab, s.entries, {}, s.cols)
 
 
 def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, settled, start, ocr_allowed) -> Reading:
@@ -344,7 +344,8 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
     values: dict[int, int] = {}
     ocr_calls = 0
     learned = False
-    for i in range(16):
+    cols = profile.cols
+    for i in range(len(profile.cells)):
         lab = int(cells.label[i])
         if lab == EMPTY:
             continue
@@ -353,7 +354,7 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
         cell_px = _cell_pixels(region, profile, i)
         colour, share = _mode_colour(strip_px[i])
         if share < 0.45:
-            return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE} has no single colour")
+            return done(None, BoardState.UNSETTLED, f"cell {i // cols},{i % cols} has no single colour")
         if lab == -1 and _is_flat(cell_px, colour):
             if profile.empty_colour is None:
                 # a cell with nothing on it is an empty cell: learn its colour
@@ -362,17 +363,17 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
                 values[i] = 0
                 learned = True
                 continue
-            return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE} is blank in an unknown colour")
+            return done(None, BoardState.UNSETTLED, f"cell {i // cols},{i % cols} is blank in an unknown colour")
         number, wide = _number_picture(region, profile, i, colour)
         if number is None:
-            return done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE}: its number runs over the cell's "
+            return done(None, BoardState.UNSETTLED, f"cell {i // cols},{i % cols}: its number runs over the cell's "
                         "edge, joined to other ink (read in the cell it would lose digits)", ocr_calls)
         value, called = _read_number(profile, number, wide, colour, ocr_allowed)
         ocr_calls += called
         if value is None:
-            reading = done(None, BoardState.UNSETTLED, f"cell {i // SIZE},{i % SIZE}: no number could be read", ocr_calls)
+            reading = done(None, BoardState.UNSETTLED, f"cell {i // cols},{i % cols}: no number could be read", ocr_calls)
             raise UnreadableTileError(
-                f"cannot read the tile in row {i // SIZE + 1}, column {i % SIZE + 1} (colour "
+                f"cannot read the tile in row {i // cols + 1}, column {i % cols + 1} (colour "
                 f"#{int(colour[2]):02x}{int(colour[1]):02x}{int(colour[0]):02x}): neither its colour nor its digits name it; "
                 "make sure the game is not covered or zoomed mid-way and calibrate again",
                 reading,
@@ -383,7 +384,7 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
             learned = True
         learned = learned or called > 0
     labels = cells.label.copy()
-    grid = _grid_from_labels(np.where(labels < 0, EMPTY, labels), s.entries, values)
+    grid = _grid_from_labels(np.where(labels < 0, EMPTY, labels), s.entries, values, profile.cols)
     return done(grid, BoardState.PLAYING, "read digits" if ocr_calls else "", ocr_calls, learned)
 
 
@@ -418,8 +419,9 @@ def _runs_over(region: np.ndarray, profile: Profile, i: int, colour) -> bool:
     """The number on cell i runs on past its left or right edge (into the gap beside it)."""
     origin = profile.board_rect
     r = profile.tile_rect(i).translated(-origin.x, -origin.y)
-    row = [profile.tile_rect(k) for k in range(i - i % SIZE, i - i % SIZE + SIZE)]
-    gap = min(row[k].x - row[k - 1].right for k in range(1, SIZE))  # beside the outer columns: as far into the frame
+    cols = profile.cols
+    row = [profile.tile_rect(k) for k in range(i - i % cols, i - i % cols + cols)]
+    gap = min(row[k].x - row[k - 1].right for k in range(1, cols))  # beside the outer columns: as far into the frame
     return runs_over(region, r, (max(0, r.x - gap), min(origin.w, r.right + gap)), colour, _plain(profile))
 
 

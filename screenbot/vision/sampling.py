@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from screenbot.game.rules import SIZE
 from screenbot.geometry import Rect
 from screenbot.palette import THEMES, Theme, blend
 from screenbot.profile import STRIPS, Profile
@@ -54,6 +53,7 @@ class Sampler:
     # every pixel of each cell's centre patch (16, h, w), the same size in every cell
     centre_all_y: np.ndarray | None = None
     centre_all_x: np.ndarray | None = None
+    cols: int = 4  # the board's columns (cells are numbered row by row)
 
 
 # A thin-line board's cells are also sampled this far inside their edges (a share of the cell, at
@@ -75,7 +75,7 @@ def edge_points(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
     half = EDGE_POINTS // 2
     middle = 0.25 + 0.5 * (np.arange(EDGE_POINTS) + 0.5) / EDGE_POINTS
     ends = np.concatenate([0.08 + 0.15 * (np.arange(half) + 0.5) / half, 0.77 + 0.15 * (np.arange(half) + 0.5) / half])
-    for c in (profile.tile_rect(i) for i in range(SIZE * SIZE)):
+    for c in (profile.tile_rect(i) for i in range(len(profile.cells))):
         dx = max(EDGE_MIN_PX, int(round(EDGE_INSET * c.w)))
         dy = max(EDGE_MIN_PX, int(round(EDGE_INSET * c.h)))
         px = c.x - origin.x + middle * c.w
@@ -103,11 +103,11 @@ def _pad(rows: list[np.ndarray]) -> np.ndarray:
 
 def _gap_lines(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
     b = profile.board_rect
-    cells = profile.cells
-    xs = [(b.x + cells[0].x) / 2] + [(cells[k - 1].right + cells[k].x) / 2 for k in range(1, SIZE)]
-    xs.append((cells[SIZE - 1].right + b.right) / 2)
-    ys = [(b.y + cells[0].y) / 2] + [(cells[(k - 1) * SIZE].bottom + cells[k * SIZE].y) / 2 for k in range(1, SIZE)]
-    ys.append((cells[(SIZE - 1) * SIZE].bottom + b.bottom) / 2)
+    cells, (n_rows, n_cols) = profile.cells, profile.shape
+    xs = [(b.x + cells[0].x) / 2] + [(cells[k - 1].right + cells[k].x) / 2 for k in range(1, n_cols)]
+    xs.append((cells[n_cols - 1].right + b.right) / 2)
+    ys = [(b.y + cells[0].y) / 2] + [(cells[(k - 1) * n_cols].bottom + cells[k * n_cols].y) / 2 for k in range(1, n_rows)]
+    ys.append((cells[(n_rows - 1) * n_cols].bottom + b.bottom) / 2)
     margin_ok = (cells[0].x - b.x) >= 3 and (cells[0].y - b.y) >= 3
     if not margin_ok:  # no frame around the cells: only the inner gap lines are sure to be gap
         xs, ys = xs[1:-1], ys[1:-1]
@@ -137,8 +137,8 @@ def _rim_lines(profile: Profile) -> tuple[np.ndarray, np.ndarray] | None:
     cells = profile.cells
     if _thinnest_gap(profile) < 2 * RIM_PX + 1 or profile.compressed:
         return None
-    cols = [cells[k] for k in range(SIZE)]
-    rows = [cells[k * SIZE] for k in range(SIZE)]
+    cols = [cells[k] for k in range(profile.cols)]
+    rows = [cells[k * profile.cols] for k in range(profile.rows)]
     xs = [c.x - RIM_PX for c in cols[1:]] + [c.right - 1 + RIM_PX for c in cols[:-1]]
     ys = [c.y - RIM_PX for c in rows[1:]] + [c.bottom - 1 + RIM_PX for c in rows[:-1]]
     if cells[0].x - b.x > RIM_PX and b.right - cols[-1].right > RIM_PX:
@@ -248,7 +248,7 @@ def sampler_for(profile: Profile) -> Sampler:
         strip_y=_pad(sy), strip_x=_pad(sx), centre_y=_pad(cy), centre_x=_pad(cx),
         line_y=ly.clip(0, origin.h - 1), line_x=lx.clip(0, origin.w - 1),
         lut=_build_lut(pairs), entries=entries, theme=theme,
-        top_bottom=min(top_bottom),
+        top_bottom=min(top_bottom), cols=profile.cols,
         digit_like=np.array([any(max(abs(a - b) for a, b in zip(e.colour, t)) <= TOL for t in (theme.text if theme else ()))
                              for e in entries], bool),
     )
@@ -300,9 +300,9 @@ THIN_GAP_PX = 4  # gaps narrower than this are drawn lines: no step test along t
 
 
 def _thinnest_gap(profile: Profile) -> int:
-    cells = profile.cells
-    gaps = [cells[k].x - cells[k - 1].right for k in range(1, SIZE)]
-    gaps += [cells[k * SIZE].y - cells[(k - 1) * SIZE].bottom for k in range(1, SIZE)]
+    cells, (n_rows, n_cols) = profile.cells, profile.shape
+    gaps = [cells[k].x - cells[k - 1].right for k in range(1, n_cols)]
+    gaps += [cells[k * n_cols].y - cells[(k - 1) * n_cols].bottom for k in range(1, n_rows)]
     return min(gaps)
 
 

@@ -7,7 +7,6 @@ import numpy as np
 
 from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, OutsideFrameError
-from screenbot.game.rules import SIZE
 from screenbot.imaging import (FG_DIFF, LINE_PX, LINE_THICK_PX, clear_share, commonest_colour, glyph_mask, outside_blocks,
                                without_lines, words_of)
 from screenbot.profile import Profile
@@ -39,11 +38,17 @@ def _row_words(writing: np.ndarray, rects):
     return [(w.x0 + left, w.y0 + top, w.x1 + left, w.y1 + top, int(w.tall), w.solid) for w in words]
 
 
+def lattice_cols(rects) -> int:
+    """How many columns a lattice's cells (row by row) have: the cells level with the first."""
+    return sum(1 for r in rects if r.y == rects[0].y)
+
+
 def _gaps_clear(writing: np.ndarray, rects) -> float:
     """Share of the points on the lines between the cells where nothing is written: low when the
     board is covered or gone."""
-    xs = [(rects[c - 1].right + rects[c].x) // 2 for c in range(1, SIZE)]
-    ys = [(rects[(r - 1) * SIZE].bottom + rects[r * SIZE].y) // 2 for r in range(1, SIZE)]
+    cols = lattice_cols(rects)
+    xs = [(rects[c - 1].right + rects[c].x) // 2 for c in range(1, cols)]
+    ys = [(rects[(r - 1) * cols].bottom + rects[r * cols].y) // 2 for r in range(1, len(rects) // cols)]
     return clear_share(writing, xs, ys, (rects[0].x, rects[-1].right - 1), (rects[0].y, rects[-1].bottom - 1), 48)
 
 
@@ -62,9 +67,10 @@ def marks_mask(profile: Profile, shape) -> np.ndarray | None:
 
 def lattice_line_ys(rects) -> list[float]:
     """Where the lattice's horizontal lines run (region pixels): between the rows and around them."""
-    pitch = rects[SIZE].y - rects[0].y
-    half_gap = (rects[SIZE].y - rects[0].bottom) / 2
-    return [rects[0].y - half_gap + k * pitch for k in range(SIZE + 1)]
+    cols = lattice_cols(rects)
+    pitch = rects[cols].y - rects[0].y
+    half_gap = (rects[cols].y - rects[0].bottom) / 2
+    return [rects[0].y - half_gap + k * pitch for k in range(len(rects) // cols + 1)]
 
 
 def box_over(mask: np.ndarray, rects, digit_h: int, marked: np.ndarray | None = None) -> tuple[int, int, int, int] | None:
@@ -74,10 +80,12 @@ def box_over(mask: np.ndarray, rects, digit_h: int, marked: np.ndarray | None = 
     (x0, y0, x1, y1) in region pixels, or None."""
     runs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (LINE_PX, 1)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8)
-    pitch = rects[SIZE].y - rects[0].y
+    cols = lattice_cols(rects)
+    pitch = rects[cols].y - rects[0].y
     lines = lattice_line_ys(rects)
     # a game that draws a box round each cell: its lines run along the cells' own edges
-    edges = [rects[k * SIZE].y - 1 for k in range(SIZE)] + [rects[k * SIZE].bottom for k in range(SIZE)]
+    firsts = rects[::cols]
+    edges = [r.y - 1 for r in firsts] + [r.bottom for r in firsts]
     off = [(int(x), int(y), int(x + w), int(y + h)) for i, (x, y, w, h, _) in enumerate(stats[1:], 1)
            if h <= LINE_THICK_PX and min(abs(y + h / 2 - ly) for ly in lines) > max(3.0, OFF_LATTICE * pitch)
            and min(abs(y + h / 2 - e) for e in edges) > LINE_THICK_PX
@@ -158,11 +166,12 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
         return done(None, state, why, 1)
     if _gaps_clear(writing, rects) < BACKGROUND_SHARE:
         return done(None, BoardState.NO_BOARD, "the board's background is not where the profile says: run `screenbot calibrate` again")
-    values = [0] * (SIZE * SIZE)
+    values = [0] * len(rects)
     calls = 0
     learned = False
-    for row in range(SIZE):
-        cells = rects[row * SIZE:(row + 1) * SIZE]
+    n_cols = profile.cols
+    for row in range(profile.rows):
+        cells = rects[row * n_cols:(row + 1) * n_cols]
         taken: set[int] = set()
         for x0, y0, x1, y1, tall, solid in _row_words(writing, cells):
             if tall < DOT_SHARE * digit_h and not solid:
@@ -173,7 +182,7 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
                 where = f"row {row + 1}" if overlaps[col] <= 0.5 * (x1 - x0) else f"cell {row},{col}"
                 return done(None, BoardState.UNSETTLED, f"{where}: writing between cells")
             taken.add(col)
-            i = row * SIZE + col
+            i = row * n_cols + col
             word = region[y0:y1, x0:x1]
             over = marked[y0:y1, x0:x1] if marked is not None else None
             if solid:  # a tile drawn as a filled block, its digits written on it
@@ -201,5 +210,5 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
             if value is None:
                 raise no_number(row, col, done(None, BoardState.UNSETTLED, f"cell {row},{col}: no number could be read", calls))
             values[i] = value
-    grid = tuple(tuple(values[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE))
+    grid = tuple(tuple(values[r * n_cols:(r + 1) * n_cols]) for r in range(profile.rows))
     return done(grid, BoardState.PLAYING, "read digits" if calls else "", calls, learned)
