@@ -29,7 +29,7 @@ import numpy as np
 
 from screenbot.agent.base import Agent, Decision, SearchCancelled
 from screenbot.agent.exact3_build import (BUCKETS_PER_SUM, EMPTY_TABLE, MAX_SUM, Cancelled, Layers, Progress,
-                                          TooLarge, afterstate_value, canonical, lookup, move, solve)
+                                          TooLarge, afterstate_value, canonical, lookup, move, solve, state_value)
 from screenbot.errors import ScreenbotError, TableError
 from screenbot.game.rules import FOUR_SHARE, Grid, Move
 
@@ -137,26 +137,16 @@ def _head_digest(head: dict):
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode())
 
 
-def _file_arrays(layers: Layers) -> dict[str, np.ndarray]:
-    """The solve's afterstates as the file lays them out: bucketed, sorted, offsets first."""
-    sums = sorted(s for s in layers.afters if len(layers.afters[s]))
-    keys = np.concatenate([layers.afters[s] for s in sums]) if sums else np.zeros(0, np.int64)
-    values = np.concatenate([layers.values[s] for s in sums]) if sums else np.zeros(0, np.float64)
-    if len(keys) and int(keys.max()) >> 36:
-        raise ValueError("a board with a tile in a cell past the ninth")
-    buckets = (_tile_sums(keys) >> 1) * BUCKETS_PER_SUM + (keys >> 32)
-    if len(buckets) and (buckets.max() >= BUCKETS or np.any(np.diff(buckets) < 0)):
-        raise ValueError("afterstates outside the file's buckets or out of order")
-    offsets = np.searchsorted(buckets, np.arange(BUCKETS + 1)).astype(np.int64)
-    return {"offsets": offsets, "keys": (keys & 0xFFFFFFFF).astype(np.uint32), "values": values}
-
-
-def _tile_sums(keys: np.ndarray) -> np.ndarray:
-    sums = np.zeros(len(keys), np.int64)
-    for i in range(9):
-        e = (keys >> (4 * i)) & 0xF
-        sums += np.where(e > 0, np.left_shift(1, e), 0)
-    return sums
+def _offsets(layers: Layers) -> np.ndarray:
+    """Where each bucket starts among the file's keys (and ends: one more entry)."""
+    counts = np.zeros(BUCKETS, np.int64)
+    for s, afters in layers.afters.items():
+        if len(afters):
+            if s > MAX_SUM or int(afters[-1]) >> 36:
+                raise ValueError(f"afterstates of tile sum {s} do not fit the file's buckets")
+            base = (s // 2) * BUCKETS_PER_SUM
+            counts[base:base + BUCKETS_PER_SUM] += np.bincount(afters >> 32, minlength=BUCKETS_PER_SUM)
+    return np.concatenate([np.zeros(1, np.int64), np.cumsum(counts)])
 
 
 def build(path: Path | None = None, progress: Progress | None = None,
@@ -169,8 +159,7 @@ def build(path: Path | None = None, progress: Progress | None = None,
     packed = [b for b, _ in classic_starts()] if classic else [pack(g) for g in starts]
     started = time.perf_counter()
     layers = solve(np.array(packed, np.int64), FOUR_SHARE, progress=progress)
-    arrays = _file_arrays(layers)
-    partial = Solution(path, {}, *arrays.values())
+    two_twos = [b for b, _ in classic_starts() if max(max(row) for row in unpack(b)) == 2]
     head = dict(
         magic=MAGIC, version=VERSION, four_share=FOUR_SHARE,
         holds="the expected score still to come under optimal play of every afterstate reachable from the "
@@ -178,34 +167,38 @@ def build(path: Path | None = None, progress: Progress | None = None,
               "packing of its 8 images); packing: 4 bits a cell, the exponent, cell (r, c) at bits 4*(3r+c)",
         index="bucket (tile sum/2)*16 + exponent in cell 8: offsets[bucket]..offsets[bucket+1] of keys "
               "(low 32 bits of the packing, sorted) and values",
-        expected_score=sum(p * partial.state_value(b) for b, p in classic_starts()) if classic else None,
-        expected_score_two_twos=(float(np.mean([partial.state_value(b) for b, _ in classic_starts()
-                                                if max(unpack(b)[r][c] for r in range(3) for c in range(3)) == 2]))
-                                 if classic else None),
+        expected_score=sum(p * state_value(b, layers) for b, p in classic_starts()) if classic else None,
+        expected_score_two_twos=float(np.mean([state_value(b, layers) for b in two_twos])) if classic else None,
         states=layers.states, states_raw=layers.states_raw, afterstates=layers.afterstates,
         afterstates_raw=layers.afterstates_raw, largest_tile=layers.largest_tile,
         largest_layer=layers.largest_layer, solve_seconds=round(time.perf_counter() - started, 1),
     )
+    offsets = _offsets(layers)
+    sums = sorted(s for s in layers.afters if len(layers.afters[s]))
+    count = int(offsets[-1])
     offset, places = HEAD_BYTES, []
-    for name, array in arrays.items():
-        places.append(dict(name=name, dtype=np.dtype(_DTYPES[name]).str, offset=offset, count=int(array.size)))
-        offset = -(-(offset + array.nbytes) // ALIGN) * ALIGN
+    for name, n in (("offsets", len(offsets)), ("keys", count), ("values", count)):
+        places.append(dict(name=name, dtype=np.dtype(_DTYPES[name]).str, offset=offset, count=n))
+        offset = -(-(offset + n * np.dtype(_DTYPES[name]).itemsize) // ALIGN) * ALIGN
     head.update(arrays=places, bytes=offset)
     digest = _head_digest(head)
-    for array in arrays.values():
-        _hash(digest, array)
-    head["sha256"] = digest.hexdigest()
-    raw = json.dumps(head).encode()
-    assert len(raw) < HEAD_BYTES, "the head outgrew its block"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as f:
-            f.write(raw.ljust(HEAD_BYTES, b"\0"))
-            for place, array in zip(places, arrays.values()):
-                f.seek(place["offset"])
-                f.write(memoryview(np.ascontiguousarray(array)).cast("B"))
             f.truncate(offset)
+            parts = {"offsets": [offsets], "keys": ((layers.afters[s] & 0xFFFFFFFF).astype(np.uint32) for s in sums),
+                     "values": (layers.values[s] for s in sums)}
+            for place in places:  # the arrays layer by layer, hashed in the order `load` reads them
+                f.seek(place["offset"])
+                for array in parts[place["name"]]:
+                    _hash(digest, array)
+                    f.write(memoryview(np.ascontiguousarray(array)).cast("B"))
+            head["sha256"] = digest.hexdigest()
+            raw = json.dumps(head).encode()
+            assert len(raw) < HEAD_BYTES, "the head outgrew its block"
+            f.seek(0)
+            f.write(raw)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)  # whole or not at all, also with two builds at once
