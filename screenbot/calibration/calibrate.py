@@ -12,12 +12,12 @@ from screenbot.board_state import BoardState
 from screenbot.calibration.blocks import find_block_boards
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
 from screenbot.calibration.inset import tile_inset
-from screenbot.calibration.lattice import Lattice, Search, _dominant_share, find_lattices
+from screenbot.calibration.lattice import Lattice, Rejected, Search, _dominant_share, find_lattices
 from screenbot.calibration.paper import paper_board
 from screenbot.calibration.text_lattice import TextBoard, find_text_boards
 from screenbot.control.desktop import black_capture_problem
 from screenbot.control.screen import Frame, OutsideFrameError
-from screenbot.game.rules import SIZE
+from screenbot.errors import ScreenbotError
 from screenbot.geometry import Rect
 from screenbot.imaging import LINE_THICK_PX, write_image
 from screenbot.palette import THEMES, Theme, blend
@@ -42,8 +42,8 @@ def board_in_picture(lattice: Lattice, frame: Frame) -> Rect:
 
 def cell_rects(lattice: Lattice, frame: Frame) -> tuple[Rect, ...]:
     out = []
-    for r in range(SIZE):
-        for c in range(SIZE):
+    for r in range(lattice.rows):
+        for c in range(lattice.cols):
             x, y, w, h = lattice.cell(r, c)
             out.append(Rect(int(round(x)) + frame.left, int(round(y)) + frame.top, int(round(w)), int(round(h))))
     return tuple(out)
@@ -54,10 +54,12 @@ def gap_samples(pixels: np.ndarray, lattice: Lattice) -> np.ndarray:
     h, w = pixels.shape[:2]
     out = []
     bx, by, bw, bh = lattice.board_rect
-    xs = [lattice.x0 - lattice.margin_x / 2] + [lattice.x0 + k * lattice.pitch_x - lattice.gap_x / 2 for k in range(1, SIZE)]
-    xs.append(lattice.x0 + 3 * lattice.pitch_x + lattice.cell_w + lattice.margin_x / 2)
-    ys = [lattice.y0 - lattice.margin_y / 2] + [lattice.y0 + k * lattice.pitch_y - lattice.gap_y / 2 for k in range(1, SIZE)]
-    ys.append(lattice.y0 + 3 * lattice.pitch_y + lattice.cell_h + lattice.margin_y / 2)
+    xs = [lattice.x0 - lattice.margin_x / 2] + [lattice.x0 + k * lattice.pitch_x - lattice.gap_x / 2
+                                                 for k in range(1, lattice.cols)]
+    xs.append(lattice.x0 + (lattice.cols - 1) * lattice.pitch_x + lattice.cell_w + lattice.margin_x / 2)
+    ys = [lattice.y0 - lattice.margin_y / 2] + [lattice.y0 + k * lattice.pitch_y - lattice.gap_y / 2
+                                                 for k in range(1, lattice.rows)]
+    ys.append(lattice.y0 + (lattice.rows - 1) * lattice.pitch_y + lattice.cell_h + lattice.margin_y / 2)
     y_a, y_b = int(max(ys[0], 0)), int(min(ys[-1], h))
     x_a, x_b = int(max(xs[0], 0)), int(min(xs[-1], w))
     for gx in xs:
@@ -109,15 +111,15 @@ def _cells_of(theme: Theme, wash, alpha: float, cells: Sequence[tuple[int, int, 
 def cell_colours(pixels: np.ndarray, lattice: Lattice) -> list[tuple[int, int, int]]:
     """The commonest colour of each cell's interior."""
     return [tuple(int(round(v)) for v in _dominant_share(_cell_interior(pixels, lattice, r, c), tol=6)[0])
-            for r in range(SIZE) for c in range(SIZE)]  # type: ignore[misc]
+            for r in range(lattice.rows) for c in range(lattice.cols)]  # type: ignore[misc]
 
 
 def measure_colours(pixels: np.ndarray, lattice: Lattice) -> tuple[tuple[int, int, int], tuple[int, int, int] | None]:
     """The gap colour and the empty-cell colour (None when no cell is empty)."""
     gap, _ = _dominant_share(gap_samples(pixels, lattice), tol=4)
     flat = []
-    for r in range(SIZE):
-        for c in range(SIZE):
+    for r in range(lattice.rows):
+        for c in range(lattice.cols):
             colour, share = _dominant_share(_cell_interior(pixels, lattice, r, c), tol=6)
             if share >= 0.97 and not _close(colour, gap, 4):
                 flat.append(tuple(int(round(v)) for v in colour))
@@ -143,7 +145,7 @@ def gap_shades(frame: Frame, profile: Profile, lattice: Lattice, most: int = 3) 
     line_px = region[s.line_y, s.line_x].reshape(-1, 3)
     left = line_px[labels_of(s.lut, line_px) != GAP].astype(np.int16)
     avoid = [np.asarray(_dominant_share(_cell_interior(frame.pixels, lattice, r, c), tol=6)[0], float)
-             for r in range(SIZE) for c in range(SIZE)]
+             for r in range(lattice.rows) for c in range(lattice.cols)]
     if profile.empty_colour is not None:
         avoid.append(np.asarray(profile.empty_colour, float))
     out: list[tuple[int, int, int]] = []
@@ -192,7 +194,49 @@ def calibrate(
     Raises NoBoardError (BoardOffScreenError when a grid runs off the edge) and
     ManyBoardsError (several boards and no pick).
     """
-    search = search if search is not None else find_lattices(frame.pixels)
+    profile = _calibrate(frame, pick, monitors, scale, source, search)
+    if profile.shape != (4, 4):
+        _reads_as_a_board(frame, profile)
+    return profile
+
+
+def _lattice_reads(frame: Frame, lattice: Lattice, search: Search) -> bool:
+    """The board of this lattice alone reads as a 2048 board."""
+    try:
+        _reads_as_a_board(frame, _calibrate(frame, None, None, 1.0, "", Search(boards=[lattice])))
+    except ScreenbotError:
+        return False
+    return True
+
+
+def _reads_as_a_board(frame: Frame, profile: Profile) -> None:
+    """A grid of another size than the classic is a board only when its cells read as one: tiles that
+    are powers of two (a calendar's or a table's numbers are not) and at least one of them. NoBoardError
+    otherwise."""
+    from screenbot.vision import read_board
+
+    try:
+        reading = read_board(frame, profile.shifted(0, 0))
+    except ScreenbotError as exc:  # a number that names no tile, OCR that cannot say
+        raise NoBoardError(f"a grid of {profile.rows}x{profile.cols} squares whose cells do not read as 2048 tiles "
+                           f"({str(exc).split(':')[0]}): not a 2048 board; show the whole game and try again") from None
+    tiles = [v for row in (reading.grid or ()) for v in row if v]
+    if reading.state not in (BoardState.PLAYING, BoardState.OVER) or not tiles:
+        why = "no tile on it" if reading.grid else reading.detail.split(":")[0] or reading.state.value
+        raise NoBoardError(f"a grid of {profile.rows}x{profile.cols} squares whose cells do not read as 2048 tiles "
+                           f"({why}): not a 2048 board; show the whole game and try again")
+
+
+def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, scale: float, source: str,
+               search: Search | None) -> Profile:
+    if search is None:
+        search = find_lattices(frame.pixels)
+        # a grid of another size than the classic is a candidate only when its cells read as a board
+        boards = [b for b in search.boards if b.shape == (4, 4) or _lattice_reads(frame, b, search)]
+        for b in search.boards:
+            if b not in boards:
+                search.rejected.append(Rejected(b.board_rect, f"a {b.rows}x{b.cols} grid whose cells are no 2048 tiles"))
+        search.boards = boards
     known_look = search.boards and all(identify_theme(*measure_colours(frame.pixels, b), cell_colours(frame.pixels, b))[0]
                                        is not None for b in search.boards)
     text = [] if known_look else find_text_boards(frame.pixels)  # a built-in theme's board is tiles
@@ -248,12 +292,13 @@ def calibrate(
         empty_colour=empty,
         overlay_at_calibration=overlay,
         source=source,
+        shape=lattice.shape,
     )
     if theme is None:
         inset = tile_inset(frame.pixels, [c.translated(-frame.left, -frame.top) for c in profile.cells], empty)
         if inset is not None:  # tiles drawn inset in their cells: sample each tile in its own rectangle
             profile.tile_inset = inset
-            profile.patches = tuple(cell_patches(profile.tile_rect(i)) for i in range(SIZE * SIZE))
+            profile.patches = tuple(cell_patches(profile.tile_rect(i)) for i in range(len(profile.cells)))
         profile.gap_shades = gap_shades(frame, profile, lattice)
     return profile
 
@@ -308,6 +353,7 @@ def _text_profile(frame: Frame, boards: list[TextBoard], pick: int | None, monit
         kind="text",
         digit_h=found.digit_h,
         ink_diff=found.ink_diff,
+        shape=found.lattice.shape,
     )
 
 

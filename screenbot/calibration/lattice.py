@@ -1,10 +1,11 @@
-"""Finds 4x4 boards in a picture by structure: 16 equal squares on an even lattice with uniform gaps.
+"""Finds boards in a picture by structure: equal squares on an even lattice with uniform gaps, 3 to 8
+each way (rectangles too).
 
 No palette is assumed. Edges split the picture into regions; near-square regions of one
 size that sit on a regular lattice with a gap between them are a board candidate, which
 is then measured precisely (cell size from the edge profile, the outer frame) and
-checked against look-alikes (a checkerboard has no gaps, a calendar has more than four
-columns, a grid of photos has no flat cells).
+checked against look-alikes (a checkerboard has no gaps, a grid of photos has no flat cells, a
+table has more than eight columns; a calendar's numbers are no tiles: calibration reads the board).
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from screenbot.game.rules import SIZE
+from screenbot.calibration.lattice_grow import grown
+from screenbot.game.sizes import MAX_SIDE, MIN_SIDE
+
+SIZE = 4  # the classic board's side: what a lattice is when nothing says otherwise
 
 MIN_CELL_PX = 12  # a 150 px board has ~32 px cells; below this there is nothing to read
 RULED_GAP = 0.15  # gaps at most this share of a cell are a ruled line's room
@@ -26,7 +30,7 @@ MAX_ASPECT = 2.0  # a cell is at most twice as wide as tall, or twice as tall as
 
 @dataclass(frozen=True)
 class Lattice:
-    """A 4x4 board found in one picture, in that picture's pixel coordinates (floats)."""
+    """A board found in one picture (rows x cols cells), in that picture's pixel coordinates (floats)."""
 
     x0: float  # left edge of the top-left cell
     y0: float  # top edge of the top-left cell
@@ -36,7 +40,13 @@ class Lattice:
     cell_h: float
     margin_x: float  # frame width left/right of the cells (board edge to first cell)
     margin_y: float
-    matched: int  # how many of the 16 cells were seen as separate squares
+    matched: int  # how many of the cells were seen as separate squares
+    rows: int = SIZE
+    cols: int = SIZE
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.rows, self.cols)
 
     @property
     def gap_x(self) -> float:
@@ -52,14 +62,14 @@ class Lattice:
     @property
     def board_rect(self) -> tuple[float, float, float, float]:
         """The whole board (cells, gaps and the frame around them): x, y, w, h."""
-        w = 3 * self.pitch_x + self.cell_w + 2 * self.margin_x
-        h = 3 * self.pitch_y + self.cell_h + 2 * self.margin_y
+        w = (self.cols - 1) * self.pitch_x + self.cell_w + 2 * self.margin_x
+        h = (self.rows - 1) * self.pitch_y + self.cell_h + 2 * self.margin_y
         return (self.x0 - self.margin_x, self.y0 - self.margin_y, w, h)
 
     def translated(self, dx: float, dy: float) -> "Lattice":
         return Lattice(
             self.x0 + dx, self.y0 + dy, self.pitch_x, self.pitch_y, self.cell_w, self.cell_h,
-            self.margin_x, self.margin_y, self.matched,
+            self.margin_x, self.margin_y, self.matched, self.rows, self.cols,
         )
 
 
@@ -213,21 +223,23 @@ def _check_look(pixels: np.ndarray, lat: Lattice) -> str | None:
     h, w = pixels.shape[:2]
     # Gap lines between cells: one colour (glow from big tiles may tint part of them).
     gap_samples = []
-    for k in range(1, SIZE):
+    y_a, y_b = int(lat.y0), int(lat.y0 + (lat.rows - 1) * lat.pitch_y + lat.cell_h)
+    x_a, x_b = int(lat.x0), int(lat.x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w)
+    for k in range(1, lat.cols):
         gx = int(round(lat.x0 + k * lat.pitch_x - lat.gap_x / 2))
-        gy = int(round(lat.y0 + k * lat.pitch_y - lat.gap_y / 2))
-        y_a, y_b = int(lat.y0), int(lat.y0 + 3 * lat.pitch_y + lat.cell_h)
-        x_a, x_b = int(lat.x0), int(lat.x0 + 3 * lat.pitch_x + lat.cell_w)
         if 0 <= gx < w:
             gap_samples.append(pixels[max(y_a, 0) : min(y_b, h), gx])
+    for k in range(1, lat.rows):
+        gy = int(round(lat.y0 + k * lat.pitch_y - lat.gap_y / 2))
         if 0 <= gy < h:
             gap_samples.append(pixels[gy, max(x_a, 0) : min(x_b, w)])
     gap_colour, gap_share = _dominant_share(np.concatenate(gap_samples) if gap_samples else np.zeros((0, 3), np.uint8))
     if gap_share < 0.35:
         return "the lines between the squares are not one colour"
     flat_cells = distinct_cells = 0
-    for r in range(SIZE):
-        for c in range(SIZE):
+    most = 0.75 * lat.rows * lat.cols  # 12 of 16
+    for r in range(lat.rows):
+        for c in range(lat.cols):
             x, y, cw, ch = lat.cell(r, c)
             ys = np.linspace(y + 0.1 * ch, y + 0.9 * ch, 12).astype(int).clip(0, h - 1)
             xs = np.linspace(x + 0.1 * cw, x + 0.9 * cw, 12).astype(int).clip(0, w - 1)
@@ -235,12 +247,12 @@ def _check_look(pixels: np.ndarray, lat: Lattice) -> str | None:
             colour, share = _dominant_share(samples)
             flat_cells += share >= 0.45
             distinct_cells += np.abs(colour - gap_colour).max() > 3  # overlays wash contrast out
-    if flat_cells < 12:
+    if flat_cells < most:
         return "the squares are not flat-coloured tiles (a picture, not a game board)"
     # a grid ruled with characters (| and - with room between them) leaves its cells' own colour
     # between them where the sample line misses the rule: there the edges found the cells
     ruled = max(lat.gap_x, lat.gap_y) <= RULED_GAP * min(lat.cell_w, lat.cell_h)
-    if distinct_cells < 12 and not ruled and not _outlined(pixels, lat, gap_colour):
+    if distinct_cells < most and not ruled and not _outlined(pixels, lat, gap_colour):
         return "the squares are the colour of the lines between them"
     return None
 
@@ -251,8 +263,8 @@ def _outlined(pixels: np.ndarray, lat: Lattice, gap_colour: np.ndarray) -> bool:
     cell on a plain background)."""
     h, w = pixels.shape[:2]
     px = pixels.astype(np.int16)
-    for r in range(SIZE):
-        for c in range(SIZE):
+    for r in range(lat.rows):
+        for c in range(lat.cols):
             x, y, cw, ch = lat.cell(r, c)
             if x - 3 < 0 or y - 3 < 0 or x + cw + 3 >= w or y + ch + 3 >= h:
                 return False
@@ -276,7 +288,7 @@ def _outlined(pixels: np.ndarray, lat: Lattice, gap_colour: np.ndarray) -> bool:
 
 
 def find_lattices(pixels: np.ndarray) -> Search:
-    """Every 4x4 board in a BGR picture, plus grids cut off by the edge and rejected look-alikes.
+    """Every board (3x3 to 8x8) in a BGR picture, plus grids cut off by the edge and rejected look-alikes.
 
     When the sharp picture yields no board, it is searched once more slightly blurred: lossy
     compression (JPEG) rings around edges and breaks cells into pieces.
@@ -330,13 +342,14 @@ def _search(pixels: np.ndarray, edges_from: np.ndarray, join: int = 0) -> Search
         )
         if len(members) < 3:
             continue
-        if span_c > SIZE or span_r > SIZE:
+        if span_c > MAX_SIDE or span_r > MAX_SIDE:
             if len(members) >= 8:
-                result.rejected.append(Rejected(box, f"a grid of {span_c}x{span_r} squares, not 4x4: not a 2048 board"))
+                result.rejected.append(Rejected(box, f"a grid of {span_c}x{span_r} squares, more than "
+                                                     f"{MAX_SIDE}x{MAX_SIDE}: not a 2048 board"))
             continue
-        if span_c < SIZE or span_r < SIZE:
+        if span_c < MIN_SIDE or span_r < MIN_SIDE:
             # A board whose missing rows/columns would lie outside the picture is cut off.
-            missing_c, missing_r = SIZE - span_c, SIZE - span_r
+            missing_c, missing_r = max(0, MIN_SIDE - span_c), max(0, MIN_SIDE - span_r)
             left_room = box[0] - missing_c * px
             right_room = box[0] + box[2] + missing_c * px
             top_room = box[1] - missing_r * py
@@ -346,11 +359,15 @@ def _search(pixels: np.ndarray, edges_from: np.ndarray, join: int = 0) -> Search
                 if box[0] < px or box[1] < py or box[0] + box[2] > w - px or box[1] + box[3] > h - py:
                     result.cut_off.append(box)
             continue
-        if len(members) < 6 or len(set(cols)) < SIZE - 1 or len(set(rows)) < SIZE - 1:
+        if len(members) < 0.375 * span_c * span_r or len(set(cols)) < span_c - 1 or len(set(rows)) < span_r - 1:
             continue
-        lattice = _fit(pixels, sq[members], cols - cols.min(), rows - rows.min(), len(members))
+        lattice = _fit(pixels, sq[members], cols - cols.min(), rows - rows.min(), len(members), (span_r, span_c))
         if lattice is None:
             result.rejected.append(Rejected(box, "squares not quite on an even grid (tiles moving?)"))
+            continue
+        lattice, cut = grown(pixels, lattice, _dominant_share)
+        if cut:
+            result.cut_off.append(lattice.board_rect)
             continue
         reason = _check_look(pixels, lattice)
         if reason:
@@ -361,7 +378,8 @@ def _search(pixels: np.ndarray, edges_from: np.ndarray, join: int = 0) -> Search
     return result
 
 
-def _fit(pixels: np.ndarray, members: np.ndarray, cols: np.ndarray, rows: np.ndarray, matched: int) -> Lattice | None:
+def _fit(pixels: np.ndarray, members: np.ndarray, cols: np.ndarray, rows: np.ndarray, matched: int,
+         shape: tuple[int, int] = (SIZE, SIZE)) -> Lattice | None:
     """Least-squares lattice through the member squares' centres, then exact edges from the picture."""
     ax, px = _line_fit(cols, members[:, 0])
     ay, py = _line_fit(rows, members[:, 1])
@@ -369,13 +387,14 @@ def _fit(pixels: np.ndarray, members: np.ndarray, cols: np.ndarray, rows: np.nda
         return None
     if np.abs(members[:, 0] - (ax + px * cols)).max() > 0.08 * px or np.abs(members[:, 1] - (ay + py * rows)).max() > 0.08 * py:
         return None
-    cx = ax + px * np.arange(SIZE)
-    cy = ay + py * np.arange(SIZE)
+    cx = ax + px * np.arange(shape[1])
+    cy = ay + py * np.arange(shape[0])
     half_w, margin_x = _refine_axis(pixels, 0, cx, px, cy, 0.3 * py, float(np.median(members[:, 5])))
     half_h, margin_y = _refine_axis(pixels, 1, cy, py, cx, 0.3 * px, float(np.median(members[:, 6])))
     return Lattice(
         x0=float(cx[0] - half_w), y0=float(cy[0] - half_h), pitch_x=float(px), pitch_y=float(py),
         cell_w=float(2 * half_w), cell_h=float(2 * half_h), margin_x=margin_x, margin_y=margin_y, matched=matched,
+        rows=int(shape[0]), cols=int(shape[1]),
     )
 
 

@@ -15,12 +15,11 @@ import numpy as np
 
 from screenbot.calibration.lattice import Lattice
 from screenbot.calibration.text_lattice import TextBoard
-from screenbot.game.rules import SIZE
 from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, commonest_colour, glyph_mask, without_lines, words_of
 
 PAPER_SHARE = 0.7  # a cell this much of the paper colour is paper (with a number or nothing on it)
 SAME_TOL = 10  # the paper's own colour, give or take antialiasing and compression (a pale tile is not paper)
-MIN_PAPER_CELLS = 6  # of 16: tiles drawn as blocks of another colour may be the rest
+MIN_PAPER_CELLS = 6  # (of 16 on a 4x4 board): tiles drawn as blocks of another colour may be the rest
 # Flat paper (every pixel of it one exact colour, as a terminal draws it) shows writing however faint
 # (a terminal's white on its white background differs by 26 levels); paper with noise needs FG_DIFF.
 FLAT_SHARE = 0.98
@@ -40,7 +39,7 @@ def paper_board(pixels: np.ndarray, lat: Lattice) -> TextBoard | None:
     It is paper when several cells are mostly one colour and at least one of those carries a
     number-sized mark in another colour (a tile told by its writing), where a board of coloured tiles
     shows its numbers only on tiles of their own colours."""
-    cells = [_interior(pixels, lat, r, c) for r in range(SIZE) for c in range(SIZE)]
+    cells = [_interior(pixels, lat, r, c) for r in range(lat.rows) for c in range(lat.cols)]
     if any(cell.size == 0 for cell in cells):
         return None
     paper = commonest_colour(np.concatenate([cell.reshape(-1, 3) for cell in cells]))
@@ -49,7 +48,7 @@ def paper_board(pixels: np.ndarray, lat: Lattice) -> TextBoard | None:
         diff = np.abs(cell.astype(np.int16) - np.asarray(paper, np.int16)).max(axis=2)
         if float((diff <= SAME_TOL).mean()) >= PAPER_SHARE:
             papers.append((cell, diff))  # else a block of another colour, even a close one: a tile told by its colour
-    if len(papers) < MIN_PAPER_CELLS:
+    if len(papers) < MIN_PAPER_CELLS * len(cells) / 16:
         return None
     near = np.concatenate([d[d <= SAME_TOL] for _, d in papers])
     ink_diff = FAINT_INK if float((near <= 1).mean()) >= FLAT_SHARE else FG_DIFF
