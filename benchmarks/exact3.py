@@ -8,7 +8,9 @@ Builds the solution into --path (unless it is there already and --reuse), loads 
 read once), then plays --games games from the classic start (screenbot.game.rules.Game on 3x3,
 seeds seed, seed+1, ...), each move the agent's choice. The mean final score, with its 95 %
 interval (mean +- 1.96 standard errors), is set beside the solution's exact expected score, which
-should lie inside it. One JSON line per part (build, load, games); --jsonl appends them to a file.
+should lie inside it. --packed N plays N more games on the solution's own packed engine (numba,
+numpy's generator seeded with --seed): many more games, for a tighter interval. One JSON line per
+part (build, load, games, packed_games); --jsonl appends them to a file.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ class PeakMemory:
         while not self._done.wait(0.05):
             self.peak = max(self.peak, self._process.memory_info().rss)
 
-    def __enter__(self) -> "PeakMemory":
+    def __enter__(self) -> PeakMemory:
         self._thread.start()
         return self
 
@@ -71,7 +73,7 @@ def measure_build(path: Path, command: str) -> dict:
                 solve_seconds=head["solve_seconds"], file_bytes=path.stat().st_size,
                 peak_rss_mb=round(memory.peak / 2**20), **{k: head[k] for k in (
                     "states", "states_raw", "afterstates", "afterstates_raw", "largest_tile", "largest_layer",
-                    "expected_score", "expected_score_two_twos")})
+                    "largest_sum", "expected_score", "expected_score_two_twos")})
 
 
 def play(path: Path, games: int, seed: int, command: str) -> list[dict]:
@@ -119,19 +121,76 @@ def play(path: Path, games: int, seed: int, command: str) -> list[dict]:
     return [load_row, games_row]
 
 
+def play_packed(path: Path, games: int, seed: int, command: str) -> dict:
+    """`games` games on the packed engine, the agent's choice made the agent's way (gain plus the
+    file's afterstate value, the first best in Move order), spawns from numpy's seeded generator."""
+    import numpy as np
+    from numba import njit
+
+    from screenbot.agent.exact3 import load
+    from screenbot.agent.exact3_build import canonical, lookup, move
+
+    @njit
+    def spawn(b: int) -> int:
+        empty = np.empty(9, np.int64)
+        n = 0
+        for i in range(9):
+            if (b >> (4 * i)) & 0xF == 0:
+                empty[n] = i
+                n += 1
+        cell = empty[np.random.randint(n)]
+        return b | ((1 if np.random.random() < 0.9 else 2) << (4 * cell))
+
+    @njit
+    def run(n: int, seed: int, offsets, keys, values) -> np.ndarray:
+        np.random.seed(seed)
+        scores = np.empty(n)
+        for g in range(n):
+            b, score = spawn(spawn(0)), 0
+            while True:
+                best, chosen, gained = -1.0, -1, 0
+                for m in range(4):
+                    after, gain = move(b, m)
+                    if after != b:
+                        value = gain + lookup(offsets, keys, values, canonical(after))
+                        if value > best:
+                            best, chosen, gained = value, after, gain
+                if chosen < 0:
+                    break
+                score += gained
+                b = spawn(chosen)
+            scores[g] = score
+        return scores
+
+    solution = load(path)
+    started = time.perf_counter()
+    scores = run(games, seed, solution.offsets, solution.keys, solution.values)
+    mean, sd = float(scores.mean()), float(scores.std(ddof=1))
+    half = 1.96 * sd / math.sqrt(games)
+    exact = solution.expected_score
+    return dict(date=DATE, part="packed_games", command=command, games=games, numpy_seed=seed,
+                mean_score=round(mean, 2), sd=round(sd, 1), interval_95=[round(mean - half, 2), round(mean + half, 2)],
+                exact_expected=round(exact, 4), exact_inside=bool(mean - half <= exact <= mean + half),
+                seconds=round(time.perf_counter() - started, 1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--path", type=Path, required=True, help="where the solution is built")
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--packed", type=int, default=0, help="games on the packed engine after the others")
     parser.add_argument("--reuse", action="store_true", help="play from the file at --path, without building")
     parser.add_argument("--jsonl", help="append the JSON lines to this file")
     args = parser.parse_args()
     command = "nice -n 10 .venv/bin/python -m benchmarks.exact3 " + " ".join(sys.argv[1:])
     if not (args.reuse and args.path.exists()):
         emit(measure_build(args.path, command), args.jsonl)
-    for row in play(args.path, args.games, args.seed, command):
-        emit(row, args.jsonl)
+    if args.games:
+        for row in play(args.path, args.games, args.seed, command):
+            emit(row, args.jsonl)
+    if args.packed:
+        emit(play_packed(args.path, args.packed, args.seed, command), args.jsonl)
 
 
 if __name__ == "__main__":

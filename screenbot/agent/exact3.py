@@ -28,8 +28,21 @@ from pathlib import Path
 import numpy as np
 
 from screenbot.agent.base import Agent, Decision, SearchCancelled
-from screenbot.agent.exact3_build import (BUCKETS_PER_SUM, EMPTY_TABLE, MAX_SUM, Cancelled, Layers, Progress,
-                                          TooLarge, afterstate_value, canonical, lookup, move, solve, state_value)
+from screenbot.agent.exact3_build import (
+    BUCKETS_PER_SUM,
+    EMPTY_TABLE,
+    MAX_SUM,
+    Cancelled,
+    Layers,
+    Progress,
+    TooLarge,
+    afterstate_value,
+    canonical,
+    lookup,
+    move,
+    solve,
+    state_value,
+)
 from screenbot.errors import ScreenbotError, TableError
 from screenbot.game.rules import FOUR_SHARE, Grid, Move
 
@@ -171,7 +184,8 @@ def build(path: Path | None = None, progress: Progress | None = None,
         expected_score_two_twos=float(np.mean([state_value(b, layers) for b in two_twos])) if classic else None,
         states=layers.states, states_raw=layers.states_raw, afterstates=layers.afterstates,
         afterstates_raw=layers.afterstates_raw, largest_tile=layers.largest_tile,
-        largest_layer=layers.largest_layer, solve_seconds=round(time.perf_counter() - started, 1),
+        largest_layer=layers.largest_layer, largest_sum=layers.largest_sum,
+        solve_seconds=round(time.perf_counter() - started, 1),
     )
     offsets = _offsets(layers)
     sums = sorted(s for s in layers.afters if len(layers.afters[s]))

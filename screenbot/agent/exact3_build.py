@@ -290,6 +290,7 @@ class Layers:
     afterstates_raw: int = 0
     largest_tile: int = 0
     largest_layer: int = 0  # the most canonical states one tile sum held
+    largest_sum: int = 0  # the largest tile sum a state reached
 
 
 EMPTY_TABLE = (np.zeros(1, np.int64), np.zeros(0, np.uint32), np.zeros(0, np.float64))
@@ -336,6 +337,7 @@ def solve(starts: np.ndarray, four: float = 0.1, known: tuple[np.ndarray, np.nda
             out.states_raw += orbit_total(layer)
             out.afterstates_raw += orbit_total(afters)
             out.largest_layer = max(out.largest_layer, len(layer))
+            out.largest_sum = s
             out.largest_tile = max(out.largest_tile, 1 << int(largest_exponent(layer)))
         if progress is not None:
             progress(2 * min((s - first) // 2 + 1, span), 3 * span)

@@ -5,15 +5,29 @@ from __future__ import annotations
 
 import random
 import sys
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 import pytest
 
 from screenbot.agent import exact3
 from screenbot.agent.base import SearchCancelled
-from screenbot.agent.exact3 import Exact3Agent, SolutionFileError, UnsolvableBoard, build, load, pack, unpack
-from screenbot.agent.exact3_build import afterstate_value, canonical, move, solve, state_value
+from screenbot.agent.exact3 import (
+    Exact3Agent,
+    SolutionFileError,
+    UnsolvableBoard,
+    build,
+    load,
+    pack,
+    unpack,
+)
+from screenbot.agent.exact3_build import (
+    afterstate_value,
+    canonical,
+    move,
+    solve,
+    state_value,
+)
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import Move
 
@@ -81,14 +95,14 @@ def ref_spawns(grid):
             yield tuple(map(tuple, cells)), p / len(empty)
 
 
-@lru_cache(maxsize=None)
+@cache
 def brute_value(grid) -> float:
     """Full-depth expectimax: the best move's gain plus its spawns' mean value, 0 with no move."""
     return max([gain + brute_after(after) for after, gain in
                 (ref_move(grid, m) for m in Move) if after != grid], default=0.0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def brute_after(after) -> float:
     return sum(p * brute_value(state) for state, p in ref_spawns(after))
 
@@ -120,6 +134,18 @@ def test_moves_match_the_reference_on_random_boards():
         for m in Move:
             after, gain = move(pack(grid), int(m))
             assert (unpack(after), gain) == ref_move(grid, m), (grid, m)
+
+
+def test_moves_match_the_game_rules():
+    """The packed engine plays 3x3 as screenbot.game.rules does (the one home of the rules)."""
+    from screenbot.game.rules import apply_move
+
+    rng = random.Random(36)
+    for _ in range(1000):
+        grid = random_grid(rng, full=rng.random())
+        for m in Move:
+            after, gain = move(pack(grid), int(m))
+            assert (unpack(after), gain) == apply_move(grid, m), (grid, m)
 
 
 def test_pack_round_trips_and_refuses_what_is_not_a_3x3_board():
