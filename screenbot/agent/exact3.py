@@ -324,7 +324,8 @@ class Exact3Agent(Agent):
         return self._solution
 
     def warm_up(self) -> None:
-        _ = self.solution
+        """Map the solution (built first when missing: about a minute) and load the compiled lookups."""
+        self.solution.state_value(pack(((2, 0, 0), (0, 0, 0), (0, 0, 2))))
 
     def cancel(self) -> None:
         self._stop.set()

@@ -334,6 +334,14 @@ def test_a_board_too_large_to_solve_on_demand_says_so(small_solution_for):
     assert "\n" not in str(caught.value)
 
 
+def test_an_agent_given_a_path_maps_it_at_warm_up(tmp_path):
+    path = build(tmp_path / "s.bin", starts=NEAR_END[:1])
+    agent = Exact3Agent(path=path)
+    agent.warm_up()
+    assert agent.solution.path == path
+    assert_best(agent.choose(NEAR_END[0]), brute_moves(NEAR_END[0]))
+
+
 def test_cancel_stops_choose_until_allowed(small_solution_for):
     agent = Exact3Agent(solution=small_solution_for(NEAR_END[0]))
     agent.cancel()
