@@ -16,6 +16,7 @@ highest, so it keeps building in the corner where the big tiles already are.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -77,10 +78,13 @@ class AnySizeAgent(Agent):
     `evaluation`: a name from `screenbot.agent.any_size_eval.EVALUATIONS` or an `Evaluation`
     (default: `default_evaluation(rows, cols)` for each board's shape); `budget_ms`: the time a
     decision may take when `choose` is not told (DEFAULT_BUDGET_MS); `depth_cap`: the deepest
-    search (MAX_DEPTH); `cutoff`: the path probability below which the evaluation ends a path."""
+    search (MAX_DEPTH); `cutoff`: the path probability below which the evaluation ends a path; `clock`:
+    what the budget is measured on (seconds; wall time by default; `time.thread_time`, the thread's CPU
+    time, makes a benchmark's games as strong on a busy machine as on an idle one)."""
 
     def __init__(self, evaluation: str | Evaluation | None = None, budget_ms: float = DEFAULT_BUDGET_MS,
-                 depth_cap: int = MAX_DEPTH, cutoff: float = DEFAULT_CUTOFF) -> None:
+                 depth_cap: int = MAX_DEPTH, cutoff: float = DEFAULT_CUTOFF,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         if not 1 <= depth_cap <= MAX_DEPTH:
             raise ValueError(f"depth_cap must be from 1 to {MAX_DEPTH}, got {depth_cap}")
         if not budget_ms > 0:
@@ -89,6 +93,7 @@ class AnySizeAgent(Agent):
         self.budget_ms = float(budget_ms)
         self.depth_cap = int(depth_cap)
         self.cutoff = float(cutoff)
+        self.clock = clock
         self.st = np.zeros((LEVELS, lines.STACK_WIDTH), np.uint64)
         self.pre = np.zeros((LEVELS, 4, kernel.PRE_WIDTH), np.uint64)
         self.pref = np.zeros((LEVELS, 4, kernel.PREF_WIDTH), np.float64)
@@ -132,6 +137,7 @@ class AnySizeAgent(Agent):
         - both: iterative deepening within the budget, never deeper than `depth`.
         """
         start = time.perf_counter()
+        clock_start = self.clock()
         grid = to_grid(board)
         if self.cancelled:
             raise SearchCancelled("the search was cancelled")
@@ -153,7 +159,7 @@ class AnySizeAgent(Agent):
         else:
             cap = self.depth_cap if depth is None else int(depth)
             values, d, nodes = self._deepen(arrays, rows, cols, cap, self.budget_ms if budget_ms is None else budget_ms,
-                                            start, values)
+                                            clock_start, values)
         by_move = {original_move(Move(m), sym): float(values[m]) for m in range(4) if legal[m]}
         best = max(sorted(by_move), key=lambda m: by_move[m])  # on a tie the first in Move order
         return Decision(best, by_move, d, (time.perf_counter() - start) * 1000.0, nodes)
@@ -205,22 +211,22 @@ class AnySizeAgent(Agent):
             self.info[:] = 0
             gen = 1
         self.work[kernel.W_GEN] = gen
-        started = time.perf_counter()
+        started = self.clock()
         values, _ = self._root(arrays, rows, cols, depth, limit)
-        took_ms = (time.perf_counter() - started) * 1000.0
+        took_ms = (self.clock() - started) * 1000.0
         nodes = int(self.work[kernel.W_NODES])
         if took_ms > 2.0 and nodes > 1000:
             self.nodes_per_ms = 0.7 * self.nodes_per_ms + 0.3 * (nodes / took_ms)
         return values, nodes
 
     def _deepen(self, arrays, rows: int, cols: int, cap: int, budget_ms: float, start: float, static):
-        """Iterative deepening 1, 2, ... up to `cap` within the budget: (values, depth, nodes) of the
-        deepest depth that finished (depth 0's `static` values when none did)."""
+        """Iterative deepening 1, 2, ... up to `cap` within the budget from `start` (on the agent's clock):
+        (values, depth, nodes) of the deepest depth that finished (depth 0's `static` values when none did)."""
         deadline = start + budget_ms / 1000.0
         best, best_depth, best_nodes = static, 0, 0
         last_ms, growth = 0.0, 0.0
         for d in range(1, cap + 1):
-            now = time.perf_counter()
+            now = self.clock()
             left_ms = (deadline - now) * 1000.0
             if d == 1:
                 limit = np.inf  # depth 1 always finishes, so there is always a searched answer
@@ -231,7 +237,7 @@ class AnySizeAgent(Agent):
             values, nodes = self._run(arrays, rows, cols, d, limit)
             if values is None:
                 break
-            took_ms = (time.perf_counter() - now) * 1000.0
+            took_ms = (self.clock() - now) * 1000.0
             if last_ms > GROWTH_FROM_MS:
                 growth = max(1.5, took_ms / last_ms)
             best, best_depth, best_nodes, last_ms = values, d, nodes, took_ms
