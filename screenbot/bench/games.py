@@ -37,8 +37,15 @@ class BenchSettings:
     deepen_gap: float | None = None  # decisions deepen past the cap (None: the agent's default, every decision; 0: off)
     player: str = DEFAULT_PLAYER  # screenbot.agent.players
     variant: str | None = None
+    shape: tuple[int, int] = (4, 4)  # the board's rows and columns
 
     def describe(self) -> str:
+        if tuple(self.shape) != (4, 4):  # the 4x4 search's depth rule and deepening do not apply
+            rows, cols = self.shape
+            how = ("its own budget" if self.depth is None and self.budget_ms is None
+                   else f"depth {self.depth}" if self.budget_ms is None else f"budget {self.budget_ms:g} ms")
+            return (f"{rows}x{cols} board, player {self.player}, {how}"
+                    + (f", stop at {self.stop_at}" if self.stop_at else ""))
         cap = {None: str(DEFAULT_DEPTH_CAP), ENDGAME_CAP: f"{DEFAULT_DEPTH_CAP}, uncapped from {ENDGAME_TILE}"}.get(
             self.depth_cap, str(self.depth_cap))
         if self.depth is None and self.budget_ms is None:
@@ -74,7 +81,8 @@ class BenchSettings:
         from screenbot.bench.summary import normal_settings
 
         s = normal_settings(settings)
-        return cls(s["budget_ms"], s["depth"], s["stop_at"], s["depth_cap"], s["deepen_gap"], s["player"], s["variant"])
+        return cls(s["budget_ms"], s["depth"], s["stop_at"], s["depth_cap"], s["deepen_gap"], s["player"], s["variant"],
+                   tuple(s["shape"]))
 
 
 @dataclass(frozen=True)
@@ -111,8 +119,9 @@ def play_game(
     """One seeded game of `agent` (default: the settings' player) on the rules engine, until no move is
     legal or stop_at is reached."""
     agent = agent or make_agent(settings)
-    game = Game(seed=seed)
+    game = Game(seed=seed, size=settings.shape)
     game.reset()
+    classic = tuple(settings.shape) == (4, 4)
     move_ms: list[float] = []
     depths: Counter = Counter()
     started = time.perf_counter()
@@ -120,8 +129,9 @@ def play_game(
     while True:
         if settings.stop_at and max_tile(game.grid) >= settings.stop_at:
             break
-        how = dict(budget_ms=settings.budget_ms, depth=settings.depth, depth_cap=settings.depth_cap,
-                   deepen_gap=settings.deepen_gap)
+        how = dict(budget_ms=settings.budget_ms, depth=settings.depth)
+        if classic:  # the 4x4 search's own settings
+            how.update(depth_cap=settings.depth_cap, deepen_gap=settings.deepen_gap)
         decision = agent.choose(game.grid, **how)
         if decision.move is None:
             over = True
@@ -146,6 +156,8 @@ _worker: dict = {}  # in each worker process: its progress queue and its agent
 def make_agent(settings: BenchSettings, threads: int | None = None, tables=None) -> Agent:
     """The agent a bench game plays with: the settings' player (its tables given, or loaded from the
     user cache dir: built there first if need be)."""
+    if tuple(settings.shape) != (4, 4):
+        return make_player(settings.player, shape=settings.shape, wait=True)
     return make_player(settings.player, tables=tables, threads=threads, wait=True)
 
 

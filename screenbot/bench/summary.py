@@ -42,8 +42,8 @@ def _depths_over(per_game: list[dict]) -> dict:
 
 def summary_settings(settings: BenchSettings, workers: int, threads: int) -> dict:
     """How the games were played, as a summary writes it: every default resolved (defaults change)."""
-    return {**asdict(settings), "deepen_gap": settings.resolved_deepen_gap(), "deepen_ms": DEFAULT_DEEPEN_MS,
-            "threads": threads, "workers": workers, "described": settings.describe()}
+    return {**asdict(settings), "shape": list(settings.shape), "deepen_gap": settings.resolved_deepen_gap(),
+            "deepen_ms": DEFAULT_DEEPEN_MS, "threads": threads, "workers": workers, "described": settings.describe()}
 
 
 def summarize(results: list[GameResult], settings: BenchSettings, seed: int, workers: int, elapsed_s: float,
@@ -91,6 +91,7 @@ _AGENT_FIELDS = ("corner", "corner_tables", "corner_depth", "corner_loss", "endg
 def normal_settings(settings: dict) -> dict:
     """A summary's settings in the current fields (see _AGENT_FIELDS), everything else as written."""
     s = {**_DEFAULTS, "deepen_gap": 0.0, **settings}
+    s["shape"] = list(s["shape"])  # a summary without one: 4x4
     if "player" in settings:
         return s
     corner = settings.get("corner")

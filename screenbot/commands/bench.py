@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from screenbot.agent.limits import DEEPEN_GAP_HELP, check_budget, check_deepen_gap, check_depth, check_depth_cap
-from screenbot.agent.players import player_spec
+from screenbot.agent.players import player_for, player_spec
 from screenbot.commands.player_args import add_player_argument
 from screenbot.errors import MissingExtraError, UsageError
-from screenbot.game.rules import MAX_TILE
+from screenbot.game.sizes import CLASSIC, parse_size, tile_limit
 
 if TYPE_CHECKING:
     from screenbot.bench.games import BenchSettings, Progress
@@ -38,6 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "'endgame': 6 until a 16384 is on the board, no cap after: stronger, too slow for live play)")
     p.add_argument("--deepen-gap", metavar="G", help=DEEPEN_GAP_HELP)
     add_player_argument(p)
+    p.set_defaults(player=None)  # none named: the size's own (play's on 4x4)
+    p.add_argument("--size", metavar="RxC", help="the board: rows x columns, 3x3 to 8x8 (default 4x4); other sizes "
+                                                 "than 4x4 are played by their own player unless --player names one")
     p.add_argument("--workers", type=int, default=1, metavar="K", help="processes playing games at once (default 1)")
     p.add_argument("--threads", type=int, metavar="T",
                    help="search threads per game (default: the machine's search threads shared out among the "
@@ -82,18 +85,20 @@ def settings_from_args(args: argparse.Namespace) -> BenchSettings:
         raise UsageError(f"--threads must be at least 1, got {args.threads}")
     if args.budget_ms is not None and args.depth is not None:
         raise UsageError("give --budget-ms or --depth, not both")
+    shape = CLASSIC if args.size is None else parse_size(args.size)
     if args.stop_at is not None:
-        tile = args.stop_at
-        if not (4 <= tile <= MAX_TILE and tile & (tile - 1) == 0):
-            raise UsageError(f"--stop-at must be a power of two from 4 to {MAX_TILE}, got {tile}")
+        tile, most = args.stop_at, tile_limit(shape)
+        if not (4 <= tile <= most and tile & (tile - 1) == 0):
+            raise UsageError(f"--stop-at must be a power of two from 4 to {most}, got {tile}")
     if args.plot is not None and not args.plot.lower().endswith(PLOT_SUFFIXES):
         raise UsageError(f"--plot {args.plot}: the picture must end in {', '.join(PLOT_SUFFIXES)}")
     _check_output(args.json, "--json")
     _check_output(args.plot, "--plot")
     _check_plotting(args.plot)
+    player = player_for(args.player, shape)  # none named: the size's own
     return BenchSettings(check_budget(args.budget_ms, "--budget-ms"), check_depth(args.depth, "--depth"), args.stop_at,
                          check_depth_cap(args.depth_cap, "--depth-cap"),
-                         deepen_gap=check_deepen_gap(args.deepen_gap, "--deepen-gap"), player=args.player)
+                         deepen_gap=check_deepen_gap(args.deepen_gap, "--deepen-gap"), player=player, shape=shape)
 
 
 class _ProgressView:

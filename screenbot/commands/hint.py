@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING
 
 from screenbot.agent.limits import DEEPEN_GAP_HELP, DEFAULT_DEEPEN_MS, MAX_FIXED_DEPTH, check_budget, check_deepen_gap, check_depth, check_depth_cap
 from screenbot.commands.ocr_args import add_tesseract_argument, need_tesseract
+from screenbot.agent.players import player_for
 from screenbot.commands.player_args import add_player_argument
 from screenbot.commands.endgame_tables import TABLES_HELP, ensure_tables
 from screenbot.errors import BoardParseError, UsageError
 from screenbot.game.rules import Grid, Move, format_board, parse_board
-from screenbot.game.sizes import CLASSIC, format_size, size_of
+from screenbot.game.sizes import CLASSIC, size_of
 
 if TYPE_CHECKING:
     from screenbot.agent import Decision
@@ -46,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="also print each move's chance of building the next big tile with the big tiles kept in place, "
                         "from exact endgame tables (" + TABLES_HELP + "; the best move stays the search's)")
     add_player_argument(p)
+    p.set_defaults(player=None)  # none named: the size's own (play's on 4x4)
     add_tesseract_argument(p)
     p.set_defaults(func=run)
 
@@ -65,8 +67,6 @@ def grid_from_args(args: argparse.Namespace) -> Grid:
             grid = parse_board(args.board)
         except ValueError as exc:
             raise BoardParseError(f"--board: {exc}") from None
-        if size_of(grid) != CLASSIC:
-            raise BoardParseError(f"--board: a {format_size(size_of(grid))} board: hint advises on 4x4 boards")
         return grid
     from screenbot.board_source import read_grid
 
@@ -114,6 +114,16 @@ def run(args: argparse.Namespace) -> int:
     if args.board is None:  # a board read from pixels: its big tiles may need OCR
         need_tesseract(args)
     grid = grid_from_args(args)
+    shape = size_of(grid)
+    if shape != CLASSIC:  # a board of another size: its own player (the 4x4 players' options do not apply)
+        from screenbot.agent.players import make_player
+
+        agent = make_player(player_for(args.player, shape), shape=shape, wait=True)
+        agent.warm_up()  # compiling the search (or making the 3x3 solution, once) must not eat the budget
+        decision = agent.choose(grid, budget_ms, depth)
+        print(format_advice(grid, decision))
+        return 0
+    args.player = player_for(args.player)
     tables = ensure_tables() if args.endgame_tables else None
     agent = player_from_args(args, depth_cap=depth_cap, deepen_gap=deepen_gap, deepen_ms=deepen_ms,
                              solve_budget=HINT_SOLVE_BUDGET)

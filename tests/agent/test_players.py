@@ -70,13 +70,29 @@ def _imported(source: str) -> set[str]:
 
 
 def test_the_players_and_their_defaults():
-    assert set(PLAYERS) == {"corner-v4", "corner-eval", "plain"}
+    assert set(PLAYERS) == {"corner-v4", "corner-eval", "plain", "exact-3x3", "any-size"}
     assert DEFAULT_PLAYER == "corner-v4" and player_spec(DEFAULT_PLAYER).tables
     assert DEMO_PLAYER == "plain"
     plain = make_player("plain", threads=1, depth_cap=4)
     assert type(plain) is ExpectimaxAgent and plain.depth_cap == 4 and plain.threads == 1
     corner = make_player("corner-eval", threads=1, deepen_gap=0.5)
     assert type(corner) is CornerAgent and corner.block is None and corner.deepen_gap == 0.5
+
+
+def test_each_size_gets_its_own_player_and_a_player_of_another_size_is_one_line():
+    from screenbot.agent.any_size import AnySizeAgent
+    from screenbot.agent.exact3 import Exact3Agent
+    from screenbot.agent.players import default_player, player_for
+    from screenbot.errors import UsageError
+
+    assert default_player((4, 4)) == DEFAULT_PLAYER and default_player((3, 3)) == "exact-3x3"
+    assert default_player((5, 5)) == default_player((4, 6)) == default_player((3, 4)) == "any-size"
+    assert type(make_player(None, shape=(5, 5))) is AnySizeAgent
+    assert type(make_player("any-size", shape=(3, 3))) is AnySizeAgent  # a search on 3x3 too, when asked for
+    assert type(make_player(None, shape=(3, 3))) is Exact3Agent  # (its solution is made or mapped when it first plays)
+    for name, shape in (("corner-v4", (5, 5)), ("plain", (3, 3)), ("exact-3x3", (4, 4)), ("any-size", (4, 4))):
+        with pytest.raises(UsageError, match=f"the player '{name}' plays .* boards, not {shape[0]}x{shape[1]}"):
+            player_for(name, shape)
 
 
 def test_the_default_player_plays_plays_tables_with_plays_budget(monkeypatch, tmp_path):
