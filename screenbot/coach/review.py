@@ -178,8 +178,8 @@ def believe_frames(source: Source, still_frames: int | None = None, read: Callab
             # observation; the frame's still reading, where there is one, must agree with it
             stats.logged += 1
             if seen is not None:
-                off = [(seen[r][c], item.logged[r][c]) for r in range(4) for c in range(4)
-                       if not cell_agrees(seen[r][c], item.logged[r][c])]
+                off = [(seen[r][c], row[c]) for r, row in enumerate(item.logged) for c in range(len(row))
+                       if not cell_agrees(seen[r][c], row[c])]
                 if not off:
                     stats.log_agrees += 1
                 elif len(off) == 1 and off[0][0] == 0 and off[0][1] in (2, 4):

@@ -26,6 +26,7 @@ def register(subparsers) -> None:
                         "the default until a 16384 is on the board, no cap after: stronger, ~5.5 moves/s in the endgame)")
     p.add_argument("--deepen-gap", metavar="G", help=DEEPEN_GAP_HELP)
     add_player_argument(p)
+    p.set_defaults(player=None)  # none named: the board's size's own (play's default on 4x4)
     add_tesseract_argument(p)
     p.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per move, then a summary line")
     p.add_argument("--record", metavar="DIR", help="keep the board frames, the log and the profile in DIR (for replay)")
@@ -69,9 +70,15 @@ def run(args) -> int:
 
     parts = open_live(args.profile, dry_run=args.dry_run, keys=args.keys)
     try:  # once the board is found: no board should fail at once while a build of the tables starts
+        from screenbot.agent.players import make_player, player_for
         from screenbot.commands.player_args import player_from_args
 
-        agent = player_from_args(args, background=True, depth_cap=args.depth_cap, deepen_gap=args.deepen_gap)
+        shape = parts.profile.shape
+        if shape == (4, 4):
+            args.player = player_for(args.player)
+            agent = player_from_args(args, background=True, depth_cap=args.depth_cap, deepen_gap=args.deepen_gap)
+        else:  # a board of another size: its own player (the 4x4 search's options do not apply)
+            agent = make_player(player_for(args.player, shape), shape=shape)
     except BaseException:
         parts.close()
         raise
@@ -92,7 +99,7 @@ def run(args) -> int:
         record = Recording(log, recorder, (record_dir / "stop") if record_dir is not None else None)
         # the search is made ready in a thread while the quick player moves (a first start compiles it)
         player = Player(parts.eyes, parts.keyboard, settings, agent, focus_watch=parts.focus_watch, record=record,
-                        status=status, first_moves=QuickCorner())
+                        status=status, first_moves=QuickCorner() if parts.profile.shape == (4, 4) else None)
         summary = player.play()
         status.end()
     finally:

@@ -26,12 +26,16 @@ from screenbot.play.watch import Watcher
 __all__ = ["Player", "PlaySettings", "StopPlaying", "Summary"]
 
 
-def default_agent(settings: PlaySettings) -> Agent:
+def default_agent(settings: PlaySettings, shape: tuple[int, int] = (4, 4)) -> Agent:
     """The player `settings.player` (play's by default) with the settings' search limits (loads the
-    compiled search; a player's tables come in the background, make_player)."""
+    compiled search; a player's tables come in the background, make_player); on a board of another
+    size than 4x4, that size's own player."""
     try:
-        from screenbot.agent.players import make_player
+        from screenbot.agent.players import DEFAULT_PLAYER, make_player
 
+        if tuple(shape) != (4, 4):
+            name = None if settings.player == DEFAULT_PLAYER else settings.player
+            return make_player(name, shape=tuple(shape))
         return make_player(settings.player, depth_cap=settings.depth_cap, deepen_gap=settings.deepen_gap,
                            deepen_ms=settings.deepen_ms)
     except ImportError as exc:
@@ -168,7 +172,8 @@ class Player:
         """Load the agent's search now (not on the first move), or start loading it in a thread when a
         quick player can move meanwhile; think ahead in a thread unless dry."""
         if self.agent is None:
-            self.agent = default_agent(self.settings)
+            profile = getattr(self.ctx.eyes, "profile", None)
+            self.agent = default_agent(self.settings, getattr(profile, "shape", (4, 4)))
         if self.first_moves is not None and not self.settings.dry_run:
             self.warming = WarmUp(self.agent)
             return

@@ -34,7 +34,8 @@ class ReplayReport:
 
 
 def _agrees(seen, logged) -> bool:
-    return all(cell_agrees(seen[r][c], logged[r][c]) for r in range(4) for c in range(4))
+    return len(seen) == len(logged) and all(len(a) == len(b) and all(cell_agrees(x, y) for x, y in zip(a, b))
+                                            for a, b in zip(seen, logged))
 
 
 def replay(folder: str | Path, read: Callable | None = None, profile=None) -> ReplayReport:
@@ -108,7 +109,7 @@ def replay(folder: str | Path, read: Callable | None = None, profile=None) -> Re
                 seen = fill_from(reading.grid, board)
                 cells = [
                     f"row {r + 1} col {c + 1}: read {seen[r][c]}, logged {board[r][c]}"
-                    for r in range(4) for c in range(4) if not cell_agrees(reading.grid[r][c], board[r][c])
+                    for r, row in enumerate(board) for c in range(len(row)) if not cell_agrees(reading.grid[r][c], row[c])
                 ]
                 report.disagreements.append(Disagreement(i, "vision now reads " + "; ".join(cells)))
             else:

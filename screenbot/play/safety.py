@@ -18,25 +18,33 @@ GAP_TOLERANCE = 48
 GAP_SHARE = 0.7
 
 
+def cells_shape(cells: Sequence[Rect]) -> tuple[int, int]:
+    """(rows, cols) of a board's cell rectangles, row-major: the cells level with the first make a row."""
+    cols = sum(1 for c in cells if c.y == cells[0].y)
+    if cols == 0 or len(cells) % cols:
+        raise ValueError("cells not in whole rows")
+    return len(cells) // cols, cols
+
+
 def gap_points(board_rect: Rect, cells: Sequence[Rect]) -> list[tuple[Point, tuple[tuple[int, int], ...]]]:
     """Points in the middle of the gaps (between neighbouring cells, and between the edge cells and
     the frame), each with the cells beside it.
 
-    `cells` are the 16 cell rectangles, row-major. These pixels show the board's own colour whatever
+    `cells` are the cell rectangles, row-major. These pixels show the board's own colour whatever
     the tiles are (a resting tile never covers a gap), so they tell a board from whatever covers it.
     """
-    if len(cells) != 16:
-        raise ValueError("a 4x4 board has 16 cells")
-    grid = [list(cells[r * 4:(r + 1) * 4]) for r in range(4)]
+    rows, cols = cells_shape(cells)
+    grid = [list(cells[r * cols:(r + 1) * cols]) for r in range(rows)]
     points: list[tuple[Point, tuple[tuple[int, int], ...]]] = []
-    for r in range(4):
-        for c in range(4):
+    for r in range(rows):
+        for c in range(cols):
             cell = grid[r][c]
             cy, cx = cell.y + cell.h // 2, cell.x + cell.w // 2
-            right_end = grid[r][c + 1].x if c < 3 else board_rect.right
-            points.append((Point((cell.right + right_end) // 2, cy), ((r, c), (r, c + 1)) if c < 3 else ((r, c),)))
-            below_end = grid[r + 1][c].y if r < 3 else board_rect.bottom
-            points.append((Point(cx, (cell.bottom + below_end) // 2), ((r, c), (r + 1, c)) if r < 3 else ((r, c),)))
+            last_c, last_r = c == cols - 1, r == rows - 1
+            right_end = board_rect.right if last_c else grid[r][c + 1].x
+            points.append((Point((cell.right + right_end) // 2, cy), ((r, c),) if last_c else ((r, c), (r, c + 1))))
+            below_end = board_rect.bottom if last_r else grid[r + 1][c].y
+            points.append((Point(cx, (cell.bottom + below_end) // 2), ((r, c),) if last_r else ((r, c), (r + 1, c))))
             if c == 0:
                 points.append((Point((board_rect.x + cell.x) // 2, cy), ((r, c),)))
             if r == 0:
@@ -114,8 +122,9 @@ def learn_look(frame: Frame, board_rect: Rect, cells: Sequence[Rect]) -> "BoardL
 
 def touching(cells: Sequence[Rect]) -> bool:
     """Cells with no gap between them (a board of blocks: no gap colour to check)."""
-    return all(abs(cells[r * 4 + c + 1].x - cells[r * 4 + c].right) <= 1 for r in range(4) for c in range(3)) and \
-        all(abs(cells[(r + 1) * 4 + c].y - cells[r * 4 + c].bottom) <= 1 for r in range(3) for c in range(4))
+    rows, cols = cells_shape(cells)
+    return all(abs(cells[r * cols + c + 1].x - cells[r * cols + c].right) <= 1 for r in range(rows) for c in range(cols - 1)) \
+        and all(abs(cells[(r + 1) * cols + c].y - cells[r * cols + c].bottom) <= 1 for r in range(rows - 1) for c in range(cols))
 
 
 RING_POINTS = 24  # points per cell on a ring just inside its sides
@@ -129,6 +138,7 @@ class BlocksLook:
 
     board_rect: Rect
     rings: tuple[tuple[Point, ...], ...]
+    cols: int = 4  # cells are numbered row by row
 
     @classmethod
     def learn(cls, board_rect: Rect, cells: Sequence[Rect]) -> "BlocksLook":
@@ -140,12 +150,13 @@ class BlocksLook:
             pts = ([(x0 + f * (x1 - x0), y0) for f in t] + [(x1, y0 + f * (y1 - y0)) for f in t]
                    + [(x1 - f * (x1 - x0), y1) for f in t] + [(x0, y1 - f * (y1 - y0)) for f in t])
             rings.append(tuple(Point(int(round(x)), int(round(y))) for x, y in pts))
-        return cls(board_rect, tuple(rings))
+        return cls(board_rect, tuple(rings), cells_shape(cells)[1])
 
     def _rings(self, frame: Frame, skip: Iterable[tuple[int, int]]) -> np.ndarray | None:
         """The ring colours of the cells not in `skip` (cells x points x 3), None when outside the frame."""
         skip = set(skip)
-        keep = [i for i in range(16) if (i // 4, i % 4) not in skip] or list(range(16))
+        every = range(len(self.rings))
+        keep = [i for i in every if divmod(i, self.cols) not in skip] or list(every)
         try:
             return sample(frame, [p for i in keep for p in self.rings[i]]).reshape(len(keep), -1, 3)
         except OutsideFrameError:

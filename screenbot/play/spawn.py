@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from screenbot.control.screen import Frame
-from screenbot.game.rules import SIZE, Grid
+from screenbot.game.rules import Grid
 from screenbot.geometry import Rect
 from screenbot.play.tracker import Prediction, Spawn
 
@@ -224,8 +224,7 @@ class SpawnReader:
 
     def learn(self, frame: Frame, board: Grid) -> None:
         """Remember the colour of every value on a still frame showing `board`."""
-        for i in range(SIZE * SIZE):
-            value = board[i // SIZE][i % SIZE]
+        for i, value in enumerate(v for row in board for v in row):
             seen = self.colours.setdefault(value, [])
             if len(seen) < SAMPLES:
                 seen.append(_median_colour(frame, self.strips[i]))
@@ -247,8 +246,8 @@ class SpawnReader:
             seen = self.cell_colours(frame)
         except IndexError:
             return False  # the frame does not hold the whole board
-        for i in range(SIZE * SIZE):
-            r, c = divmod(i, SIZE)
+        for i in range(len(self.cells)):
+            r, c = divmod(i, len(prediction.after[0]))
             value = prediction.after[r][c]
             if (r, c) in moving or value == 0:
                 continue
@@ -296,7 +295,8 @@ class SpawnWatch:
         self.empty = empty if empty is not None else np.zeros(3, np.int16)
         self.tiles = {v: reader.colour(v) for v in (2, 4) if reader.colour(v) is not None}
         self.candidates = [(r, c) for r, c in prediction.spawn_cells]
-        self.windows = {(r, c): window_of(reader.cells[r * SIZE + c]) for r, c in self.candidates}
+        self.cols = len(prediction.after[0])
+        self.windows = {(r, c): window_of(reader.cells[r * self.cols + c]) for r, c in self.candidates}
         self.flats = {rc: flat_colour((w.h, w.w, 3), self.empty) for rc, w in self.windows.items()}
         self.sides: dict[tuple[int, int], float] = {}  # the side each cell last showed (0 = empty)
         self.still_tiles_seen = False  # a frame showed every still tile in its value's colour
@@ -313,7 +313,7 @@ class SpawnWatch:
     def see(self, frame: Frame) -> Sighting:
         looks = {}
         for rc in self.candidates:
-            cell = self.reader.cells[rc[0] * SIZE + rc[1]]
+            cell = self.reader.cells[rc[0] * self.cols + rc[1]]
             look = look_at_window(frame.crop(self.windows[rc]).pixels, self.empty, self.tiles, cell.w, self.flats[rc])
             if look.kind == "empty":
                 self.cleared.add(rc)

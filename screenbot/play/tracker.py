@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional, Sequence
 
 from screenbot.errors import ScreenbotError
-from screenbot.game.rules import SIZE, Grid, Move, empty_cells, is_tile, merged_cells, to_grid
+from screenbot.game.rules import Grid, Move, empty_cells, is_tile, merged_cells, to_grid
 
 if TYPE_CHECKING:
     from screenbot.play.rulebook import RuleBook
@@ -94,7 +94,7 @@ class Check:
 
 
 def agrees_everywhere(seen: SeenGrid, expected: Grid) -> bool:
-    return all(cell_agrees(seen[r][c], expected[r][c]) for r in range(SIZE) for c in range(SIZE))
+    return all(cell_agrees(seen[r][c], value) for r, row in enumerate(expected) for c, value in enumerate(row))
 
 
 def compare(seen: SeenGrid, prediction: Prediction, any_value: bool = False) -> Check:
@@ -103,13 +103,14 @@ def compare(seen: SeenGrid, prediction: Prediction, any_value: bool = False) -> 
     after = prediction.after
     differences = []
     spawns = []
-    for r in range(SIZE):
-        for c in range(SIZE):
+    shape = (len(after), len(after[0]))
+    for r in range(shape[0]):
+        for c in range(shape[1]):
             value, expected = seen[r][c], after[r][c]
             if cell_agrees(value, expected):
                 continue
             if expected == 0 and (value in (2, 4) or (any_value and isinstance(value, int) and value > 0
-                                                      and is_tile(value))):
+                                                      and is_tile(value, shape))):
                 spawns.append((r, c, value))
             else:
                 differences.append((r, c, value, expected))
@@ -127,11 +128,10 @@ def compare(seen: SeenGrid, prediction: Prediction, any_value: bool = False) -> 
 def fill_from(seen: SeenGrid, believed: Grid) -> Grid:
     """`seen` with unnamed or shared-colour big tiles replaced by the believed values."""
     rows = []
-    for r in range(SIZE):
+    for r, row in enumerate(believed):
         rows.append(tuple(
-            believed[r][c] if (believed[r][c] > LARGEST_OWN_COLOUR and cell_agrees(seen[r][c], believed[r][c]))
-            else seen[r][c]
-            for c in range(SIZE)
+            value if (value > LARGEST_OWN_COLOUR and cell_agrees(seen[r][c], value)) else seen[r][c]
+            for c, value in enumerate(row)
         ))
     return tuple(rows)
 
@@ -163,15 +163,16 @@ class Tracker:
     early_spawn: Spawn | None = None  # the last new tile, when it was read while it grew in
 
     def begin(self, seen: SeenGrid, score: int = 0) -> Grid:
-        cells = [seen[r][c] for r in range(SIZE) for c in range(SIZE)]
-        unknown = [(i // SIZE, i % SIZE) for i, v in enumerate(cells) if is_big_marker(v)]
+        shape = (len(seen), len(seen[0]))
+        cells = [v for row in seen for v in row]
+        unknown = [divmod(i, shape[1]) for i, v in enumerate(cells) if is_big_marker(v)]
         if unknown:
             r, c = unknown[0]
             raise UnknownTileError(
                 f"the tile at row {r + 1}, column {c + 1} is above 2048 but its value could not be read; "
                 "start the bot before that tile appears, or make sure tesseract is installed"
             )
-        if any(not isinstance(v, int) or not is_tile(v) for v in cells):
+        if any(not isinstance(v, int) or not is_tile(v, shape) for v in cells):
             raise TrackingError(f"not a board: {[list(row) for row in seen]}")
         self.board = to_grid(seen)
         self.score = score

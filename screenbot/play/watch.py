@@ -233,7 +233,7 @@ class Watcher:
                         check = Check("amended")  # the key moved nothing on the board as it truly was
                 if check.matched:
                     r, c, _ = check.spawn
-                    pixels = sight.frame.crop(ctx.eyes.geometry.cells[r * 4 + c]).pixels
+                    pixels = sight.frame.crop(ctx.eyes.geometry.cells[r * len(sight.grid[0]) + c]).pixels
                     if candidate is None or candidate[0] != check.board or not np.array_equal(candidate[1], pixels):
                         candidate = (check.board, pixels.copy(), sight.t)
                     elif sight.t - candidate[2] >= self.still_gap_s:
