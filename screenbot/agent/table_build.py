@@ -7,11 +7,13 @@ states solved of about how many, or the one-line reason it failed.
 
 The job is two processes: this one, which holds the lock, and the worker it starts (`--work PATH`),
 which makes the file. While a game is being played (a command playing one touches PATH's `.playing`
-file at every decision, at most once a second), the worker runs only YIELD_RUN_SHARE of each second and
-is suspended for the rest: the build's random access over gigabytes of memory slows the game's own
+file at every decision, at most once a second), the worker may run only YIELD_RUN_SHARE of each second and
+be suspended for the rest: the build's random access over gigabytes of memory slows the game's own
 drawing and play's reading even at the idle priority (on the classic page 5.85 moves/s beside a build
-running whole, 6.09-6.12 beside one giving way, 6.27 with none: docs/strength.md). A build during play
-then takes about two hours of it instead of 25 minutes; between games it runs whole. Its stages:
+running whole, 6.09-6.12 beside one running 15 % of the time, 6.27 with none: docs/strength.md). The
+share is 1 (the build runs whole): at 15 % a build takes about two hours of play, and the corner search
+without the tables is far weaker than with them (docs/strength.md#tables-that-come-late), so the first
+game loses far more by late tables than by 4 % fewer moves a second. Its stages:
  - converting: play's tables in numpy's zip file (PATH's `.npz` twin) are read and written as the
    file play maps, in seconds;
  - building: the tables are solved from nothing (BIG and SMALL taken from a version-2 file when there
@@ -33,7 +35,7 @@ LOG_SUFFIX = ".log"
 PLAYING_SUFFIX = ".playing"  # touched by a command while it plays a game
 PLAYING_FRESH_S = 3.0  # a touch this recent means a game is being played
 YIELD_CYCLE_S = 1.0  # while a game is played, the worker runs YIELD_RUN_SHARE of each cycle
-YIELD_RUN_SHARE = 0.15
+YIELD_RUN_SHARE = 1.0  # (see above: measured at 0.15 and 0.25)
 WORK_FLAG = "--work"
 
 
@@ -90,7 +92,7 @@ def give_way(worker, path: Path, cycle: float = YIELD_CYCLE_S, share: float = YI
     process = psutil.Process(worker.pid)
     try:
         while True:
-            on = game_on(path)
+            on = share < 1 and game_on(path)
             _resume(process)
             try:
                 return worker.wait(timeout=cycle * share if on else cycle / 2)
