@@ -43,6 +43,7 @@ from screenbot.agent.exact3_build import (
     solve,
     state_value,
 )
+from screenbot.agent.table_file import stamp, was_checked
 from screenbot.errors import ScreenbotError, TableError
 from screenbot.game.rules import FOUR_SHARE, Grid, Move
 
@@ -218,34 +219,8 @@ def build(path: Path | None = None, progress: Progress | None = None,
         os.replace(tmp, path)  # whole or not at all, also with two builds at once
     finally:
         tmp.unlink(missing_ok=True)
-    _stamp(path, head["sha256"])
+    stamp(path, head["sha256"], STAMP_AGE_S)
     return path
-
-
-def _stamp_path(path: Path) -> Path:
-    return path.with_name(path.name + ".checked")
-
-
-def _stamp(path: Path, sha256: str) -> None:
-    """Note beside the file that its checksum held for it as it is now (its size and time). Only for a
-    file unchanged for STAMP_AGE_S: a file's time comes from a coarse clock, so a write just after
-    the stamp could leave the time it noted (such a file is checked again at its next load)."""
-    st = path.stat()
-    if time.time_ns() - st.st_mtime_ns < STAMP_AGE_S * 1e9:
-        return
-    try:
-        _stamp_path(path).write_text(json.dumps(dict(bytes=st.st_size, mtime_ns=st.st_mtime_ns, sha256=sha256)))
-    except OSError:
-        pass  # checked again at the next load
-
-
-def _checked(path: Path, sha256: str) -> bool:
-    try:
-        stamp = json.loads(_stamp_path(path).read_text())
-        st = path.stat()
-        return (stamp["bytes"], stamp["mtime_ns"], stamp["sha256"]) == (st.st_size, st.st_mtime_ns, sha256)
-    except (OSError, ValueError, KeyError, TypeError):
-        return False
 
 
 def load(path: Path | None = None, verify: bool = True) -> Solution:
@@ -283,13 +258,13 @@ def load(path: Path | None = None, verify: bool = True) -> Solution:
     except (KeyError, ValueError, TypeError) as exc:
         raise SolutionFileError(f"{path} has arrays of the wrong shape ({type(exc).__name__}): "
                                 "build it again") from None
-    if verify and not _checked(path, head.get("sha256")):
+    if verify and not was_checked(path, head.get("sha256")):
         digest = _head_digest(head)
         for name in _DTYPES:
             _hash(digest, arrays[name])
         if digest.hexdigest() != head.get("sha256"):
             raise SolutionFileError(f"{path} is damaged (its checksum does not match): build it again")
-        _stamp(path, head["sha256"])
+        stamp(path, head["sha256"], STAMP_AGE_S)
     return Solution(path, head, arrays["offsets"], arrays["keys"], arrays["values"])
 
 

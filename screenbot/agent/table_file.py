@@ -19,12 +19,13 @@ import hashlib
 import json
 import mmap
 import os
+import time
 from pathlib import Path
 
 import numpy as np
 
-from screenbot.errors import TableError
 from screenbot.agent.table_store import SolvedStates
+from screenbot.errors import TableError
 
 MAGIC = "screenbot block tables, mapped"
 META_BYTES = 1 << 16
@@ -80,7 +81,7 @@ def save(path: Path, header: bytes, tables: dict[int, SolvedStates]) -> int:
         os.replace(tmp, path)  # also with two processes saving at once
     finally:
         tmp.unlink(missing_ok=True)
-    _stamp(path, digest.hexdigest())
+    stamp(path, digest.hexdigest())
     return offset
 
 
@@ -88,16 +89,20 @@ def _stamp_path(path: Path) -> Path:
     return path.with_name(path.name + ".checked")
 
 
-def _stamp(path: Path, sha256: str) -> None:
-    """Note beside the file that its checksum held for the file as it is now (its size and time)."""
+def stamp(path: Path, sha256: str, min_age_s: float = 0.0) -> None:
+    """Note beside the file that its checksum held for the file as it is now (its size and time); only
+    for a file unchanged for `min_age_s` (a file's time comes from a coarse clock: a write just after the
+    stamp could leave the time it noted; such a file is checked again at its next load)."""
     st = path.stat()
+    if time.time_ns() - st.st_mtime_ns < min_age_s * 1e9:
+        return
     try:
         _stamp_path(path).write_text(json.dumps(dict(bytes=st.st_size, mtime_ns=st.st_mtime_ns, sha256=sha256)))
     except OSError:
         pass  # checked again at the next load
 
 
-def _checked(path: Path, sha256: str) -> bool:
+def was_checked(path: Path, sha256: str) -> bool:
     """Whether the file's checksum held for it as it is now (the same size and time since)."""
     try:
         stamp = json.loads(_stamp_path(path).read_text())
@@ -131,7 +136,7 @@ def load(path: Path, header: bytes, keys: dict[int, int], verify: bool = True) -
     is read once per file: a stamp beside it keeps its size and time when it held (written by `save` and
     by the first check), and a file of the same size and time is not read again (in seconds: at once)."""
     meta = read_meta(path, header)
-    verify = verify and not _checked(path, meta["sha256"])
+    verify = verify and not was_checked(path, meta["sha256"])
     with open(path, "rb") as f:
         mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     found: dict[int, dict[str, np.ndarray]] = {}
@@ -148,7 +153,7 @@ def load(path: Path, header: bytes, keys: dict[int, int], verify: bool = True) -
     if verify:
         if digest.hexdigest() != meta["sha256"]:
             raise TableError(f"{path} is corrupt (checksum mismatch)")
-        _stamp(path, meta["sha256"])
+        stamp(path, meta["sha256"])
     tables = {}
     for kind, count in keys.items():
         parts = found.get(kind)
