@@ -11,7 +11,8 @@ import pytest
 
 from screenbot.game.rules import Move, apply_move, spawn_outcomes, to_grid
 from screenbot.practice.rig import Rig
-from screenbot.practice.processes import process_alive
+
+from module_rig import module_rig
 
 pytestmark = pytest.mark.live
 
@@ -38,15 +39,7 @@ START = to_grid([[2, 2, 4, 8], [0, 4, 4, 0], [2, 0, 0, 2], [0, 8, 0, 16]])
 @pytest.fixture(scope="module")
 def looks_rig():
     """One Chromium for every look (reloaded with new options); every process ended afterwards."""
-    rig = Rig(screen=(1000, 900)).start()
-    try:
-        yield rig
-    finally:
-        pids = rig.pids
-        rig.stop()
-        time.sleep(0.1)
-        left = [p for p in pids if process_alive(p)]
-        assert not left, f"processes left running after the rig stopped: {left}"
+    yield from module_rig(screen=(1000, 900))
 
 
 def load(rig: Rig, **options) -> dict:

@@ -11,8 +11,9 @@ import pytest
 
 from screenbot.game.rules import Game, Move, apply_move, empty_cells, to_grid
 from screenbot.game.sizes import format_size
-from screenbot.practice.processes import process_alive
 from screenbot.practice.rig import Rig
+
+from module_rig import module_rig
 from tests.practice.board_cells import lattice
 
 pytestmark = pytest.mark.live
@@ -25,15 +26,7 @@ KEYS = 24
 @pytest.fixture(scope="module")
 def sizes_rig():
     """One Chromium for every size (reloaded with new options); every process ended afterwards."""
-    rig = Rig(screen=(1000, 1000), anim=0).start()
-    try:
-        yield rig
-    finally:
-        pids = rig.pids
-        rig.stop()
-        time.sleep(0.1)
-        left = [p for p in pids if process_alive(p)]
-        assert not left, f"processes left running after the rig stopped: {left}"
+    yield from module_rig(screen=(1000, 1000), anim=0)
 
 
 def board_picture(rig: Rig):
