@@ -32,6 +32,7 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
 from screenbot.game.rules import Game, max_tile
 from screenbot.game.sizes import format_size, parse_size
@@ -66,23 +67,24 @@ def twos_start(size: tuple[int, int], seed: int) -> tuple[tuple[int, ...], ...]:
 _AGENTS: dict = {}
 
 
-def _agent(spec: str, budget_ms: float, cutoff: float | None, clock: str):
+def _agent(spec: str, budget_ms: float, cutoff: float | None, clock: str, network: str | None):
     from screenbot.agent.any_size import DEFAULT_CUTOFF, AnySizeAgent
 
-    key = (spec, budget_ms, cutoff, clock)
+    key = (spec, budget_ms, cutoff, clock, network)
     if key not in _AGENTS:
         agent = AnySizeAgent(parse_evaluation(spec), budget_ms=budget_ms,
                              cutoff=DEFAULT_CUTOFF if cutoff is None else cutoff,
-                             clock=time.thread_time if clock == "cpu" else time.perf_counter)
+                             clock=time.thread_time if clock == "cpu" else time.perf_counter,
+                             network_path=None if network is None else Path(network))
         agent.warm_up()
         _AGENTS[key] = agent
     return _AGENTS[key]
 
 
 def play_game(task: tuple) -> dict:
-    """One game: (spec, size, seed, start, stop_at, budget_ms, depth, cutoff, clock) -> its record."""
-    spec, size, seed, start, stop_at, budget_ms, depth, cutoff, clock = task
-    agent = _agent(spec, budget_ms, cutoff, clock)
+    """One game: (spec, size, seed, start, stop_at, budget_ms, depth, cutoff, clock, network) -> its record."""
+    spec, size, seed, start, stop_at, budget_ms, depth, cutoff, clock, network = task
+    agent = _agent(spec, budget_ms, cutoff, clock, network)
     game = Game(seed=seed, size=size)
     game.reset(start=twos_start(size, seed) if start == "twos" else None)
     ms, cpu_ms, depths = [], [], []
@@ -166,6 +168,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--cutoff", type=float, default=None)
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="what the budget is measured on: the "
                     "search thread's CPU time (default: games as strong as on an idle machine) or wall time")
+    ap.add_argument("--network", default=None, help="the trained network the ntuple evaluation plays (default: "
+                    "the user cache dir's)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default=None, help="append the summaries to this JSON-lines file")
     args = ap.parse_args(argv)
@@ -178,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
     budget = DEFAULT_BUDGET_MS if args.budget_ms is None else args.budget_ms
     workers = max(1, min(MAX_WORKERS, args.workers))
     seeds = range(args.seed, args.seed + args.games)
-    tasks = [(spec, size, seed, args.start, args.stop_at, budget, args.depth, args.cutoff, args.clock)
+    tasks = [(spec, size, seed, args.start, args.stop_at, budget, args.depth, args.cutoff, args.clock, args.network)
              for seed in seeds for spec in specs]
     command = "nice -n 10 .venv/bin/python -m benchmarks.sizes " + " ".join(sys.argv[1:] if argv is None else argv)
     results: dict[str, list[dict]] = {spec: [] for spec in specs}
@@ -193,7 +197,7 @@ def main(argv: list[str] | None = None) -> None:
     for spec in specs:
         row = {"date": DATE, "command": command, "size": format_size(size), "start": args.start,
                "stop_at": args.stop_at, "budget_ms": None if args.depth is not None else budget, "depth": args.depth,
-               "clock": None if args.depth is not None else args.clock,
+               "clock": None if args.depth is not None else args.clock, "network": args.network,
                "cutoff": args.cutoff, "workers": workers, "minutes": round(minutes, 1), **summarize(spec, results[spec])}
         if spec != specs[0]:
             wins = sum(g["score"] > first[g["seed"]] for g in results[spec])

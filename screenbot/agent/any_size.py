@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -33,6 +34,7 @@ GROWTH_FROM_MS = 1.0  # a depth faster than this says nothing of the next one's 
 LEVELS = MAX_DEPTH + 2
 # The board's symmetries: (transpose first?, mirror left-right?, mirror top-bottom?) and each oriented
 # move's original move.
+_NO_NETWORK = (np.zeros((1, 1), np.float32), np.zeros((1, 2), np.int64))  # what the kernel gets without a network
 _VECTORS = {Move.UP: (-1, 0), Move.DOWN: (1, 0), Move.LEFT: (0, -1), Move.RIGHT: (0, 1)}
 SYMMETRIES = [(t, h, v) for t in (False, True) for h in (False, True) for v in (False, True)]
 
@@ -80,11 +82,12 @@ class AnySizeAgent(Agent):
     decision may take when `choose` is not told (DEFAULT_BUDGET_MS); `depth_cap`: the deepest
     search (MAX_DEPTH); `cutoff`: the path probability below which the evaluation ends a path; `clock`:
     what the budget is measured on (seconds; wall time by default; `time.thread_time`, the thread's CPU
-    time, makes a benchmark's games as strong on a busy machine as on an idle one)."""
+    time, makes a benchmark's games as strong on a busy machine as on an idle one); `network_path`: the
+    trained network the `ntuple` evaluation plays (`screenbot.agent.any_size_ntuple`)."""
 
     def __init__(self, evaluation: str | Evaluation | None = None, budget_ms: float = DEFAULT_BUDGET_MS,
                  depth_cap: int = MAX_DEPTH, cutoff: float = DEFAULT_CUTOFF,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter, network_path: Path | None = None) -> None:
         if not 1 <= depth_cap <= MAX_DEPTH:
             raise ValueError(f"depth_cap must be from 1 to {MAX_DEPTH}, got {depth_cap}")
         if not budget_ms > 0:
@@ -94,6 +97,8 @@ class AnySizeAgent(Agent):
         self.depth_cap = int(depth_cap)
         self.cutoff = float(cutoff)
         self.clock = clock
+        self.network_path = network_path
+        self._network = None
         self.st = np.zeros((LEVELS, lines.STACK_WIDTH), np.uint64)
         self.pre = np.zeros((LEVELS, 4, kernel.PRE_WIDTH), np.uint64)
         self.pref = np.zeros((LEVELS, 4, kernel.PREF_WIDTH), np.float64)
@@ -123,7 +128,7 @@ class AnySizeAgent(Agent):
     def warm_up(self) -> float:
         """Compile the kernel (or load it from numba's cache); returns the seconds it took."""
         start = time.perf_counter()
-        self.choose(((2, 4, 0), (0, 2, 0), (0, 0, 8)), depth=2)
+        self.choose(((2, 4, 0), (0, 2, 0), (0, 0, 8), (0, 0, 0)), depth=2)  # 4x3: what every evaluation plays
         return time.perf_counter() - start
 
     def evaluation_for(self, rows: int, cols: int) -> Evaluation:
@@ -142,7 +147,10 @@ class AnySizeAgent(Agent):
         if self.cancelled:
             raise SearchCancelled("the search was cancelled")
         evaluation = self.evaluation_for(len(grid), len(grid[0]))
-        sym = self._orientation(grid, evaluation) if evaluation.oriented else SYMMETRIES[0]
+        if evaluation.kind == lines.NTUPLE:  # the network's own shape (3x4 is played turned to 4x3)
+            sym = self._network_orientation(grid)
+        else:
+            sym = self._orientation(grid, evaluation) if evaluation.oriented else SYMMETRIES[0]
         oriented = orient(grid, sym)
         rows, cols = load(self.st, oriented)
         arrays = self._prepare(evaluation, rows, cols)
@@ -151,6 +159,8 @@ class AnySizeAgent(Agent):
         values, legal = self._root(arrays, rows, cols, 0, np.inf)
         if not legal.any():
             return Decision(None, {}, 0, (time.perf_counter() - start) * 1000.0, 0)
+        if depth == "adaptive":  # the 4x4 search's word for its own depth rule: here, the agent's deepening
+            depth = None
         if depth is not None and not 0 <= int(depth) <= MAX_DEPTH:
             raise ValueError(f"depth must be from 0 to {MAX_DEPTH}, got {depth}")
         if depth is not None and budget_ms is None:
@@ -171,11 +181,38 @@ class AnySizeAgent(Agent):
         if key not in self._arrays:
             self._arrays[key] = evaluation.arrays(rows, cols)
         tab, coef, wmat = self._arrays[key]
+        net, looks = _NO_NETWORK
+        if evaluation.kind == lines.NTUPLE:
+            network, net = self.network()
+            looks = network.looks()
+            coef[lines.C_NT_BASE] = network.base
         if evaluation.loss:  # losing costs `loss` times this board's own score
             coef[lines.C_BOARD] = 0.0
-            own = lines.evaluate(self.st, 0, rows, cols, evaluation.kind, tab, coef, wmat)
+            own = lines.evaluate(self.st, 0, rows, cols, evaluation.kind, tab, coef, wmat, net, looks)
             coef[lines.C_BOARD] = evaluation.loss * own
-        return evaluation.kind, tab, coef, wmat
+        return evaluation.kind, tab, coef, wmat, net, looks
+
+    def network(self):
+        """The n-tuple network (any_size_ntuple.Network, its weights), loaded from `network_path` on first use."""
+        if self._network is None:
+            from screenbot.agent import any_size_ntuple
+
+            path = self.network_path or any_size_ntuple.default_path()
+            if not Path(path).exists():
+                raise FileNotFoundError(f"no n-tuple network at {path}: train one with "
+                                        f"python -m screenbot.agent.any_size_ntuple --out {path}")
+            self._network = any_size_ntuple.load(Path(path))[:2]
+        return self._network
+
+    def _network_orientation(self, grid) -> tuple[bool, bool, bool]:
+        network = self.network()[0]
+        shape = (len(grid), len(grid[0]))
+        if shape == (network.rows, network.cols):
+            return SYMMETRIES[0]
+        if shape == (network.cols, network.rows):
+            return (True, False, False)
+        raise ValueError(f"the network plays {network.rows}x{network.cols} boards (and turned, "
+                         f"{network.cols}x{network.rows}), not {shape[0]}x{shape[1]}")
 
     def _orientation(self, grid, evaluation: Evaluation) -> tuple[bool, bool, bool]:
         """The symmetry whose oriented board the evaluation scores highest (the one searched last time on a tie)."""

@@ -18,6 +18,9 @@ does), so each evaluation's base puts any live board above 0, and its size is wh
   top row left to right, the next right to left, ...), times each tile's value; losing costs
   `loss` times the current board's own score (set per decision, so the penalty keeps pace as the
   tiles grow).
+- `ntuple`: a network trained on the size's own games (`screenbot.agent.any_size_ntuple`) that
+  estimates the score still to come after a move; the search adds each move's score gain to it
+  (gain 1), so a decision maximises the expected score itself.
 """
 
 from __future__ import annotations
@@ -97,8 +100,9 @@ LINES = Evaluation("lines", kernel.LINES, base=200000.0, empty=270.0, merges=700
                    mono=47.0, sum=11.0)
 CORNER = Evaluation("corner", kernel.CORNER, base=2.0 ** 17, oriented=True)
 SNAKE = Evaluation("snake", kernel.SNAKE, ratio=0.25, loss=4.0, oriented=True)
+NTUPLE = Evaluation("ntuple", kernel.NTUPLE, gain=1.0)
 
-EVALUATIONS = {e.name: e for e in (LINES, CORNER, SNAKE)}
+EVALUATIONS = {e.name: e for e in (LINES, CORNER, SNAKE, NTUPLE)}
 
 
 def evaluation_named(name: str | Evaluation) -> Evaluation:

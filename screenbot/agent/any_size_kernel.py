@@ -1,6 +1,7 @@
 """The compiled expectimax over boards of any size up to 8x8 (numba): chance and move nodes, a table, leaves.
 
-Boards are line words (`screenbot.agent.any_size_lines`). The search is the 4x4 kernel's
+Boards are line words (`screenbot.agent.any_size_lines`); `kind`, `tab`, `coef`, `wmat`, `net` and
+`looks` are the evaluation's (there). The search is the 4x4 kernel's
 (`screenbot.agent.expectimax`) in structure: a chance node at `depth` (chance layers left, >= 1) is
 a board after a move, before its new tile; its value is the average over empty cells of
 (1 - p4) * best(a 2 there) + p4 * best(a 4 there), best() the max of 0 and each legal move's
@@ -11,7 +12,8 @@ layer down. A board with no legal move counts 0 (lost), and so does a board eval
 As in the 4x4 kernel, a chance node first slides its own board each of the four ways (`pre`:
 the slid lines; `pref`: their values and score gains); a new tile changes one line of the board,
 so each move after it slides only that line again and re-scores only the lines it changed (the
-slid line, and the crossing lines whose cell in it differs).
+slid line, and the crossing lines whose cell in it differs). A network evaluation (NTUPLE) scores
+the whole board after the move instead.
 
 The transposition table keys a board by a 64-bit hash of its rows (`keys`; `info`: the generation
 above the low byte, which holds the depth searched below the entry and, in bit 7, whether a depth
@@ -24,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from screenbot.agent.any_size_lines import COLS_AT, C_BOARD, byte_at, evaluate, line_value, move_into, slide
+from screenbot.agent.any_size_lines import COLS_AT, C_BOARD, NTUPLE, byte_at, evaluate, line_value, move_into, slide
 
 # work[]: counters and settings of one search
 W_NODES = 0  # move nodes expanded so far (2 per empty cell of every chance node expanded)
@@ -62,7 +64,7 @@ def board_hash(st, lvl, rows):
 
 
 @njit(cache=True, _nrt=False)
-def _slide_all(st, pre, pref, lvl, move, rows, cols, kind, tab, coef, wmat):
+def _slide_all(st, pre, pref, lvl, move, rows, cols, kind, tab, coef, wmat, net, looks):
     """Slide board st[lvl] toward `move` into pre[lvl, move], with its lines' values and gains in pref."""
     by_rows = move >= 2
     count = rows if by_rows else cols  # primary lines, each n cells long
@@ -98,7 +100,8 @@ def _slide_all(st, pre, pref, lvl, move, rows, cols, kind, tab, coef, wmat):
 
 
 @njit(cache=True, inline="always")
-def _child_value(st, pre, pref, lvl, depth, cprob, rows, cols, keys, info, vals, work, kind, tab, coef, wmat):
+def _child_value(st, pre, pref, lvl, depth, cprob, rows, cols, keys, info, vals, work, kind, tab, coef, wmat, net,
+                 looks):
     """The value of chance node st[lvl]: from the table when it holds it from this generation searched
     at least `depth` deep (a depth cut below it counts again here), else searched."""
     h = board_hash(st, lvl, rows)
@@ -109,11 +112,13 @@ def _child_value(st, pre, pref, lvl, depth, cprob, rows, cols, keys, info, vals,
             if entry & _CUT_BIT:
                 work[W_DEPTH_CUT] += 1.0
             return vals[slot]
-    return chance_value(st, pre, pref, lvl, depth, cprob, rows, cols, keys, info, vals, work, kind, tab, coef, wmat)
+    return chance_value(st, pre, pref, lvl, depth, cprob, rows, cols, keys, info, vals, work, kind, tab, coef, wmat,
+                        net, looks)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, nogil=True)
-def chance_value(st, pre, pref, lvl, depth, cprob, rows, cols, keys, info, vals, work, kind, tab, coef, wmat):
+def chance_value(st, pre, pref, lvl, depth, cprob, rows, cols, keys, info, vals, work, kind, tab, coef, wmat, net,
+                 looks):
     """Expected value of chance node st[lvl] with `depth` (>= 1) chance layers left, reached with path
     probability `cprob`; stored in the table. Its children are built in st[lvl + 1]. Returns 0 once the
     search is abandoned (work[W_ABORTED] set)."""
@@ -124,7 +129,7 @@ def chance_value(st, pre, pref, lvl, depth, cprob, rows, cols, keys, info, vals,
             if (w >> np.uint64(8 * c)) & _FF == 0:
                 empties += 1
     if empties == 0:  # not after a legal move; evaluated for safety
-        return evaluate(st, lvl, rows, cols, kind, tab, coef, wmat)
+        return evaluate(st, lvl, rows, cols, kind, tab, coef, wmat, net, looks)
     work[W_NODES] += 2 * empties
     if work[W_NODES] > work[W_LIMIT]:
         work[W_ABORTED] = 1.0
@@ -137,7 +142,7 @@ def chance_value(st, pre, pref, lvl, depth, cprob, rows, cols, keys, info, vals,
     if depth == 1 and cprob * (1.0 - four) / empties >= cutoff:
         work[W_DEPTH_CUT] += 1.0  # a deeper search would look further here
     for move in range(4):
-        _slide_all(st, pre, pref, lvl, move, rows, cols, kind, tab, coef, wmat)
+        _slide_all(st, pre, pref, lvl, move, rows, cols, kind, tab, coef, wmat, net, looks)
     child = lvl + 1
     total = 0.0
     for r in range(rows):
@@ -163,7 +168,7 @@ def chance_value(st, pre, pref, lvl, depth, cprob, rows, cols, keys, info, vals,
                         continue  # the move changes nothing
                     gain = pref[lvl, move, F_SUM_G] - pref[lvl, move, 16 + i] + g
                     diff = out ^ pre[lvl, move, i]
-                    if leaf:
+                    if leaf and kind != NTUPLE:  # the lines the new tile changed, re-scored
                         v = (board_value + pref[lvl, move, F_SUM_P] - pref[lvl, move, i] + pref[lvl, move, F_SUM_S]
                              + line_value(out, n, not by_rows, i, kind, tab, coef, wmat))
                         for j in range(n):
@@ -172,7 +177,7 @@ def chance_value(st, pre, pref, lvl, depth, cprob, rows, cols, keys, info, vals,
                                     np.uint64(byte_at(out, j)) << np.uint64(8 * i))
                                 v += (line_value(crossing, count, by_rows, j, kind, tab, coef, wmat)
                                       - pref[lvl, move, 8 + j])
-                    else:
+                    else:  # the whole board after the move, in st[child]
                         prim = 0 if by_rows else COLS_AT
                         sec = COLS_AT if by_rows else 0
                         for k in range(count):
@@ -184,10 +189,13 @@ def chance_value(st, pre, pref, lvl, depth, cprob, rows, cols, keys, info, vals,
                                 crossing = (crossing & ~(_FF << np.uint64(8 * i))) | (
                                     np.uint64(byte_at(out, j)) << np.uint64(8 * i))
                             st[child, sec + j] = crossing
-                        v = _child_value(st, pre, pref, child, depth - 1, p_child, rows, cols, keys, info, vals,
-                                         work, kind, tab, coef, wmat)
-                        if work[W_ABORTED] != 0.0:
-                            return 0.0
+                        if leaf:
+                            v = evaluate(st, child, rows, cols, kind, tab, coef, wmat, net, looks)
+                        else:
+                            v = _child_value(st, pre, pref, child, depth - 1, p_child, rows, cols, keys, info, vals,
+                                             work, kind, tab, coef, wmat, net, looks)
+                            if work[W_ABORTED] != 0.0:
+                                return 0.0
                     best = max(best, gain_weight * gain + v)
                 total += share * best
     value = total / empties
@@ -203,7 +211,7 @@ def chance_value(st, pre, pref, lvl, depth, cprob, rows, cols, keys, info, vals,
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, nogil=True)
-def search_root(st, pre, pref, depth, rows, cols, keys, info, vals, work, kind, tab, coef, wmat, out):
+def search_root(st, pre, pref, depth, rows, cols, keys, info, vals, work, kind, tab, coef, wmat, net, looks, out):
     """out[m] = the value of each move m (0..3) from board st[0]: its score gain (weighted) plus the
     chance node it makes (in st[1]) searched `depth` chance layers deep (depth 0: evaluated); -1 for a
     move that changes nothing."""
@@ -214,9 +222,10 @@ def search_root(st, pre, pref, depth, rows, cols, keys, info, vals, work, kind, 
             out[move] = -1.0
             continue
         if depth <= 0:
-            v = evaluate(st, child, rows, cols, kind, tab, coef, wmat)
+            v = evaluate(st, child, rows, cols, kind, tab, coef, wmat, net, looks)
         else:
-            v = _child_value(st, pre, pref, child, depth, 1.0, rows, cols, keys, info, vals, work, kind, tab, coef, wmat)
+            v = _child_value(st, pre, pref, child, depth, 1.0, rows, cols, keys, info, vals, work, kind, tab, coef, wmat,
+                             net, looks)
         out[move] = work[W_GAIN] * gain + max(v, 0.0)
         if work[W_ABORTED] != 0.0:
             return

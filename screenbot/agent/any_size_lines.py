@@ -16,6 +16,8 @@ line, so that the search can score a board whose lines mostly are known by the f
 - CORNER: macroxue/2048-ai's corner lines (rows read from the left, columns from the top).
 - SNAKE: a weight per cell (`wmat`) times a per-rank value, plus a bonus per empty cell; the rows
   carry it all (a column's value is 0).
+- NTUPLE: a learned n-tuple network (`net`, `looks`: see `screenbot.agent.any_size_ntuple`) of the
+  whole board, not a sum of lines (a line's value is 0: the search evaluates whole boards).
 A board's value is its lines' plus coef[C_BOARD].
 """
 
@@ -29,13 +31,13 @@ COLS_AT = 8  # where a board's column words start in its stack row
 STACK_WIDTH = 16
 MAX_RANK = 80  # per-rank tables have this many entries (an 8x8 game cannot pass rank 66)
 
-LINES, CORNER, SNAKE = 0, 1, 2
+LINES, CORNER, SNAKE, NTUPLE = 0, 1, 2, 3
 
 # tab rows (per-rank tables) and coef entries
 T_SUM, T_MONO, T_CORNER, T_SNAKE, T_GAIN = 0, 1, 2, 3, 4  # T_GAIN: the score a merge into this rank makes
 TAB_ROWS = 5
-C_BASE, C_EMPTY, C_MERGES, C_MONO, C_SUM, C_PENALTY, C_BASE_COL, C_BOARD = range(8)  # C_BASE: a row's base
-COEF_SIZE = 8
+C_BASE, C_EMPTY, C_MERGES, C_MONO, C_SUM, C_PENALTY, C_BASE_COL, C_BOARD, C_NT_BASE = range(9)  # C_BASE: a row's
+COEF_SIZE = 9
 
 _FF = np.uint64(0xFF)
 _ONE = np.uint64(1)
@@ -213,14 +215,35 @@ def line_value(w, n, is_col, index, kind, tab, coef, wmat):
         return _line_lines(w, n, tab, coef, coef[C_BASE_COL] if is_col else coef[C_BASE])
     if kind == CORNER:
         return _line_corner(w, n, tab, coef, coef[C_BASE_COL] if is_col else coef[C_BASE])
-    if is_col:
+    if is_col or kind == NTUPLE:
         return 0.0
     return _line_snake(w, n, index, tab, coef, wmat)
 
 
 @njit(cache=True, _nrt=False)
-def evaluate(st, lvl, rows, cols, kind, tab, coef, wmat):
+def _network_value(st, lvl, rows, cols, coef, net, looks):
+    """The n-tuple network's value of board st[lvl] (its ranks as nibbles, cell r * cols + c; ranks above
+    the network's largest counted as that)."""
+    base = np.int64(coef[C_NT_BASE])
+    board = np.uint64(0)
+    for r in range(rows):
+        w = st[lvl, r]
+        for c in range(cols):
+            board |= np.uint64(min(byte_at(w, c), base - 1)) << np.uint64(4 * (r * cols + c))
+    total = 0.0
+    for k in range(looks.shape[0]):
+        index = 0
+        for j in range(1, looks.shape[1]):
+            index = index * base + np.int64((board >> np.uint64(4 * looks[k, j])) & np.uint64(0xF))
+        total += net[looks[k, 0], index]
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def evaluate(st, lvl, rows, cols, kind, tab, coef, wmat, net, looks):
     """The evaluation of board st[lvl]."""
+    if kind == NTUPLE:
+        return coef[C_BOARD] + _network_value(st, lvl, rows, cols, coef, net, looks)
     total = coef[C_BOARD]
     for r in range(rows):
         total += line_value(st[lvl, r], cols, False, r, kind, tab, coef, wmat)

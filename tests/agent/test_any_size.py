@@ -11,6 +11,8 @@ import pytest
 
 from screenbot.agent import SearchCancelled
 from screenbot.agent import any_size_lines as lines
+from screenbot.agent import any_size_ntuple
+from screenbot.agent.any_size import _NO_NETWORK as NO_NETWORK
 from screenbot.agent.any_size import SYMMETRIES, AnySizeAgent, load, orient, original_move
 from screenbot.agent.any_size_eval import CORNER, EVALUATIONS, LINES, SNAKE, Evaluation, snake_weights
 from screenbot.agent.corner import corner_row_table
@@ -77,7 +79,7 @@ def plain_evaluate(grid, evaluation, board_base=0.0):
 def kernel_evaluate(grid, evaluation):
     st = np.zeros((2, lines.STACK_WIDTH), np.uint64)
     rows, cols = load(st, grid)
-    return lines.evaluate(st, 0, rows, cols, evaluation.kind, *evaluation.arrays(rows, cols))
+    return lines.evaluate(st, 0, rows, cols, evaluation.kind, *evaluation.arrays(rows, cols), *NO_NETWORK)
 
 
 # --- expectimax written out plainly on grids with the rules (as tests/agent/reference_search.py) ---
@@ -220,7 +222,7 @@ def test_a_lost_board_has_no_move_and_a_bad_board_is_refused():
 
 
 @pytest.mark.parametrize("shape", [(5, 5), (8, 8), (4, 6)], ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("name", sorted(EVALUATIONS))
+@pytest.mark.parametrize("name", sorted(set(EVALUATIONS) - {"ntuple"}))
 def test_a_whole_decision_on_a_big_board_is_a_legal_move_within_its_budget(shape, name):
     agent = AnySizeAgent(name)
     agent.warm_up()
@@ -271,3 +273,73 @@ def test_bad_settings_are_refused():
     with pytest.raises(ValueError):
         AnySizeAgent().choose(((2, 0, 0), (0, 0, 0), (0, 0, 0)), depth=99)
     assert isinstance(SNAKE, Evaluation)
+
+
+# --- the learned evaluation ---
+@pytest.fixture(scope="module")
+def small_network(tmp_path_factory):
+    """The 4x3 network with seeded random weights, saved as the agent loads it."""
+    network = any_size_ntuple.NETWORKS[(4, 3)]
+    weights = np.random.default_rng(4).uniform(0, 1000, (len(network.tuples), network.size)).astype(np.float32)
+    path = tmp_path_factory.mktemp("network") / "net.npz"
+    any_size_ntuple.save(path, network, weights, games=0)
+    return path, network, weights
+
+
+def nibbles(grid):
+    cols = len(grid[0])
+    return np.uint64(sum(rank(v) << (4 * (r * cols + c)) for r, row in enumerate(grid) for c, v in enumerate(row)))
+
+
+def test_the_trainers_moves_match_the_rules():
+    rng = random.Random(9)
+    lines_of = any_size_ntuple.move_lines(4, 3)
+    for _ in range(300):
+        grid = random_board(rng, 4, 3, empty=rng.choice((0.2, 0.5)), top=9)
+        for move in Move:
+            want, gain = apply_move(grid, move)
+            got, got_gain = any_size_ntuple.move_board(nibbles(grid), int(move), lines_of)
+            assert (int(got), got_gain) == (int(nibbles(want)), gain)
+
+
+def test_the_network_value_is_its_weights_summed_over_tuples_and_symmetries(small_network):
+    path, network, weights = small_network
+    grid = ((2, 4, 8), (0, 16, 2), (4, 0, 0), (32, 2, 1024))
+    ranks = [[rank(v) for v in row] for row in grid]
+    want = 0.0
+    for k, cells in enumerate(network.tuples):
+        for flip_lr in (False, True):
+            for flip_ud in (False, True):
+                index = 0
+                for i in cells:
+                    r, c = divmod(i, 3)
+                    index = index * network.base + ranks[3 - r if flip_ud else r][2 - c if flip_lr else c]
+                want += float(weights[k, index])
+    got = any_size_ntuple.value(nibbles(grid), weights, network.looks(), network.base)
+    assert math.isclose(got, want, rel_tol=1e-9)
+    st = np.zeros((2, lines.STACK_WIDTH), np.uint64)
+    load(st, grid)
+    coef = np.zeros(lines.COEF_SIZE)
+    coef[lines.C_NT_BASE] = network.base
+    tab, _, wmat = LINES.arrays(4, 3)
+    assert math.isclose(lines.evaluate(st, 0, 4, 3, lines.NTUPLE, tab, coef, wmat, weights, network.looks()), want,
+                        rel_tol=1e-9)
+
+
+@pytest.mark.parametrize("turned", [False, True], ids=["4x3", "3x4"])
+def test_the_search_on_the_network_equals_a_plain_expectimax_of_gains_and_values(small_network, turned):
+    path, network, weights = small_network
+    board = ((2, 0, 4), (0, 8, 2), (4, 2, 16), (0, 0, 2))
+    looks = network.looks()
+
+    def evaluate(grid):
+        return any_size_ntuple.value(nibbles(grid), weights, looks, network.base)
+
+    want = plain_values(board, 2, evaluate, gain_weight=1.0)
+    agent = AnySizeAgent("ntuple", network_path=path)
+    decision = agent.choose(tuple(zip(*board)) if turned else board, depth=2)
+    for move, value in want.items():
+        got = decision.values[original_move(move, (True, False, False)) if turned else move]
+        assert math.isclose(got, value, rel_tol=1e-6), move
+    with pytest.raises(ValueError):
+        agent.choose(random_board(random.Random(1), 5, 5), depth=1)
