@@ -132,7 +132,7 @@ class AnySizeAgent(Agent):
         return time.perf_counter() - start
 
     def evaluation_for(self, rows: int, cols: int) -> Evaluation:
-        return self.evaluation if self.evaluation is not None else default_evaluation(rows, cols)
+        return self.evaluation if self.evaluation is not None else default_evaluation(rows, cols, self.network_path)
 
     def choose(self, board, budget_ms: float | None = None, depth: int | None = None) -> Decision:
         """The best move for `board` (rows of tile values, any size from 3x3 to 8x8: rules.to_grid checks it).
@@ -283,6 +283,14 @@ class AnySizeAgent(Agent):
         return best, best_depth, best_nodes
 
 
-def default_evaluation(rows: int, cols: int) -> Evaluation:
-    """The evaluation a board of this shape is played with when none is named."""
+def default_evaluation(rows: int, cols: int, network_path: Path | None = None) -> Evaluation:
+    """The evaluation a board of this shape is played with when none is named: on 4x3 and 3x4 the trained
+    network when there is one (at `network_path`, by default the user cache dir's:
+    `screenbot.agent.any_size_ntuple.default_path`), else (and on every other size) the corner lines
+    (docs/sizes.md: how they were chosen)."""
+    if {rows, cols} == {3, 4}:
+        from screenbot.agent.any_size_ntuple import default_path
+
+        if (network_path or default_path()).exists():
+            return evaluation_named("ntuple")
     return evaluation_named("corner")

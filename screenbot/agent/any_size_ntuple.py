@@ -75,6 +75,7 @@ class Network:
 
 
 NETWORKS = {(4, 3): Network(4, 3, TUPLES_4X3)}
+RESTART_RING = 4096  # boards kept for restarts
 
 
 @njit(cache=True)
@@ -182,13 +183,32 @@ def _spawn(board, cells, state, four):
 
 
 @njit(cache=True)
-def train_games(weights, looks, base, lines, cells, games, alpha, seed, four, out_scores):
+def _max_rank(board, cells):
+    top = 0
+    for i in range(cells):
+        top = max(top, np.int64((board >> np.uint64(4 * i)) & np.uint64(0xF)))
+    return top
+
+
+@njit(cache=True)
+def train_games(weights, looks, base, lines, cells, games, alpha, seed, four, out_scores, starts, stored,
+                restart_share, restart_rank):
     """Play `games` games greedily on the network's values and learn from them (TD(0) on afterstates,
-    step alpha / lookups); out_scores[g] = game g's score."""
+    step alpha / lookups); out_scores[g] = game g's score (-1 for a game restarted mid-way).
+
+    Restarts: the board on which a game first holds a tile of `restart_rank` is kept in the ring `starts`
+    (stored[0]: boards kept so far); a game then starts from one of them with chance `restart_share`, so
+    that the late game, which few whole games reach, is learned as often as the early one."""
     state = np.array([np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) | np.uint64(1)], np.uint64)
     step_scale = alpha / looks.shape[0]
+    ring = starts.shape[0]
     for g in range(games):
-        board = _spawn(_spawn(np.uint64(0), cells, state, four), cells, state, four)
+        restarted = stored[0] > 0 and _rand(state) < restart_share
+        if restarted:
+            board = starts[int(_rand(state) * min(stored[0], ring))]
+        else:
+            board = _spawn(_spawn(np.uint64(0), cells, state, four), cells, state, four)
+        kept = restarted
         score = 0
         previous = np.uint64(0)
         has_previous = False
@@ -213,7 +233,11 @@ def train_games(weights, looks, base, lines, cells, games, alpha, seed, four, ou
             previous, has_previous = best_after, True
             score += best_gain
             board = _spawn(best_after, cells, state, four)
-        out_scores[g] = score
+            if not kept and best_gain >= (1 << restart_rank) and _max_rank(board, cells) >= restart_rank:
+                starts[stored[0] % ring] = board
+                stored[0] += 1
+                kept = True
+        out_scores[g] = -1 if restarted else score
 
 
 def move_lines(rows: int, cols: int) -> np.ndarray:
@@ -230,21 +254,31 @@ def move_lines(rows: int, cols: int) -> np.ndarray:
 
 
 def train(network: Network, games: int, weights: np.ndarray | None = None, alpha: float = 0.1, seed: int = 1,
-          chunk: int = 1000, four: float = 0.1, report=None) -> np.ndarray:
+          chunk: int = 1000, four: float = 0.1, optimistic: float = 0.0, restart_share: float = 0.0,
+          restart_tile: int = 2048, report=None) -> np.ndarray:
     """Train the network's weights (new ones unless given) for `games` games; report(games done, mean
-    score of the last chunk) after every chunk."""
-    weights = network.new_weights() if weights is None else weights
+    score of the last chunk's whole games) after every chunk. `optimistic`: new weights start so that
+    every board is worth this much (optimistic TD, Guei et al.: boards not seen yet look good, so play
+    tries them). `restart_share`: the share of games that start from a board on which an earlier game
+    first held `restart_tile` (see train_games)."""
     looks = network.looks()
+    if weights is None:
+        weights = network.new_weights()
+        weights[:] = optimistic / looks.shape[0]
     lines = move_lines(network.rows, network.cols)
+    starts = np.zeros(RESTART_RING, np.uint64)
+    stored = np.zeros(1, np.int64)
+    restart_rank = int(restart_tile).bit_length() - 1
     done = 0
     while done < games:
         n = min(chunk, games - done)
         scores = np.zeros(n, np.int64)
         train_games(weights, looks, network.base, lines, network.rows * network.cols, n, alpha, seed + done, four,
-                    scores)
+                    scores, starts, stored, restart_share, restart_rank)
         done += n
+        whole = scores[scores >= 0]
         if report is not None:
-            report(done, float(scores.mean()))
+            report(done, float(whole.mean()) if len(whole) else float("nan"))
     return weights
 
 
@@ -272,6 +306,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=100_000)
     ap.add_argument("--alpha", type=float, default=0.1)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--optimistic", type=float, default=0.0, help="new weights value every board at this much")
+    ap.add_argument("--restart-share", type=float, default=0.0, help="share of games started from a board on "
+                    "which an earlier game first held --restart-tile")
+    ap.add_argument("--restart-tile", type=int, default=2048)
     ap.add_argument("--resume", action="store_true", help="go on training the weights in --out")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
@@ -285,7 +323,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{format_size(size)} games {before + done}: mean score of the last ones {mean:.0f} "
               f"({time.perf_counter() - started:.0f} s)", flush=True)
 
-    weights = train(network, args.games, weights, args.alpha, args.seed + before, report=report)
+    weights = train(network, args.games, weights, args.alpha, args.seed + before, optimistic=args.optimistic,
+                    restart_share=args.restart_share, restart_tile=args.restart_tile, report=report)
     save(Path(args.out), network, weights, before + args.games)
 
 

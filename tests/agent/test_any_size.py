@@ -343,3 +343,27 @@ def test_the_search_on_the_network_equals_a_plain_expectimax_of_gains_and_values
         assert math.isclose(got, value, rel_tol=1e-6), move
     with pytest.raises(ValueError):
         agent.choose(random_board(random.Random(1), 5, 5), depth=1)
+
+
+def test_training_learns_and_restarts_from_kept_late_boards():
+    """A few thousand games of TD learning play better than none, and with restarts the games that held a 64
+    first are kept and played on (those games' scores are marked -1)."""
+    network = any_size_ntuple.NETWORKS[(4, 3)]
+    looks, lines_of = network.looks(), any_size_ntuple.move_lines(4, 3)
+    weights = network.new_weights()
+    untrained = np.zeros(300, np.int64)
+    starts, stored = np.zeros(64, np.uint64), np.zeros(1, np.int64)
+    any_size_ntuple.train_games(weights.copy(), looks, network.base, lines_of, 12, 300, 0.0, 5, 0.1, untrained,
+                                starts, stored, 0.0, 20)
+    reports = []
+    any_size_ntuple.train(network, 6000, weights, chunk=3000, report=lambda done, mean: reports.append(mean))
+    trained = np.zeros(300, np.int64)
+    any_size_ntuple.train_games(weights.copy(), looks, network.base, lines_of, 12, 300, 0.0, 5, 0.1, trained,
+                                starts, stored, 0.0, 20)
+    assert trained.mean() > 1.5 * untrained.mean() and len(reports) == 2
+    scores = np.zeros(400, np.int64)
+    any_size_ntuple.train_games(weights, looks, network.base, lines_of, 12, 400, 0.1, 6, 0.1, scores, starts,
+                                stored, 0.5, 6)
+    assert stored[0] > 0 and (scores == -1).sum() > 50
+    for board in starts[:min(stored[0], 64)]:
+        assert any_size_ntuple._max_rank(board, 12) >= 6
