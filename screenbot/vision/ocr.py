@@ -10,6 +10,7 @@ import numpy as np
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import is_tile
 from screenbot.imaging import FG_DIFF, glyph_mask
+from screenbot.vision.segments import read_segment_number
 from screenbot.vision.tesseract import install_hint, tesseract_program
 
 GLYPH_W, GLYPH_H = 32, 12  # digit-shape key resolution (columns x rows)
@@ -43,7 +44,8 @@ def glyph_bits(mask: np.ndarray) -> np.ndarray | None:
         return None
     crop = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32)
     small = cv2.resize(crop, (GLYPH_W, GLYPH_H), interpolation=cv2.INTER_AREA)
-    return small >= 0.5
+    # strokes thinner than a bin (line-art digits) never fill one: half the fullest bin marks ink then
+    return small >= min(0.5, 0.5 * float(small.max()))
 
 
 def glyph_key(colour, bits: np.ndarray) -> str:
@@ -225,6 +227,12 @@ def read_number(cell: np.ndarray, background, kilo: bool = False, diff: int = FG
     characters than the marks is never taken, so that "2k" is never taken for a 2. `diff`: how far
     from the background a pixel belongs to the digits (faint writing on flat paper needs less).
     """
+    # numbers drawn rather than printed (seven-segment line art, block fonts) are read by their
+    # strokes, which tesseract takes for other digits (a block "8" for a 4); a printed number's curves
+    # and slants leave the strokes' places half marked, and it goes to tesseract
+    drawn = read_segment_number(digit_mask(cell, background, diff))
+    if drawn is not None:
+        return drawn if drawn >= 2 and is_tile(drawn) else None
     votes: dict[int, int] = {}
     marks = _digit_count(cell, background, diff)
     for height in (DIGIT_HEIGHT, 40, 22, 32, 20, 24, 48, 16):

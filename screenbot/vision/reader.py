@@ -24,11 +24,24 @@ from screenbot.vision.blocks import read_block_board
 from screenbot.vision.glyphs import value_from_digits, value_of_tile
 from screenbot.vision.overflow import ink_on_lines, runs_over, wide_number
 from screenbot.vision.reading import Reading, UnreadableTileError  # noqa: F401 - read_board's answer and error
-from screenbot.vision.sampling import (EDGE_TOL, EMPTY, FIRST_TILE, GAP, RIM_GAP_SHARE, TOL, Entry, Sampler, labels_of,
-                                      rim_lines_in_gap, sampler_for)
+from screenbot.vision.sampling import (
+    EDGE_TOL,
+    EMPTY,
+    FIRST_TILE,
+    GAP,
+    RIM_GAP_SHARE,
+    TOL,
+    Entry,
+    Sampler,
+    labels_of,
+    rim_lines_in_gap,
+    sampler_for,
+)
 from screenbot.vision.state_words import state_of_words
 from screenbot.vision.stipple import evened, stippled
 from screenbot.vision.text import read_text_board
+from screenbot.vision.tile_colour import mode_colour as _mode_colour
+from screenbot.vision.tile_colour import rim_colour
 
 JUMP = 36  # a colour step this sharp on a gap line is the edge of a tile that is not in its cell
 
@@ -230,16 +243,6 @@ def _grid_from_labels(labels: np.ndarray, entries: list[Entry], values: dict[int
     return tuple(tuple(out[r * cols : (r + 1) * cols]) for r in range(len(out) // cols))
 
 
-def _mode_colour(px: np.ndarray) -> tuple[np.ndarray, float]:
-    """Most common colour (4-level bins) among pixels (N x 3) and its share within 8 levels."""
-    q = (px >> 2).astype(np.int32)
-    codes = (q[:, 0] << 12) | (q[:, 1] << 6) | q[:, 2]
-    top = np.bincount(codes).argmax()
-    colour = px[codes == top].mean(axis=0)
-    share = float((np.abs(px.astype(np.int16) - colour).max(axis=1) <= 8).mean())
-    return colour, share
-
-
 def _overlay(profile: Profile, s: Sampler, line_px: np.ndarray, region: np.ndarray, strip_px: np.ndarray,
              ocr_allowed: bool = True) -> tuple[BoardState, float, Grid | None] | None:
     """The overlay the gap lines are seen through: (state, alpha, the board read under it), or None.
@@ -353,6 +356,7 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
             continue  # a built-in theme's colour names its value (a learned look's is checked, as above)
         cell_px = _cell_pixels(region, profile, i)
         colour, share = _mode_colour(strip_px[i])
+        colour, share = rim_colour(cell_px, colour, share, [profile.gap_colour, profile.empty_colour])
         if share < 0.45:
             return done(None, BoardState.UNSETTLED, f"cell {i // cols},{i % cols} has no single colour")
         if lab == -1 and _is_flat(cell_px, colour):

@@ -24,6 +24,7 @@ PAD = 0.5
 # A horizontal line this far (share of a row's pitch) from every line of the lattice is not the board's:
 # the edge of a box drawn over it.
 OFF_LATTICE = 0.1
+MIN_GAP_PX = 3  # cells closer than this touch: no background between them
 
 
 
@@ -49,6 +50,11 @@ def _gaps_clear(writing: np.ndarray, rects) -> float:
     cols = lattice_cols(rects)
     xs = [(rects[c - 1].right + rects[c].x) // 2 for c in range(1, cols)]
     ys = [(rects[(r - 1) * cols].bottom + rects[r * cols].y) // 2 for r in range(1, len(rects) // cols)]
+    # where cells touch (no gap between them: tiles drawn edge to edge), a tile covers the line
+    apart_x = [x for c, x in enumerate(xs, 1) if rects[c].x - rects[c - 1].right >= MIN_GAP_PX]
+    apart_y = [y for r, y in enumerate(ys, 1) if rects[r * cols].y - rects[(r - 1) * cols].bottom >= MIN_GAP_PX]
+    if apart_x or apart_y:
+        xs, ys = apart_x, apart_y
     return clear_share(writing, xs, ys, (rects[0].x, rects[-1].right - 1), (rects[0].y, rects[-1].bottom - 1), 48)
 
 
@@ -210,5 +216,43 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
             if value is None:
                 raise no_number(row, col, done(None, BoardState.UNSETTLED, f"cell {row},{col}: no number could be read", calls))
             values[i] = value
+        for col, cell in enumerate(cells):
+            if col in taken:
+                continue
+            value, spent = _unwritten_cell(region, ink, cell, profile, ocr_allowed)
+            calls += spent
+            if value is None:
+                raise no_number(row, col, done(None, BoardState.UNSETTLED, f"cell {row},{col}: a block with no number read", calls))
+            learned = learned or spent > 0
+            values[row * n_cols + col] = value
     grid = tuple(tuple(values[r * n_cols:(r + 1) * n_cols]) for r in range(profile.rows))
     return done(grid, BoardState.PLAYING, "read digits" if calls else "", calls, learned)
+
+
+# A cell with no word on it is blank when ink covers less than this share of its inside; a block
+# that fills it (too big for a word) is read as a tile; anything between is neither.
+BLANK_SHARE, FILLED_SHARE = 0.2, 0.6
+
+
+def _unwritten_cell(region: np.ndarray, ink: np.ndarray, cell, profile: Profile, ocr_allowed: bool) -> tuple[int | None, int]:
+    """(value, OCR calls) of a cell where no word was found: 0 when its inside is the paper, the number
+    on it when a block of one colour fills it, None when it is neither (never taken for blank)."""
+    mx, my = max(1, cell.w // 7), max(1, cell.h // 7)
+    inside = ink[cell.y + my:cell.bottom - my, cell.x + mx:cell.right - mx]
+    share = float(inside.mean()) if inside.size else 0.0
+    if share < BLANK_SHARE:
+        return 0, 0
+    if share < FILLED_SHARE:
+        return None, 0
+    block = region[cell.y + my:cell.bottom - my, cell.x + mx:cell.right - mx]  # the tile's own rim left out
+    colour, mask = _block_digits(block)
+    bits = ocr.glyph_bits(mask)
+    if bits is None:
+        return None, 0
+    value = match_glyph(profile, colour, bits)
+    if value is not None or not ocr_allowed:
+        return value, 0
+    value = ocr.read_number(block, colour, kilo=True)
+    if value is not None:
+        profile.remember_glyph(ocr.glyph_key(colour, bits), value)
+    return value, 1
