@@ -24,8 +24,9 @@ def rim_colour(cell_px: np.ndarray, colour: np.ndarray, share: float, plain: lis
     h, w = cell_px.shape[:2]
     a, b = max(1, h // 30), max(2, h // 12)
     c, d = max(1, w // 30), max(2, w // 12)
-    rim = np.concatenate([cell_px[a:b, c:w - c].reshape(-1, 3), cell_px[h - b:h - a, c:w - c].reshape(-1, 3),
-                          cell_px[b:h - b, c:d].reshape(-1, 3), cell_px[b:h - b, w - d:w - c].reshape(-1, 3)])
+    sy, sx = max(1, h // 40), max(1, w // 40)  # about 40 points along each side
+    rim = np.concatenate([cell_px[a:b, c:w - c:sx].reshape(-1, 3), cell_px[h - b:h - a, c:w - c:sx].reshape(-1, 3),
+                          cell_px[b:h - b:sy, c:d].reshape(-1, 3), cell_px[b:h - b:sy, w - d:w - c].reshape(-1, 3)])
     if len(rim) == 0:
         return colour, share
     found, rim_share = mode_colour(rim)
