@@ -25,6 +25,10 @@ from screenbot.profile import Profile, cell_patches
 
 COLOUR_TOL = 8
 SHADE_SHARE = 0.05  # a gap shade covers this share of the gap lines at least
+FLAT_SHARE = 0.97  # an empty cell is one colour on this share of its interior at least
+# A tile's number is drawn in the middle of its cell: on a big cell it covers so little of the whole
+# interior that a tile looks flat there, so an empty cell must be flat inside this margin too.
+MIDDLE_MARGIN = 0.3
 
 
 def board_rect(lattice: Lattice, frame: Frame) -> Rect:
@@ -71,11 +75,13 @@ def gap_samples(pixels: np.ndarray, lattice: Lattice) -> np.ndarray:
     return np.concatenate(out) if out else np.zeros((0, 3), np.uint8)
 
 
-def _cell_interior(pixels: np.ndarray, lattice: Lattice, r: int, c: int, n: int = 16) -> np.ndarray:
+def _cell_interior(pixels: np.ndarray, lattice: Lattice, r: int, c: int, n: int = 16,
+                   margin: float = 0.12) -> np.ndarray:
+    """n x n pixels spread over cell (r, c) inside `margin` (a share of its size) from each edge."""
     h, w = pixels.shape[:2]
     x, y, cw, ch = lattice.cell(r, c)
-    ys = np.linspace(y + 0.12 * ch, y + 0.88 * ch, n).astype(int).clip(0, h - 1)
-    xs = np.linspace(x + 0.12 * cw, x + 0.88 * cw, n).astype(int).clip(0, w - 1)
+    ys = np.linspace(y + margin * ch, y + (1 - margin) * ch, n).astype(int).clip(0, h - 1)
+    xs = np.linspace(x + margin * cw, x + (1 - margin) * cw, n).astype(int).clip(0, w - 1)
     return pixels[np.ix_(ys, xs)].reshape(-1, 3)
 
 
@@ -121,7 +127,9 @@ def measure_colours(pixels: np.ndarray, lattice: Lattice) -> tuple[tuple[int, in
     for r in range(lattice.rows):
         for c in range(lattice.cols):
             colour, share = _dominant_share(_cell_interior(pixels, lattice, r, c), tol=6)
-            if share >= 0.97 and not _close(colour, gap, 4):
+            if share < FLAT_SHARE or _close(colour, gap, 4):
+                continue
+            if _dominant_share(_cell_interior(pixels, lattice, r, c, margin=MIDDLE_MARGIN), tol=6)[1] >= FLAT_SHARE:
                 flat.append(tuple(int(round(v)) for v in colour))
     empty = None
     if flat:
