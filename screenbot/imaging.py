@@ -46,11 +46,12 @@ def glyph_mask(pixels: np.ndarray, background, diff: int = FG_DIFF) -> np.ndarra
     return (np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > diff).astype(np.uint8)
 
 
-def without_lines(mask: np.ndarray) -> np.ndarray:
-    """The mask less thin straight lines longer than LINE_PX (a grid drawn with box-drawing
-    characters or rules between the cells); filled blocks stay."""
+def without_lines(mask: np.ndarray, min_len: int = LINE_PX) -> np.ndarray:
+    """The mask less thin straight lines at least `min_len` px long (a grid drawn with box-drawing
+    characters or rules between the cells); filled blocks stay. A reader that knows its digits'
+    height passes more than it, so that a line-art digit's stroke stays."""
     out = mask.copy()
-    for kernel, thin_axis in (((LINE_PX, 1), 3), ((1, LINE_PX), 2)):
+    for kernel, thin_axis in (((min_len, 1), 3), ((1, min_len), 2)):
         runs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, kernel))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8)
         for i in range(1, n):

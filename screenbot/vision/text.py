@@ -24,6 +24,8 @@ PAD = 0.5
 # A horizontal line this far (share of a row's pitch) from every line of the lattice is not the board's:
 # the edge of a box drawn over it.
 OFF_LATTICE = 0.1
+# A straight stroke up to this share of the digits' height may be part of a digit (a line-art "1")
+STROKE_SHARE = 1.25
 MIN_GAP_PX = 3  # cells closer than this touch: no background between them
 
 
@@ -162,7 +164,8 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
     ink = glyph_mask(region, background, profile.ink_diff)
     if tuple(profile.gap_colour) != tuple(background):
         ink &= glyph_mask(region, profile.gap_colour, profile.ink_diff)
-    writing = without_lines(ink)  # once per read: rows are read from it
+    # once per read: rows are read from it (a digit's own stroke, as tall as the digits, is no line)
+    writing = without_lines(ink, max(LINE_PX, int(STROKE_SHARE * digit_h) + 1))
     marked = marks_mask(profile, region.shape)
     if marked is not None:
         writing[marked] = 0  # help text, a logo: part of the look, never a number
