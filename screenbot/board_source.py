@@ -13,6 +13,7 @@ import numpy as np
 
 from screenbot.board_state import BoardState
 from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices
+from screenbot.calibration.size_check import other_size_error, size_seen
 from screenbot.control.screen import Frame, ImageScreen, MssScreen, Screen
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import Grid
@@ -192,9 +193,11 @@ def open_session(image: str | Path | None = None, profile: str | Path | Profile 
         frame = screen.grab(None)
         first = _check(frame, loaded) if loaded is not None else None
         if loaded is not None and (first is None or first.state != BoardState.NO_BOARD):
+            _same_size(frame, loaded, size_seen(frame, loaded), live, profile_path is not None)
             return Session(screen, loaded, profile_path, False, live, frame, first)
         prof = _find_on(screen, frame, loaded, live)
         if loaded is not None:
+            _same_size(frame, loaded, prof.shape, live, profile_path is not None)
             where = "on the screen" if live else "in the picture"
             print(f"screenbot: note: the board is not where the profile says: found it {where} for this run only "
                   "(`screenbot calibrate` saves the new place)", file=sys.stderr)
@@ -208,6 +211,12 @@ def open_session(image: str | Path | None = None, profile: str | Path | Profile 
     except BaseException:
         screen.close()
         raise
+
+
+def _same_size(frame: Frame, profile: Profile, seen, live: bool, saved: bool) -> None:
+    """OtherSizeError (the frame kept) when the board seen has another size than the profile's."""
+    if seen is not None and tuple(seen) != profile.shape:
+        raise other_size_error(profile.shape, tuple(seen), live, _kept_at(frame, "other-size"), saved)
 
 
 def _find_on(screen: Screen, frame: Frame, base: Profile | None, live: bool) -> Profile:

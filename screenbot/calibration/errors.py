@@ -19,3 +19,9 @@ class ManyBoardsError(ScreenbotError):
     def __init__(self, message: str, candidates: list) -> None:
         super().__init__(message)
         self.candidates = candidates
+
+
+class OtherSizeError(ScreenbotError):
+    """The profile is for a board of one size and the board where it points has another: calibrate again."""
+
+    exit_code = 3  # as `read`'s "no board where the profile says"
