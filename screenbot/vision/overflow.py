@@ -91,6 +91,9 @@ def _run_end(cols: np.ndarray, start: int, step: int, space: int) -> int | None:
     return None
 
 
+EDGE_PX = 2
+
+
 def runs_over(region: np.ndarray, cell: Rect, neighbours: tuple[int, int], background, plain) -> bool:
     """The digits written on `cell` (board-relative) run on past its left or right edge: pixels of their
     ink's colour, and not of the gap's, in the rows they are written in, in the gap on either side
@@ -99,11 +102,12 @@ def runs_over(region: np.ndarray, cell: Rect, neighbours: tuple[int, int], backg
     Read inside its cell, such a number would lose digits (a 1024 read as 2)."""
     y0, y1 = cell.y + int(0.12 * cell.h), cell.y + int(0.88 * cell.h)
     left, right = neighbours
-    band = np.concatenate([region[y0:y1, max(0, left) : cell.x], region[y0:y1, cell.right : right]], axis=1)
+    # the neighbours' own edges (a px or two past their rectangles) are left out
+    band = np.concatenate([region[y0:y1, max(0, left + EDGE_PX) : cell.x], region[y0:y1, cell.right : right - EDGE_PX]], axis=1)
     if not band.size:
         return False
     px = band.astype(np.int16)
-    unplain = _unplain(px, plain)
+    unplain = _unplain(px, [*plain, background])  # the tile's own colour past its edge is no ink either
     if int(unplain.sum()) < INK_OUT_PX:  # the gap beside the cell all in plain colours (the usual case): no ink
         return False
     inside = region[y0:y1, cell.x : cell.right]
