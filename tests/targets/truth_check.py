@@ -9,7 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from screenbot.game.rules import Grid, Move, line_cells, slide_row_left, to_grid
+from screenbot.game.rules import Grid, Move, move_lines, slide_row_left, to_grid
+from screenbot.game.sizes import size_of
 from screenbot.game.variants import merge_until_none_equal, slide_with, merged_tile_goes_on, touching_pairs_first
 
 
@@ -64,7 +65,7 @@ def step_errors(prev: dict[str, Any], rec: dict[str, Any], spawns_on_first_2048:
     if rec["score"] != want_score:
         what = "the sum of the tiles" if rules.score == "tile_sum" else f"{prev['score']} + {gain}"
         errors.append(f"score {rec['score']}, the rules say {what}")
-    new = [(r, c) for r in range(4) for c in range(4) if after[r][c] != slid[r][c]]
+    new = [(r, c) for r in range(len(after)) for c in range(len(after[0])) if after[r][c] != slid[r][c]]
     first_2048 = any(2048 in row for row in slid) and not any(2048 in row for row in before)
     if not new and first_2048 and not spawns_on_first_2048:
         return errors
@@ -123,5 +124,5 @@ def _spawns_after_noop(rules: Rules, grid: Grid, move: Move) -> bool:
     if rules.noop_spawn == "always":
         return True
     if rules.noop_spawn == "empty_line":
-        return any(not any(grid[r][c] for r, c in line_cells(move, line)) for line in range(4))
+        return any(not any(grid[r][c] for r, c in cells) for cells in move_lines(move, size_of(grid)))
     return False
