@@ -11,10 +11,13 @@ not, so a loss early in a game and one late in it can be compared (docs/coach.md
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
+from screenbot.errors import ScreenbotError
 from screenbot.game.rules import Grid, Move
+from screenbot.game.sizes import CLASSIC, Size, format_size, size_of
 
 # Bands by loss: a move loses at least this share of the best value. Set from reviewed seeded games
 # judged on the plain evaluation (docs/coach.md): a random other legal move loses a median 0.1-0.6 %
@@ -27,6 +30,10 @@ INACCURACY = 0.005
 MISTAKE = 0.015
 BLUNDER = 0.04
 BANDS = ("good", "inaccuracy", "mistake", "blunder")  # from the best to the worst
+
+
+class OtherSizeJudged(ScreenbotError):
+    """A board of another size than the judge's player plays."""
 
 
 def loss_of(values: dict[Move, float], played: Move, best: Move | None) -> float:
@@ -88,25 +95,39 @@ class Judged:
 class Judge:
     """Searches each distinct board once (a cache by board) and judges the moves played on them.
 
-    `choose(board)` -> Decision (move, values); by default the player `player` (play's unless told;
-    its tables loaded or built, when it has them, unless given as `tables`) searching `depth` (an
-    int, or "adaptive": nneonneo's rule capped at `depth_cap`) with no time limit, so a review gives
-    the same losses on a busy machine as on a quiet one (`budget_ms` trades that for speed).
+    `choose(board)` -> Decision (move, values); by default the player `player` (None: the one play
+    plays on boards of `shape`, screenbot.agent.players.default_player; its tables loaded or built,
+    when it has them, unless given as `tables`) searching `depth` (an int, or "adaptive": on 4x4
+    nneonneo's rule capped at `depth_cap`, on other sizes the player's own deepening within its budget
+    counted in the thread's CPU time) with no time limit, so a review gives the same losses on a busy
+    machine as on a quiet one (`budget_ms` trades that for speed). A board of another size than
+    `shape` is an OtherSizeJudged error.
     """
 
     def __init__(self, choose: Callable | None = None, depth: int | str = "adaptive", depth_cap: int | None = None,
-                 budget_ms: float | None = None, player: str | None = None, tables=None) -> None:
+                 budget_ms: float | None = None, player: str | None = None, tables=None,
+                 shape: Size = CLASSIC) -> None:
         self.settings: dict = {}
         self.agent = None
+        self.shape = None if choose is not None else tuple(shape)
         if choose is None:
-            from screenbot.agent.players import DEFAULT_PLAYER, make_player
+            from screenbot.agent.players import make_player, player_for, player_spec
 
-            player = DEFAULT_PLAYER if player is None else player
-            agent = make_player(player, tables=tables, wait=True, depth_cap=depth_cap)
+            player = player_for(player, self.shape)  # a player of another size: one line
+            if self.shape == CLASSIC:
+                agent = make_player(player, tables=tables, wait=True, depth_cap=depth_cap)
+            else:  # the 4x4 search's tables and depth cap are not this size's
+                agent = make_player(player, wait=True, shape=self.shape)
+                if hasattr(agent, "clock"):
+                    agent.clock = time.thread_time  # its budget in CPU time: as strong on a busy machine
             self.agent = agent
-            self.settings = {"player": player, "depth": depth, "depth_cap": agent.depth_cap, "budget_ms": budget_ms}
+            exact = player_spec(player).shapes == "3x3"  # the exact answer: no depth, no budget
+            self.settings = {"player": player, "shape": format_size(self.shape), "depth": None if exact else depth,
+                             "depth_cap": getattr(agent, "depth_cap", None), "budget_ms": None if exact else budget_ms}
 
             def choose(board: Grid):
+                if exact:
+                    return agent.choose(board)
                 decision = agent.choose(board, budget_ms, depth)
                 if decision.move is not None and not decision.values:  # a table's move: the search values it
                     values = agent.search(board, budget_ms, depth).values
@@ -128,6 +149,9 @@ class Judge:
             self.agent.cancel()
 
     def decision(self, board: Grid):
+        if self.shape is not None and size_of(board) != self.shape:
+            raise OtherSizeJudged(f"a {format_size(size_of(board))} board, and the judge plays "
+                                  f"{format_size(self.shape)} boards")
         if board not in self.cache:
             self.cache[board] = self._choose(board)
             self.searches += 1

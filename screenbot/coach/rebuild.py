@@ -20,7 +20,7 @@ path where each board follows from the one before by the rules.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Mapping, Optional, Sequence
 
 from screenbot.game.rules import Grid, Move, apply_move, empty_cells, legal_moves, place
 from screenbot.play.tracker import LARGEST_OWN_COLOUR, Prediction, compare, is_big_marker
@@ -99,8 +99,10 @@ def _two_moves(before: Grid, seen) -> list[tuple[Move, Grid, Move, Grid]]:
     return found
 
 
-def explain(before: Grid, after, at: str = "") -> Explanation:
-    """How the seen board `after` follows from the believed board `before` (see Explanation)."""
+def explain(before: Grid, after, at: str = "", told: str | None = None) -> Explanation:
+    """How the seen board `after` follows from the believed board `before` (see Explanation). `told`:
+    the key a recording's log says was pressed on `before`; it picks one of several moves that each
+    lead to `after` (on a small board two moves often do)."""
     gained = None
     total_before, total_after = _tile_sum(before), _tile_sum(after)
     if total_before is not None and total_after is not None:
@@ -110,6 +112,9 @@ def explain(before: Grid, after, at: str = "") -> Explanation:
         if len(one) == 1:
             m, board = one[0]
             return Explanation("one", (Step(before, m, at),), board)
+        picked = [(m, board) for m, board in one if m.key == told]
+        if len(one) > 1 and len(picked) == 1:
+            return Explanation("one", (Step(before, picked[0][0], at),), picked[0][1])
         if len(one) > 1:
             return Explanation("ambiguous", detail="moves " + " and ".join(m.key for m, _ in one)
                                + " both lead to this board")
@@ -191,10 +196,12 @@ class Rebuilder:
     one, and returns the moves and gaps it settles. A board that follows from nothing is held back
     until the next believed board tells whether it was a misread (the next follows from the board
     before it: dropped) or a cut (a gap there); `finish()` settles a board still held at the end.
-    Fed a whole game, it gives what rebuild() gives.
+    Fed a whole game, it gives what rebuild() gives. `told`: board -> the key a recording's log says
+    was pressed on it (see explain).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, told: Mapping[Grid, str] | None = None) -> None:
+        self.told = dict(told or {})
         self.game = Game()
         self.previous: Seen | None = None
         self._glimpses: list[Seen] = []  # boards glimpsed since `previous` was believed
@@ -229,7 +236,7 @@ class Rebuilder:
                 self.previous, self._cut, self._last = current, True, None
             self._glimpses = []
             return steps, gaps
-        why = explain(previous.board, current.board, previous.at)
+        why = explain(previous.board, current.board, previous.at, self.told.get(previous.board))
         found = (list(why.steps), why.board) if why.ok else None
         if found is None:
             found = _bridge(previous, self._glimpses, current)
@@ -284,11 +291,11 @@ class Rebuilder:
         return self.game
 
 
-def rebuild(seen: Sequence[Seen]) -> Game:
+def rebuild(seen: Sequence[Seen], told: Mapping[Grid, str] | None = None) -> Game:
     """The moves between consecutive believed boards (see the module's docstring). Boards seen but
     not believed (`sure=False`: on too few frames in a row) only ever bridge a jump that the believed
-    boards around them cannot explain."""
-    rebuilder = Rebuilder()
+    boards around them cannot explain. `told`: board -> the key a recording's log says was pressed on it."""
+    rebuilder = Rebuilder(told)
     glimpses: list[Seen] = []
     for s in seen:
         if s.sure:

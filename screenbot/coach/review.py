@@ -14,6 +14,7 @@ from screenbot.coach.errors import NoBoardInSourceError
 from screenbot.coach.evaluate import BANDS, BLUNDER, INACCURACY, MISTAKE, Judge, Judged, percent
 from screenbot.coach.frames import Source, open_source, same_picture, thumbnail
 from screenbot.coach.rebuild import Believer, Game, rebuild
+from screenbot.game.sizes import CLASSIC, Size, size_of
 from screenbot.geometry import Rect
 
 # Calibration is tried on at most this many distinct frames before the source is said to show no board.
@@ -208,14 +209,17 @@ def believe_frames(source: Source, still_frames: int | None = None, read: Callab
     return believer, stats, profile
 
 
-def review(path: str | Path, judge: Judge | None = None, still_frames: int | None = None,
+def review(path: str | Path, judge: Judge | Callable[[Size], Judge] | None = None, still_frames: int | None = None,
            read: Callable | None = None, use_log: bool = True) -> Review:
     """Review the game in a video, a folder of screenshots or a `play --record` folder (`use_log`: with
-    the boards its log holds; False: from its frames alone)."""
+    the boards its log holds; False: from its frames alone). `judge`: a Judge, or what makes one for
+    the game's board size (None: the Judge of the player play plays on that size)."""
     source = open_source(path, use_log)
-    believer, stats, _ = believe_frames(source, still_frames, read)
-    game = rebuild(believer.boards)
-    judge = judge if judge is not None else Judge()
+    believer, stats, profile = believe_frames(source, still_frames, read)
+    game = rebuild(believer.boards, stats.logged_moves)
+    if not isinstance(judge, Judge):
+        shape = size_of(game.steps[0].board) if game.steps else profile.shape if profile is not None else CLASSIC
+        judge = Judge(shape=shape) if judge is None else judge(shape)
     moves = [judge.judge(i, step.board, step.move, step.at) for i, step in enumerate(game.steps)]
     disagree = [i for i, step in enumerate(game.steps)
                 if step.board in stats.logged_moves and stats.logged_moves[step.board] != step.move.key]

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
 
     check_desktop(keys=False)  # the coach only looks
     with open_session(profile=args.profile, keep_new=True) as session:  # no board: one line, before any search
-        judge = judge_from(args, options)
+        judge = judge_from(args, options, session.profile.shape)
         if judge.agent is not None:
             judge.agent.warm_up()
         eyes = ScreenEyes(session.screen, session.profile)

@@ -35,6 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def add_judge_options(p: argparse.ArgumentParser) -> None:
     """The player and the search that judge the moves (review and coach)."""
     add_player_argument(p)
+    p.set_defaults(player=None)  # none named: the one play plays on the game's board size
     p.add_argument("--depth", metavar="D", default="adaptive",
                    help=f"search depth 0..{MAX_FIXED_DEPTH}, or 'adaptive' (default: what `play` uses, no time limit)")
     p.add_argument("--depth-cap", metavar="D", help="cap the adaptive depth at D (default 6; 'endgame': 6 until a 16384 is on the board, no cap after)")
@@ -50,10 +51,15 @@ def judge_options(args: argparse.Namespace) -> dict:
             "budget_ms": check_budget(args.budget_ms, "--budget-ms")}
 
 
-def judge_from(args: argparse.Namespace, options: dict):
-    """The Judge of these options, its player's tables loaded (built first with a progress bar)."""
+def judge_from(args: argparse.Namespace, options: dict, shape: tuple[int, int] = (4, 4)):
+    """The Judge of these options for boards of `shape`: --player, or the one play plays on that size
+    (a named player of another size: one line); on 4x4 its tables loaded (built first with a progress bar)."""
+    from screenbot.agent.players import player_for
     from screenbot.coach.evaluate import Judge
 
+    args.player = player_for(args.player, shape)
+    if tuple(shape) != (4, 4):  # the corner tables are 4x4's
+        return Judge(**{**options, "player": args.player}, shape=tuple(shape))
     name, tables = player_tables(args)
     return Judge(**{**options, "player": name}, tables=tables)
 
@@ -69,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.out:
         check_plotting()
-    result = review(args.source, judge_from(args, options), args.still_frames, use_log=not args.frames_only)
+    result = review(args.source, lambda shape: judge_from(args, options, shape), args.still_frames,
+                    use_log=not args.frames_only)
     print(f"{len(result.moves)} moves rebuilt, {len(result.game.gaps)} gap{'s' if len(result.game.gaps) != 1 else ''}, "
           f"accuracy {percent(result.accuracy)} (the agent's move played)")
     print("\n".join(result.summary_lines()))

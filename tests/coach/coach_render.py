@@ -15,15 +15,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vision"))
 import vision_render as render  # noqa: E402
 
 from screenbot.game.rules import Game, Grid, Move, legal_moves  # noqa: E402
+from screenbot.palette import CLASSIC  # noqa: E402
 
 PAGE = (560, 460)  # w, h of a screenshot
 AT = (40, 30)  # where the board sits on it
 SIZE = 400
 
 
-def seeded_game(seed: int, moves: int, start: Grid | None = None) -> tuple[list[Grid], list[Move]]:
-    """The boards (start first) and moves of a game of random legal moves."""
-    game = Game(seed=seed)
+def seeded_game(seed: int, moves: int, start: Grid | None = None,
+                shape: tuple[int, int] = (4, 4)) -> tuple[list[Grid], list[Move]]:
+    """The boards (start first) and moves of a game of random legal moves on a board of `shape`."""
+    game = Game(seed=seed, size=shape)
     game.reset(start=start)
     rng = random.Random(seed)
     boards, played = [game.grid], []
@@ -39,9 +41,32 @@ def seeded_game(seed: int, moves: int, start: Grid | None = None) -> tuple[list[
 
 
 def page(board: Grid, shift: tuple[int, int, float] | None = None) -> np.ndarray:
-    """A screenshot: the board drawn on a plain page (`shift`: one tile caught mid-slide)."""
+    """A screenshot: the board drawn on a plain page (`shift`: one tile caught mid-slide; 4x4 only)."""
     canvas = np.full((PAGE[1], PAGE[0], 3), 248, np.uint8)
+    if (len(board), len(board[0])) != (4, 4):
+        return render.paste(canvas, board_of_any_size(board), *AT)
     return render.paste(canvas, render.render_board(board, SIZE, shift=shift), *AT)
+
+
+def board_of_any_size(board: Grid, size: int = SIZE, theme=CLASSIC) -> np.ndarray:
+    """A board of any rows x cols in the classic look, its longer side `size` px: the cells share it with
+    gaps of 15/106.25 of a cell (the classic proportions), the shorter side in proportion."""
+    from PIL import Image, ImageDraw
+
+    rows, cols = len(board), len(board[0])
+    cell = size / (max(rows, cols) + (max(rows, cols) + 1) * 15 / 106.25)
+    gap = cell * 15 / 106.25
+    w, h = int(round(cols * cell + (cols + 1) * gap)), int(round(rows * cell + (rows + 1) * gap))
+    img = Image.new("RGB", (w, h), render.rgb(theme.gap))
+    draw = ImageDraw.Draw(img)
+    for r in range(rows):
+        for c in range(cols):
+            x, y = gap + c * (cell + gap), gap + r * (cell + gap)
+            draw.rounded_rectangle([x, y, x + cell - 1, y + cell - 1], max(1, int(3 * cell / 106.25)),
+                                   fill=render.rgb(theme.empty))
+            if board[r][c]:
+                render.draw_tile(draw, x, y, cell, board[r][c], theme)
+    return cv2.cvtColor(np.asarray(img), cv2.COLOR_RGB2BGR)
 
 
 def write_screenshots(folder: Path, boards, name: str = "shot{:d}.png") -> Path:
