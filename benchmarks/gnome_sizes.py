@@ -21,15 +21,12 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
-import subprocess
-import sys
 import tempfile
 import time
 import traceback
 from pathlib import Path
 
-from benchmarks.targets import ROOT, SCREEN, harness, limit_text, one_line
+from benchmarks.targets import ROOT, SCREEN, harness, limit_text, one_line, run_rows
 
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "gnome_sizes.jsonl"
 COLUMNS = ("size", "calibrated", "moves", "stop", "score, max tile", "moves/s",
@@ -134,28 +131,8 @@ def main(argv: list[str] | None = None) -> int:
         shapes = [parse_size(text) for text in args.sizes.split(",") if text.strip()]
     except argparse.ArgumentTypeError as exc:
         parser.error(str(exc))
-    date = datetime.date.today().isoformat()
-    commit = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%h"], capture_output=True,
-                            text=True).stdout.strip()
-    changed = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "screenbot"], capture_output=True,
-                             text=True).stdout.strip()
-    command = ("python -m benchmarks.gnome_sizes " + " ".join(sys.argv[1:] if argv is None else argv)).strip()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with open(args.out, "a") as f:
-        f.write(json.dumps({"kind": "header", "date": date, "command": command, "sizes": args.sizes,
-                            "commit": commit, "screenbot_uncommitted": bool(changed)}) + "\n")
-    rows = []
-    for shape in shapes:
-        print(f"{shape[0]}x{shape[1]} …", file=sys.stderr, flush=True)
-        row = size_row(shape, args)
-        rows.append(row)
-        with open(args.out, "a") as f:
-            f.write(json.dumps(row) + "\n")
-        print("  " + " | ".join(table_cells(row)), file=sys.stderr, flush=True)
-    page = markdown_page(rows, date, command, commit + (" + uncommitted changes in screenbot/" if changed else ""))
-    args.out.with_suffix(".md").write_text(page)
-    print(page)
-    return 0
+    return run_rows("gnome_sizes", argv, args.out, {"sizes": args.sizes}, shapes, lambda shape: f"{shape[0]}x{shape[1]}",
+                    lambda shape: size_row(shape, args), table_cells, markdown_page)
 
 
 if __name__ == "__main__":

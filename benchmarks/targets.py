@@ -259,26 +259,36 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [n for n in names if n not in corpus.TARGETS]
     if unknown:
         parser.error(f"unknown program(s) {', '.join(unknown)}; known: {', '.join(sorted(corpus.TARGETS))}")
+    return run_rows("targets", argv, args.out, {"programs": names}, names, lambda name: name,
+                    lambda name: program_row(name, args), table_cells,
+                    lambda rows, date, command, commit: markdown_page(rows, date, command, args, commit))
+
+
+def run_rows(module: str, argv: list[str] | None, out: Path, header: dict, items, label, make_row, cells, page) -> int:
+    """A live benchmark's rows, one per item: a header line (date, command, commit, whether screenbot/ had
+    uncommitted changes, and `header`) appended to `out`, then each row appended as it is made
+    (`make_row(item)`; its table `cells(row)` printed), then the page `page(rows, date, command, commit)`
+    written beside `out` as .md and printed."""
     date = datetime.date.today().isoformat()
     commit = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%h"], capture_output=True, text=True).stdout.strip()
     changed = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "screenbot"], capture_output=True,
                              text=True).stdout.strip()
-    command = "python -m benchmarks.targets " + " ".join(sys.argv[1:] if argv is None else argv)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with open(args.out, "a") as f:
-        f.write(json.dumps({"kind": "header", "date": date, "command": command.strip(), "programs": names,
+    command = (f"python -m benchmarks.{module} " + " ".join(sys.argv[1:] if argv is None else argv)).strip()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "a") as f:
+        f.write(json.dumps({"kind": "header", "date": date, "command": command, **header,
                             "commit": commit, "screenbot_uncommitted": bool(changed)}) + "\n")
     rows = []
-    for name in names:
-        print(f"{name} …", file=sys.stderr, flush=True)
-        row = program_row(name, args)
+    for item in items:
+        print(f"{label(item)} …", file=sys.stderr, flush=True)
+        row = make_row(item)
         rows.append(row)
-        with open(args.out, "a") as f:
+        with open(out, "a") as f:
             f.write(json.dumps(row) + "\n")
-        print("  " + " | ".join(table_cells(row)), file=sys.stderr, flush=True)
-    page = markdown_page(rows, date, command.strip(), args, commit + (" + uncommitted changes in screenbot/" if changed else ""))
-    args.out.with_suffix(".md").write_text(page)
-    print(page)
+        print("  " + " | ".join(cells(row)), file=sys.stderr, flush=True)
+    text = page(rows, date, command, commit + (" + uncommitted changes in screenbot/" if changed else ""))
+    out.with_suffix(".md").write_text(text)
+    print(text)
     return 0
 
 
