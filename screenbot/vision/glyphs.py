@@ -17,17 +17,24 @@ def value_from_digits(profile: Profile, cell_px: np.ndarray, colour, ocr_allowed
     `diff`: how far from the tile's colour a pixel is digit (faint writing on a flat block needs less);
     `key_colour`: the colour the shape is remembered under (the tile's; default `colour`)."""
     bits = ocr.glyph_bits(ocr.digit_mask(cell_px, colour, diff))
+    key_colour = colour if key_colour is None else key_colour
+    return known_or_read(profile, key_colour, bits,
+                         (lambda: ocr.read_number(cell_px, colour, diff=diff)) if ocr_allowed else None)
+
+
+def known_or_read(profile: Profile, colour, bits: np.ndarray | None, read) -> tuple[int | None, int]:
+    """(value, OCR calls) of digits of shape `bits` on `colour`: the value a known shape has, else
+    `read()` (an OCR reading; None: OCR not allowed), remembered under that shape when it names a tile."""
     if bits is None:
         return None, 0
-    key_colour = colour if key_colour is None else key_colour
-    known = match_glyph(profile, key_colour, bits)
+    known = match_glyph(profile, colour, bits)
     if known is not None:
         return known, 0
-    if not ocr_allowed:
+    if read is None:
         return None, 0
-    value = ocr.read_number(cell_px, colour, diff=diff)
+    value = read()
     if value is not None:
-        profile.remember_glyph(ocr.glyph_key(key_colour, bits), value)
+        profile.remember_glyph(ocr.glyph_key(colour, bits), value)
     return value, 1
 
 

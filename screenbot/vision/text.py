@@ -11,7 +11,7 @@ from screenbot.imaging import (FG_DIFF, LINE_PX, LINE_THICK_PX, clear_share, com
                                without_lines, words_of)
 from screenbot.profile import Profile
 from screenbot.vision import ocr
-from screenbot.vision.glyphs import match_glyph
+from screenbot.vision.glyphs import known_or_read
 from screenbot.vision.reading import Reading, answers, no_number
 from screenbot.vision.state_words import state_of_words
 
@@ -205,17 +205,15 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
                 mask[over] = 0
             if not solid:
                 colour = commonest_colour(word[mask.astype(bool)])  # the glyph's solid core, not its rim
-            bits = ocr.glyph_bits(mask)
-            value = match_glyph(profile, colour, bits) if bits is not None else None
-            if value is None and ocr_allowed and bits is not None:
+            def read(word=word, paper=paper, solid=solid):
                 pad = int(PAD * digit_h) + 2
                 padded = cv2.copyMakeBorder(word, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
                                             value=tuple(int(v) for v in paper))
-                value = ocr.read_number(padded, paper, kilo=True, diff=profile.ink_diff if not solid else FG_DIFF)
-                calls += 1
-                if value is not None:
-                    profile.remember_glyph(ocr.glyph_key(colour, bits), value)
-                    learned = True
+                return ocr.read_number(padded, paper, kilo=True, diff=profile.ink_diff if not solid else FG_DIFF)
+
+            value, spent = known_or_read(profile, colour, ocr.glyph_bits(mask), read if ocr_allowed else None)
+            calls += spent
+            learned = learned or (spent > 0 and value is not None)
             if value is None:
                 raise no_number(row, col, done(None, BoardState.UNSETTLED, f"cell {row},{col}: no number could be read", calls))
             values[i] = value
@@ -249,13 +247,5 @@ def _unwritten_cell(region: np.ndarray, ink: np.ndarray, cell, profile: Profile,
         return None, 0
     block = region[cell.y + my:cell.bottom - my, cell.x + mx:cell.right - mx]  # the tile's own rim left out
     colour, mask = _block_digits(block)
-    bits = ocr.glyph_bits(mask)
-    if bits is None:
-        return None, 0
-    value = match_glyph(profile, colour, bits)
-    if value is not None or not ocr_allowed:
-        return value, 0
-    value = ocr.read_number(block, colour, kilo=True)
-    if value is not None:
-        profile.remember_glyph(ocr.glyph_key(colour, bits), value)
-    return value, 1
+    return known_or_read(profile, colour, ocr.glyph_bits(mask),
+                         (lambda: ocr.read_number(block, colour, kilo=True)) if ocr_allowed else None)

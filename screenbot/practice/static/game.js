@@ -18,7 +18,7 @@
 
 (function () {
   // The board's rows and columns. The classic and lines looks keep the board's outer size (its
-  // longer side is the board px of the 4x4 board) and scale their cells to fit, as GNOME 2048 and the
+  // longer side is the board px of the 4x4 board) and scale their cells to fit, as desktop and
   // mobile 2048s do: every shape fits where the 4x4 board fits, and the heading stays as it is. The
   // terminal keeps its character cell (a terminal draws with its font) and its grid grows.
   const SHAPE = shapeOption(new URLSearchParams(window.location.search).get("shape"));
