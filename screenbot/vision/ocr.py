@@ -208,10 +208,9 @@ def prepare(cell: np.ndarray, background, digit_height: int = DIGIT_HEIGHT, diff
     return cv2.copyMakeBorder(binary, MARGIN, MARGIN, MARGIN, MARGIN, cv2.BORDER_CONSTANT, value=255)
 
 
-def _digit_count(cell: np.ndarray, background, diff: int = FG_DIFF) -> int:
-    """How many separate marks the digits make (usually one per digit)."""
-    mask = digit_mask(cell, background, diff).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+def _digit_count(mask: np.ndarray) -> int:
+    """How many separate marks the digits (`mask`, from digit_mask) make (usually one per digit)."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
     if n <= 1:
         return 0
     tall = stats[1:, cv2.CC_STAT_HEIGHT]
@@ -230,11 +229,12 @@ def read_number(cell: np.ndarray, background, kilo: bool = False, diff: int = FG
     # numbers drawn rather than printed (seven-segment line art, block fonts) are read by their
     # strokes, which tesseract takes for other digits (a block "8" for a 4); a printed number's curves
     # and slants leave the strokes' places half marked, and it goes to tesseract
-    drawn = read_segment_number(digit_mask(cell, background, diff))
+    mask = digit_mask(cell, background, diff)
+    drawn = read_segment_number(mask)
     if drawn is not None:
         return drawn if drawn >= 2 and is_tile(drawn) else None
     votes: dict[int, int] = {}
-    marks = _digit_count(cell, background, diff)
+    marks = _digit_count(mask)
     for height in (DIGIT_HEIGHT, 40, 22, 32, 20, 24, 48, 16):
         image = prepare(cell, background, height, diff)
         if image is None:
