@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 import pytest
+from reference_search import reference_chance
 
 from screenbot.agent import SearchCancelled
 from screenbot.agent import any_size_lines as lines
@@ -17,7 +18,7 @@ from screenbot.agent.any_size import SYMMETRIES, AnySizeAgent, load, orient, ori
 from screenbot.agent.any_size_eval import CORNER, EVALUATIONS, LINES, SNAKE, Evaluation, snake_weights
 from screenbot.agent.corner import corner_row_table
 from screenbot.agent.heuristic import ROW_SCORE
-from screenbot.game.rules import Move, apply_move, empty_cells, legal_moves, place
+from screenbot.game.rules import Move, apply_move, legal_moves
 
 SIDES = range(3, 9)
 SHAPES = [(r, c) for r in SIDES for c in SIDES]
@@ -82,35 +83,12 @@ def kernel_evaluate(grid, evaluation):
     return lines.evaluate(st, 0, rows, cols, evaluation.kind, *evaluation.arrays(rows, cols), *NO_NETWORK)
 
 
-# --- expectimax written out plainly on grids with the rules (as tests/agent/reference_search.py) ---
-def plain_chance(grid, depth, cprob, cutoff, evaluate, four, gain_weight):
-    cells = empty_cells(grid)
-    total = 0.0
-    for r, c in cells:
-        for value, share in ((2, 1.0 - four), (4, four)):
-            if share == 0:
-                continue
-            spawned = place(grid, r, c, value)
-            p = cprob * share / len(cells)
-            best = 0.0
-            for move in Move:
-                after, gain = apply_move(spawned, move)
-                if after == spawned:
-                    continue
-                if depth == 1 or p < cutoff:
-                    v = evaluate(after)
-                else:
-                    v = plain_chance(after, depth - 1, p, cutoff, evaluate, four, gain_weight)
-                best = max(best, gain_weight * gain + v)
-            total += share * best
-    return total / len(cells)
-
-
+# --- expectimax written out plainly on grids with the rules: tests/agent/reference_search.py ---
 def plain_values(grid, depth, evaluate, cutoff=1e-4, four=0.1, gain_weight=0.0):
     out = {}
     for move in legal_moves(grid):
         after, gain = apply_move(grid, move)
-        v = plain_chance(after, depth, 1.0, cutoff, evaluate, four, gain_weight) if depth else evaluate(after)
+        v = reference_chance(after, depth, 1.0, cutoff, evaluate, four, gain_weight) if depth else evaluate(after)
         out[move] = gain_weight * gain + max(v, 0.0)
     return out
 
