@@ -349,9 +349,12 @@ def _text_profile(frame: Frame, boards: list[TextBoard], pick: int | None, monit
     """The profile of a board written as text (a terminal game): cells sized to hold a number."""
     found = _chosen(boards, [b.lattice for b in boards], pick, frame, f"{len(boards)} boards written as text found")
     board = board_in_picture(found.lattice, frame)
+    # a column's cell reaches half a step beyond its numbers: where the board is written at the
+    # picture's edge (left-aligned from the terminal's first column), the cell is the part inside
+    cells = tuple(c.intersection(frame.rect) or c for c in cell_rects(found.lattice, frame))
     return Profile.from_cells(
         board,
-        cell_rects(found.lattice, frame),
+        cells,
         monitor=monitor_of(board, monitors),
         scale=float(scale),
         theme="learned",

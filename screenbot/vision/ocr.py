@@ -217,7 +217,8 @@ def _digit_count(mask: np.ndarray) -> int:
     return int((tall >= 0.6 * tall.max()).sum())
 
 
-def read_number(cell: np.ndarray, background, kilo: bool = False, diff: int = FG_DIFF) -> int | None:
+def read_number(cell: np.ndarray, background, kilo: bool = False, diff: int = FG_DIFF,
+                zero: bool = False) -> int | None:
     """The tile value written on a cell (BGR pixels), or None when tesseract gives no sure power of two.
 
     Reads the digits at a few sizes; an answer counts when it is a power of two and either
@@ -225,6 +226,8 @@ def read_number(cell: np.ndarray, background, kilo: bool = False, diff: int = FG
     may end in k for thousands of 1024 (terminal games write 1024 as 1k); then an answer with fewer
     characters than the marks is never taken, so that "2k" is never taken for a 2. `diff`: how far
     from the background a pixel belongs to the digits (faint writing on flat paper needs less).
+    `zero`: a lone "0" is an answer too (0: the game writes its empty cells as 0); it needs two sizes
+    to agree, as a 0 taken for an 8 would lose a tile.
     """
     # numbers drawn rather than printed (seven-segment line art, block fonts) are read by their
     # strokes, which tesseract takes for other digits (a block "8" for a 4); a printed number's curves
@@ -232,7 +235,7 @@ def read_number(cell: np.ndarray, background, kilo: bool = False, diff: int = FG
     mask = digit_mask(cell, background, diff)
     drawn = read_segment_number(mask)
     if drawn is not None:
-        return drawn if drawn >= 2 and is_tile(drawn) else None
+        return drawn if (drawn >= 2 and is_tile(drawn)) or (zero and drawn == 0) else None
     votes: dict[int, int] = {}
     marks = _digit_count(mask)
     for height in (DIGIT_HEIGHT, 40, 22, 32, 20, 24, 48, 16):
@@ -251,6 +254,11 @@ def read_number(cell: np.ndarray, background, kilo: bool = False, diff: int = FG
             if not digits or len(digits) > 6:
                 continue
             value, length = int(digits), len(digits)
+        if zero and value == 0 and length == 1:
+            votes[0] = votes.get(0, 0) + 1
+            if votes[0] >= 2:
+                return 0
+            continue
         if value < 2 or not is_tile(value):
             continue
         votes[value] = votes.get(value, 0) + 1

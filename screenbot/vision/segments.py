@@ -110,7 +110,8 @@ def digit_boxes(mask: np.ndarray) -> list[np.ndarray] | None:
 
 
 def read_segment_number(mask: np.ndarray) -> int | None:
-    """The number written as segment digits where `mask` is true, or None when any digit is unsure."""
+    """The number written as segment digits where `mask` is true (0 for a lone 0: a game's empty cell),
+    or None when any digit is unsure or a longer number starts with 0."""
     boxes = digit_boxes(mask)
     if not boxes or len(boxes) > 6:
         return None
@@ -121,7 +122,7 @@ def read_segment_number(mask: np.ndarray) -> int | None:
         if read is None:
             return None
         digits += read
-    if digits[0] == 0:
+    if digits[0] == 0 and len(digits) > 1:
         return None
     return int("".join(str(d) for d in digits))
 

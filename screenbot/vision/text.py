@@ -1,4 +1,4 @@
-"""Reads a board written as text (a terminal 2048): each cell is blank, a dot, or a number in some colour, read by its glyph shape (OCR once per new shape)."""
+"""Reads a board written as text (a terminal 2048): each cell is blank, a dot, a 0, or a number in some colour, read by its glyph shape (OCR once per new shape)."""
 
 from __future__ import annotations
 
@@ -209,7 +209,8 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
                 pad = int(PAD * digit_h) + 2
                 padded = cv2.copyMakeBorder(word, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
                                             value=tuple(int(v) for v in paper))
-                return ocr.read_number(padded, paper, kilo=True, diff=profile.ink_diff if not solid else FG_DIFF)
+                return ocr.read_number(padded, paper, kilo=True, diff=profile.ink_diff if not solid else FG_DIFF,
+                                       zero=True)
 
             value, spent = known_or_read(profile, colour, ocr.glyph_bits(mask), read if ocr_allowed else None)
             calls += spent
@@ -248,4 +249,4 @@ def _unwritten_cell(region: np.ndarray, ink: np.ndarray, cell, profile: Profile,
     block = region[cell.y + my:cell.bottom - my, cell.x + mx:cell.right - mx]  # the tile's own rim left out
     colour, mask = _block_digits(block)
     return known_or_read(profile, colour, ocr.glyph_bits(mask),
-                         (lambda: ocr.read_number(block, colour, kilo=True)) if ocr_allowed else None)
+                         (lambda: ocr.read_number(block, colour, kilo=True, zero=True)) if ocr_allowed else None)

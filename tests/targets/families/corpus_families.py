@@ -135,8 +135,46 @@ class TkNoFrame(TkTarget):
     program = "tk_noframe.py"
 
 
+class Printed(XtermFamilyTarget):
+    """print and ANSI clear: a bare matrix of numbers, `0` for an empty cell, right-aligned, arrow keys."""
+
+    name = "printed_zeros"
+    program = "printed.py"
+    columns, rows = 40, 16
+    fg, bg = "black", "white"
+    options = {"FAMILY_EMPTY": "0", "FAMILY_ALIGN": "right", "FAMILY_KEYS": "arrows"}
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = super().env
+        env.update(self.options)
+        return env
+
+
+class PrintedWasd(Printed):
+    """The bare matrix with `.` for an empty cell, centred, moved by w a s d only (letters in cbreak mode)."""
+
+    name = "printed_wasd"
+    fg, bg = "grey85", "black"
+    options = {"FAMILY_EMPTY": ".", "FAMILY_ALIGN": "center", "FAMILY_KEYS": "wasd"}
+    keys = {"up": "w", "down": "s", "left": "a", "right": "d"}
+
+
+class PrintedReturn(Printed):
+    """The bare matrix with `0` for an empty cell, left-aligned, moved by a letter then Return (`input()`)."""
+
+    name = "printed_return"
+    options = {"FAMILY_EMPTY": "0", "FAMILY_ALIGN": "left", "FAMILY_KEYS": "wasd_return"}
+    keys = {"up": "w Return", "down": "s Return", "left": "a Return", "right": "d Return"}
+
+    def _xdotool(self, *args: str, check: bool = True) -> str:
+        if args and args[0] == "key":  # a move is two keys ("w Return"): split into xdotool's arguments
+            args = tuple(part for arg in args for part in arg.split(" "))
+        return super()._xdotool(*args, check=check)
+
+
 TARGETS: dict[str, type[Target]] = {t.name: t for t in (TkWide, TkWideSmall, TkOverhang, CursesBoxes, AsciiDouble,
-                                                        PlainBoxes, TkNoFrame)}
+                                                        PlainBoxes, TkNoFrame, Printed, PrintedWasd, PrintedReturn)}
 PROGRAMS: dict[str, str] = {
     "tk_wide": "families/tk_wide.py (Tk, written here)",
     "tk_wide_small": "families/tk_wide.py from a small first board (Tk, written here)",
@@ -145,4 +183,7 @@ PROGRAMS: dict[str, str] = {
     "ascii_double": "families/ascii_double.py (curses in xterm, written here)",
     "plain_boxes": "families/plain_boxes.py (print in xterm, written here)",
     "tk_noframe": "families/tk_noframe.py (Tk, written here)",
+    "printed_zeros": "families/printed.py, 0 for empty, arrows (print in xterm, written here)",
+    "printed_wasd": "families/printed.py, . for empty, w a s d (print in xterm, written here)",
+    "printed_return": "families/printed.py, 0 for empty, a letter then Return (input() in xterm, written here)",
 }
