@@ -15,7 +15,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "play",
         help="play the 2048 game on the screen",
-        description="Focus the game with one click on the board, then look, think and press arrow keys "
+        description="Focus the game with one click on the board, then look, think and press the move keys "
         "until the game is over. Move the mouse into a screen corner or press Ctrl-C to stop.",
     )
     p.add_argument("--profile", metavar="PATH", help="calibration profile (default: the saved one, or calibrate now)")
@@ -31,8 +31,10 @@ def register(subparsers) -> None:
     p.add_argument("--log", metavar="FILE.jsonl", help="write one JSON line per move, then a summary line")
     p.add_argument("--record", metavar="DIR", help="keep the board frames, the log and the profile in DIR (for replay)")
     p.add_argument("--dry-run", action="store_true", help="read the board and say the move, press nothing")
-    p.add_argument("--keys", choices=("arrows", "wasd", "hjkl"), default="arrows",
-                   help="the keys the game takes for up/left/down/right (default: the arrow keys)")
+    p.add_argument("--keys", choices=("auto", "arrows", "wasd", "hjkl", "wasd+enter"), default="auto",
+                   help="the keys the game takes for up/left/down/right; wasd+enter: a letter, then Enter "
+                        "(default auto: the arrow keys, and when the first move's arrow moves nothing, "
+                        "w a s d, h j k l, then a letter and Enter on a terminal's text board)")
     p.set_defaults(func=run)
 
 
@@ -68,7 +70,8 @@ def run(args) -> int:
     from screenbot.play.status_line import StatusLine
     from screenbot.play.warm import QuickCorner
 
-    parts = open_live(args.profile, dry_run=args.dry_run, keys=args.keys)
+    learn_keys = args.keys == "auto"
+    parts = open_live(args.profile, dry_run=args.dry_run, keys="arrows" if learn_keys else args.keys)
     try:  # once the board is found: no board should fail at once while a build of the tables starts
         from screenbot.agent.players import make_player, player_for
         from screenbot.commands.player_args import player_from_args
@@ -99,7 +102,8 @@ def run(args) -> int:
         record = Recording(log, recorder, (record_dir / "stop") if record_dir is not None else None)
         # the search is made ready in a thread while the quick player moves (a first start compiles it)
         player = Player(parts.eyes, parts.keyboard, settings, agent, focus_watch=parts.focus_watch, record=record,
-                        status=status, first_moves=QuickCorner() if parts.profile.shape == (4, 4) else None)
+                        status=status, first_moves=QuickCorner() if parts.profile.shape == (4, 4) else None,
+                        learn_keys=learn_keys)
         summary = player.play()
         status.end()
     finally:

@@ -11,12 +11,16 @@ from screenbot.errors import ScreenbotError
 from screenbot.game.rules import Move
 from screenbot.geometry import Point, Rect
 
-# The only keys this program can ever press: one key per move, from the key set the game takes.
+# The only keys this program can ever press: one key per move, from the key set the game takes (for a
+# game that reads its moves as lines, the letter and then Enter).
 KEY_SETS: dict[str, dict[Move, str]] = {
     "arrows": {m: m.key for m in Move},
     "wasd": {Move.UP: "w", Move.LEFT: "a", Move.DOWN: "s", Move.RIGHT: "d"},
     "hjkl": {Move.LEFT: "h", Move.DOWN: "j", Move.UP: "k", Move.RIGHT: "l"},
+    "wasd+enter": {Move.UP: "w", Move.LEFT: "a", Move.DOWN: "s", Move.RIGHT: "d"},
 }
+# key sets whose move is a letter typed as a line: the letter, then Enter (a game that reads input())
+ENTER_AFTER = frozenset({"wasd+enter"})
 ARROW_KEYS = frozenset(KEY_SETS["arrows"].values())
 # The only other keys it can press: a win message that names a key to continue ("Press Enter to keep
 # going") is dismissed with it, through the guard, while the message is up and the board's window has
@@ -82,13 +86,21 @@ class Keyboard(abc.ABC):
         self.click_area = click_area
         self.keys = keys
 
+    def use(self, keys: str) -> None:
+        """Press the moves with another key set from now on (play learns the one the game takes)."""
+        if keys not in KEY_SETS:
+            raise ValueError(f"keys must be one of {', '.join(KEY_SETS)}, not {keys!r}")
+        self.keys = keys
+
     def confine_clicks(self, area: Rect | None) -> None:
         """Allow clicks only inside `area` (mouse points), e.g. the board's frame."""
         self.click_area = area
 
     def press(self, move: Move) -> None:
-        """Press and release the key of `move`."""
+        """Press and release the key of `move` (and then Enter, for a key set typed as a line)."""
         self._press_key(move_key(move, self.keys))
+        if self.keys in ENTER_AFTER:
+            self._press_key("enter")
 
     def press_dismiss(self, key: str) -> None:
         """Press and release a dismiss key (DISMISS_KEYS: enter, space, escape, most letters); anything
@@ -152,6 +164,8 @@ class RecordingKeyboard(Keyboard):
         self.events.append(Dismiss(key))
 
     def _press_key(self, key: str) -> None:
+        if key == "enter" and self.keys in ENTER_AFTER:
+            return  # the line's end: the move is the letter before it
         move = next(m for m, k in KEY_SETS[self.keys].items() if k == key)
         self.events.append(Press(move))
         if self.on_press is not None:
@@ -228,7 +242,7 @@ class XTestKeyboard(Keyboard):
         self._root = self._display.screen().root
         self._codes = {
             key: self._display.keysym_to_keycode(XK.string_to_keysym(self.KEYSYMS.get(key, key)))
-            for key in (*KEY_SETS[self.keys].values(), *DISMISS_KEYS)
+            for key in {*(k for keys in KEY_SETS.values() for k in keys.values()), *DISMISS_KEYS}
         }
 
     def pointer(self) -> Point | None:

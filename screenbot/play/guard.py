@@ -100,6 +100,11 @@ class Guard:
             self.when_unsafe(problem)  # returns only once it is safe again
         self._keyboard.press(move)
 
+    def press_with(self, keys: str, move: Move) -> None:
+        """Press `move` in another key set (a KEY_SETS name), kept from now on: the checks of press."""
+        self._keyboard.use(keys)
+        self.press(move)
+
     def dismiss(self, key: str | Move) -> None:
         """Press the key a win message names to continue: a dismiss key (enter, space, escape, a
         letter; the keyboard refuses any other), or for "any key" the move's own key. Only while the

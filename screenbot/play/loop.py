@@ -13,6 +13,7 @@ from screenbot.game.rules import FOUR_SHARE, Grid, Move, is_over
 from screenbot.play.context import Clock, PlayContext, StopPlaying
 from screenbot.play.eyes import Eyes, Sight
 from screenbot.play.guard import Guard
+from screenbot.play.keys_trial import NAMES, KeyTrial
 from screenbot.play.overlay import WinOverlay
 from screenbot.play.pause import Pauser
 from screenbot.play.record import Recording
@@ -70,11 +71,13 @@ class Player:
         clock: Clock | None = None,
         say: Callable[[str], None] | None = None,
         first_moves: Agent | None = None,
+        learn_keys: bool = False,
     ) -> None:
         self.settings = settings = settings or PlaySettings()
         self.ctx = ctx = PlayContext(eyes, settings, clock or Clock(), say or self._say, on_frame)
         self.agent = agent
         self.first_moves = first_moves
+        self.learn_keys = learn_keys  # the first move tries other key sets when the arrows move nothing
         self.warming: WarmUp | None = None  # the agent's warm-up under way in its thread
         self.by_first_moves = False  # the last decision was the quick player's
         self.record = record or Recording()
@@ -127,6 +130,9 @@ class Player:
             board = self.first_board()
             if not s.dry_run:
                 self.guard.focus()
+                if self.learn_keys:
+                    profile = getattr(self.eyes, "profile", None)
+                    self.watcher.key_trial = KeyTrial(self.guard.focus_known, getattr(profile, "kind", "") == "text")
             while True:
                 if s.max_moves is not None and ctx.tracker.moves >= s.max_moves:
                     reason = f"played --max-moves {s.max_moves}"
@@ -142,6 +148,8 @@ class Player:
                 prediction = self.last_prediction = ctx.tracker.predict(move)
                 self.press(move, board, think_ms, just_merged)  # guard -> press
                 board = self.watcher.watch(prediction, think_ms, agent_ms)  # watch it land
+                if self.watcher.key_trial is not None:
+                    self.keys_learned()
                 self.follow_rules()
                 if self.status is not None:
                     self.status(self)
@@ -292,6 +300,14 @@ class Player:
         if self.agent is not None and self.warming is None and share != self.four_share:
             self.agent.set_four_share(share)
             self.four_share = share
+
+    def keys_learned(self) -> None:
+        """The first move landed: the key set that moved it is this game's (said when not the arrows)."""
+        trial, self.watcher.key_trial = self.watcher.key_trial, None
+        note = trial.learned_note()
+        if note is not None:
+            self.ctx.stats.note_rule(f"moves with {NAMES[trial.keys]}")
+            self.ctx.say(note)
 
     def summary(self, reason: str, ok: bool, diagnostics: str | None) -> Summary:
         ctx, advice = self.ctx, None

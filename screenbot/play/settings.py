@@ -28,6 +28,9 @@ class PlaySettings:
     misread_after_s: float = 0.45
     # after this long without the predicted board, stop
     settle_timeout_s: float = 2.0
+    # learning the game's keys (play.keys_trial): the first move's key left the board as it was for
+    # this long, so it is pressed again in the next key set
+    key_try_s: float = 0.6
     # the slid board with no new tile, seen without a pixel changing for this long (watched from
     # misread_after_s after the key on), is the move's board: this game adds no tile after some moves
     # (said once, counted in the summary)

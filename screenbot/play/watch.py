@@ -65,6 +65,7 @@ class Watcher:
         self.pace = FramePace()
         self.still_gap_s = ctx.settings.still_gap_s  # how long a board must stand still to be believed
         self.redraw = RedrawStyle()
+        self.key_trial = None  # play.keys_trial.KeyTrial while the game's keys are being learned
         self._rng = random.Random(0)  # the order of the guessed cells
         pauser.on_moved.append(self._board_moved)
 
@@ -221,6 +222,13 @@ class Watcher:
             if sight.grid is not None and sight.state in (BoardState.PLAYING, BoardState.OVER):
                 # a variant of the rules may explain the board (believed once still, like any)
                 check, explained = ctx.tracker.rules.follows(sight.grid, prediction)
+                if (check.verdict == "unchanged" and self.key_trial is not None
+                        and ctx.clock() - key_t > s.key_try_s):
+                    keys = self.key_trial.next_keys()
+                    if keys is not None:  # the key moved nothing: the same move in the next key set
+                        self.guard.press_with(keys, prediction.move)
+                        key_t = ctx.clock()
+                        continue
                 follows = prediction  # the prediction the board matches
                 if check.verdict == "mismatch":
                     if amended is _NOT_YET:
@@ -338,6 +346,9 @@ class Watcher:
     def desync(self, prediction: Prediction, check: Check | None, sight: Sight) -> StopPlaying:
         if check is None:
             what = f"the board could not be read (state {sight.state})"
+        elif check.verdict == "unchanged" and self.key_trial is not None:
+            what = (f"the board did not move with any key tried ({self.key_trial.tried()}): did the window "
+                    "lose focus, or does the game take other keys?")
         elif check.verdict == "unchanged":
             what = "the key did not reach the game (the board did not move; did the window lose focus?)"
         elif check.verdict == "no-spawn":
