@@ -8,8 +8,8 @@ One row per program (every name in corpus.TARGETS, or --only):
   1000 / the median ms from a key to the window standing still again; from the same grabs, once
   calibration has found the board, the board's own: to the last change that touched it), then
   calibrated with no options and played --moves moves by --player (plain, as
-  tests/targets/test_play_targets.py plays) with the key set the program takes (arrows, wasd or hjkl;
-  one that takes none of them gets the arrows);
+  tests/targets/test_play_targets.py plays), its keys learned from the first move as `play` does by
+  default (the row's `keys`: the key set the program takes, from its harness);
 - misreads: boards play believed that differ from the game's own record from the board play began on
   (believed_against_truth; in a run that stopped, the boards of keys pressed after the last board
   believed are left out: play never believed them). A program with no record (has_truth False) has rule breaks instead: play
@@ -68,12 +68,13 @@ def one_line(exc: BaseException, limit: int = 200) -> str:
 
 
 def key_set(target_keys: dict[str, str]) -> str:
-    """The name of screenbot's key set (arrows, wasd, hjkl) a target takes, from its move -> X key map;
-    arrows when it takes none of them (e.g. a letter then Return)."""
-    from screenbot.control.keyboard import KEY_SETS
+    """The name of screenbot's key set (arrows, wasd, hjkl, wasd+enter) a target takes, from its move -> X
+    key map (a letter then Return: "w Return"); arrows when it takes none of them."""
+    from screenbot.control.keyboard import ENTER_AFTER, KEY_SETS
 
     for name, keys in KEY_SETS.items():
-        if all(target_keys.get(move.key, "").lower() == key.lower() for move, key in keys.items()):
+        tail = " return" if name in ENTER_AFTER else ""
+        if all(target_keys.get(move.key, "").lower() == key.lower() + tail for move, key in keys.items()):
             return name
     return "arrows"
 
@@ -139,7 +140,7 @@ def play_live(target_cls, moves: int, player_name: str, limit_keys: int, tmp: Pa
                 row["limit"] = {**limit.figures((board.x, board.y, board.w, board.h)), "keys_asked": limit_keys}
             stage = "play"
             first = max(len(target.history()) - 1, 0)  # the record's board play begins on
-            summary, player = plays.play_calibrated(profile, moves, tmp / "stop", player_name, row["keys"])
+            summary, player = plays.play_calibrated(profile, moves, tmp / "stop", player_name)  # keys learned, as play does
             moves_per_s = summary.moves_per_s or (summary.moves / summary.duration_s if summary.duration_s else 0.0)
             row.update(moves=summary.moves, moves_per_s=round(moves_per_s, 2), ok=summary.ok, reason=summary.reason,
                        score=summary.score, max_tile=summary.max_tile, rereads=summary.misreads)

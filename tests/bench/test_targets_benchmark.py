@@ -116,7 +116,8 @@ def test_the_limit_keys_go_down_and_left_by_turns_then_right_then_up():
 def test_the_key_set_is_the_one_the_program_takes():
     assert key_set({"up": "Up", "down": "Down", "left": "Left", "right": "Right"}) == "arrows"
     assert key_set({"up": "w", "down": "s", "left": "a", "right": "d"}) == "wasd"
-    assert key_set({"up": "w Return", "down": "s Return", "left": "a Return", "right": "d Return"}) == "arrows"
+    assert key_set({"up": "w Return", "down": "s Return", "left": "a Return", "right": "d Return"}) == "wasd+enter"
+    assert key_set({"up": "8", "down": "2", "left": "4", "right": "6"}) == "arrows"
 
 
 def test_rule_breaks_come_only_from_a_board_that_does_not_follow():

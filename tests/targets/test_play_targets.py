@@ -28,17 +28,19 @@ def screen_on(display: str) -> Iterator[None]:
             os.environ["DISPLAY"] = old
 
 
-def play_calibrated(profile, moves: int, stop_dir, player: str = "plain", keys: str = "arrows"):
+def play_calibrated(profile, moves: int, stop_dir, player: str = "plain", keys: str = "auto"):
     """screenbot plays up to `moves` moves by `player` on the live screen `profile` was calibrated on,
-    pressing `keys` (a key set's name): the summary, and the Player (its tracker holds what it believed)."""
+    pressing `keys` (a key set's name; auto: learned from the first move, as `play` does by default):
+    the summary, and the Player (its tracker holds what it believed)."""
     from screenbot.play.live_parts import open_live
     from screenbot.play.loop import PlaySettings, Player
     from screenbot.play.record import Recording
 
-    parts = open_live(profile=profile, keys=keys)
+    learn = keys == "auto"
+    parts = open_live(profile=profile, keys="arrows" if learn else keys)
     try:
         bot = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=moves, player=player),
-                     focus_watch=parts.focus_watch, record=Recording(stop_dir=stop_dir))
+                     focus_watch=parts.focus_watch, record=Recording(stop_dir=stop_dir), learn_keys=learn)
         return bot.play(), bot
     finally:
         parts.close()
