@@ -72,13 +72,17 @@ def words_of(mask: np.ndarray) -> list[Word]:
             marks.append([x, y, x + w, y + h, h, solid])
     marks.sort(key=lambda m: m[0])
     words: list[list[int]] = []
+    recent: list[list[int]] = []  # the words a mark may join: the last ones begun, less blocks and dashes
     for m in marks:
         if m[5]:  # a block is a word of its own
             words.append(list(m))
             continue
-        for wd in reversed(words[-12:]):
-            if wd[5]:
-                continue
+        if m[4] < MIN_GLYPH_PX and m[2] - m[0] >= 2 * m[4]:
+            # a dash of an ASCII rule ("+-----+"), a minus, an underscore: a word of its own, kept out of
+            # the recent words, so that rows of them side by side leave each number's own row in sight
+            words.append(list(m))
+            continue
+        for wd in reversed(recent[-12:]):
             overlap = min(wd[3], m[3]) - max(wd[1], m[1])
             height = max(wd[4], m[4])
             near = m[0] - wd[2] <= 0.6 * height
@@ -92,6 +96,7 @@ def words_of(mask: np.ndarray) -> list[Word]:
                 break
         else:
             words.append(list(m))
+            recent.append(words[-1])
     return [Word(int(w[0]), int(w[1]), int(w[2]), int(w[3]), int(w[4]), bool(w[5])) for w in words]
 
 

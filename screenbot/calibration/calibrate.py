@@ -217,6 +217,14 @@ def _lattice_reads(frame: Frame, lattice: Lattice, search: Search) -> bool:
     return True
 
 
+def _profile_reads(frame: Frame, profile: Profile) -> bool:
+    try:
+        _reads_as_a_board(frame, profile)
+    except ScreenbotError:
+        return False
+    return True
+
+
 def _reads_as_a_board(frame: Frame, profile: Profile) -> None:
     """A grid of another size than the classic is a board only when its cells read as one: tiles that
     are powers of two (a calendar's or a table's numbers are not) and at least one of them. NoBoardError
@@ -254,7 +262,11 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
         overlapping = [b for b in search.boards
                        if any(_overlap(board_rect(b, frame), board_rect(t.lattice, frame)) for t in text)]
         if len(overlapping) == len(search.boards):
-            return _text_profile(frame, text, pick, monitors, scale, source)
+            profile = _text_profile(frame, text, pick, monitors, scale, source)
+            # where a lattice of squares is there too, the text must read as a board (the stubs left
+            # where a grid's lines cross are marks on a lattice, but no numbers)
+            if not search.boards or _profile_reads(frame, profile):
+                return profile
     if not search.boards and not text:
         blocks = find_block_boards(frame.pixels)
         if blocks:

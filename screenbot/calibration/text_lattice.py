@@ -25,6 +25,7 @@ MIN_FILLED = 10  # cells that must show a word or a dot (a board just begun show
 MIN_BARE = 2  # numbers written on the background itself: what makes a board text rather than tiles
 MIN_GAP_SHARE = 0.6  # the lines between a text board's cells are mostly its background
 MAX_WORD_CHARS = 5  # a cell's number is at most this many digit widths
+MAX_PITCH = 12  # cells at most this many digits apart (a box of five terminal lines is about 9)
 
 
 @dataclass(frozen=True)
@@ -127,35 +128,73 @@ def _boards_in(words: list[Word], background) -> list[TextBoard]:
         size_words = [w for w in words if abs(w.tall - digit_h) <= 0.25 * digit_h
                       or 2 <= w.tall <= 0.45 * digit_h
                       or (w.solid and 1.3 * digit_h <= w.tall <= 5 * digit_h)]
-        # rows by the middle of what is written (a dot sits half a digit lower: within the tolerance)
-        rows = _clusters([w.mid_y for w in size_words], 0.55 * digit_h)
+        # rows by the middle of what is written (a dot sits half a digit lower: within the tolerance);
+        # a row of more short marks than a board has cells across is a rule drawn with dashes
+        # ("+-----+"), not a row of empty cells: it is no row of the board
+        rows = [g for g in _clusters([w.mid_y for w in size_words], 0.55 * digit_h)
+                if not _rule_or_nothing([size_words[i] for i in g], digit_h)]
         # each row's baseline: where its digits and dots end; a row of blocks only: half a digit below their middle
         baselines = []
         for g in rows:
             ends = [size_words[i].y1 for i in g if not size_words[i].solid]
             baselines.append(float(np.median(ends)) if ends else
                              float(np.median([size_words[i].mid_y for i in g])) + 0.5 * digit_h)
-        for start in range(len(rows) - SIZE + 1):
-            pick = list(range(start, start + SIZE))
+        for pick in _row_picks(baselines, digit_h):
             pitch_y = _even([baselines[k] for k in pick])
-            if pitch_y is None or pitch_y < 1.2 * digit_h or pitch_y > 8 * digit_h:
+            if pitch_y is None or pitch_y < 1.2 * digit_h or pitch_y > MAX_PITCH * digit_h:
                 continue
             row_words = [[size_words[i] for i in rows[k]] for k in pick]
             board = _columns(row_words, [baselines[k] for k in pick], pitch_y, digit_h, background)
             if board is None:
                 continue
-            # a table or a calendar goes on past four rows: a row just above or below, at the same
-            # spacing, with words in two or more of the columns, makes this part of something bigger
             lat = board.lattice
             centres = [lat.x0 + lat.cell_w / 2 + c * lat.pitch_x for c in range(SIZE)]
-            beyond = [k for k in (start - 1, start + SIZE) if 0 <= k < len(rows)
-                      and abs(abs(baselines[k] - baselines[pick[0 if k < start else -1]]) - pitch_y) <= EVEN * pitch_y]
+            # rows passed over (text beside the board) have nothing written across the board, or a rule
+            # of dashes between its rows
+            lo, hi = centres[0] - lat.pitch_x / 2, centres[-1] + lat.pitch_x / 2
+            if any(not _rule_or_nothing([size_words[i] for i in rows[k] if lo <= (size_words[i].x0 + size_words[i].x1) / 2 <= hi], digit_h)
+                   for k in range(pick[0] + 1, pick[-1]) if k not in pick):
+                continue
+            # a table or a calendar goes on past four rows: a row just above or below, at the same
+            # spacing, with words in two or more of the columns, makes this part of something bigger
+            beyond = [k for k, b in enumerate(baselines)
+                      if min(abs(b - (baselines[pick[0]] - pitch_y)), abs(b - (baselines[pick[-1]] + pitch_y))) <= EVEN * pitch_y]
             if any(_continues(rows[k], size_words, centres, lat.pitch_x) for k in beyond):
                 continue
             bare = sum(1 for ws in row_words for w in ws if not w.solid and abs(w.tall - digit_h) <= 0.25 * digit_h
                        and centres[0] - lat.pitch_x / 2 <= (w.x0 + w.x1) / 2 <= centres[-1] + lat.pitch_x / 2)
             out.append(TextBoard(board.lattice, board.background, board.digit_h, board.filled, bare))
     return out
+
+
+def _rule_or_nothing(words: list[Word], digit_h: int) -> bool:
+    """Whether a row's words are none, or a rule drawn with dashes: more short marks than a board
+    has cells across, and nothing as tall as a digit."""
+    return not words or (len(words) > SIZE and all(w.tall <= 0.45 * digit_h and not w.solid for w in words))
+
+
+def _row_picks(baselines: list[float], digit_h: int) -> list[list[int]]:
+    """Sets of SIZE rows (indexes into `baselines`, sorted) whose baselines lie about evenly apart: runs
+    of neighbouring rows first, then rows with others between them (text beside the board, a menu or
+    a logo, makes rows of its own among the board's)."""
+    picks = [list(range(start, start + SIZE)) for start in range(len(baselines) - SIZE + 1)]
+    seen = {tuple(p) for p in picks}
+    for a in range(len(baselines)):
+        for b in range(a + 1, len(baselines)):
+            pitch = baselines[b] - baselines[a]
+            if pitch < 1.2 * digit_h or pitch > MAX_PITCH * digit_h:
+                continue
+            pick = [a, b]
+            for k in range(2, SIZE):
+                want = baselines[a] + k * pitch
+                near = min(range(len(baselines)), key=lambda i: abs(baselines[i] - want))
+                if abs(baselines[near] - want) > EVEN * pitch or near <= pick[-1]:
+                    break
+                pick.append(near)
+            if len(pick) == SIZE and tuple(pick) not in seen:
+                seen.add(tuple(pick))
+                picks.append(pick)
+    return picks
 
 
 def _continues(row: list[int], words: list[Word], centres: list[float], pitch_x: float) -> bool:
@@ -176,12 +215,13 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
         flat = [w for ws in row_words for w in ws]  # every row's words in order, as anchors and owners list them
         anchors = [w.anchor(how) for w in flat]
         owners = [r for r, ws in enumerate(row_words) for _ in ws]
-        groups = _clusters(anchors, 0.35 * digit_h)
+        # a number centred in a terminal's cell sits half a character off where its length is odd
+        groups = _clusters(anchors, (0.5 if how == "centre" else 0.35) * digit_h)
         centres = [float(np.median([anchors[i] for i in g])) for g in groups]
         for start in range(len(groups) - SIZE + 1):
             cols = list(range(start, start + SIZE))
             pitch_x = _even([centres[k] for k in cols])
-            if pitch_x is None or pitch_x < 1.2 * digit_h or pitch_x > 10 * digit_h:
+            if pitch_x is None or pitch_x < 1.2 * digit_h or pitch_x > MAX_PITCH * digit_h:
                 continue
             # nothing else written inside the board: no word of these rows anchored between columns
             lo, hi = centres[cols[0]] - 0.5 * pitch_x, centres[cols[-1]] + 0.5 * pitch_x
@@ -204,12 +244,23 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
             spread = float(np.mean([abs(m - (fitted[0] + c * fitted[1])) for c, m in mids]))
             score = (len(filled), -round(spread, 1))
             if best is None or score > best[0]:
-                best = (score, fitted)
+                best = (score, fitted, how, (lo, hi))
     if best is None:
         return None
-    (filled, _), (a0, pitch_x) = best
-    # ... and past four columns: words a pitch to the left of the first or right of the last, in two rows
-    outside = sum(any(abs((w.x0 + w.x1) / 2 - x) <= 0.35 * pitch_x for w in ws for x in (a0 - pitch_x, a0 + SIZE * pitch_x))
+    (filled, _), (a0, pitch_x), how, (lo, hi) = best
+    # the rows' baselines again from the board's own digits (a row's words beside the board, a logo's
+    # line that ran into it, may have pulled its baseline off)
+    own = [(r, float(np.median(bottoms))) for r, ws in enumerate(row_words)
+           if (bottoms := [w.y1 for w in ws if not w.solid and abs(w.tall - digit_h) <= 0.25 * digit_h
+                           and lo <= w.anchor(how) <= hi])]
+    if len(own) >= 2:
+        pitch_y, first = (float(v) for v in np.polyfit([r for r, _ in own], [b for _, b in own], 1))
+        baselines = [first + r * pitch_y for r in range(SIZE)]
+    # ... and past four columns: number-sized words centred where a column a pitch to the left of the
+    # first or right of the last would be, in two rows (a table, a calendar); text beside the board (a
+    # score, a menu, a logo) is not centred on its columns
+    outside = sum(any(abs((w.x0 + w.x1) / 2 - x) <= 0.5 * digit_h and w.x1 - w.x0 <= MAX_WORD_CHARS * 0.75 * digit_h
+                      for w in ws for x in (a0 - pitch_x, a0 + SIZE * pitch_x))
                   for ws in row_words)
     if outside >= 2:
         return None

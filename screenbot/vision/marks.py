@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from screenbot.control.screen import Frame, OutsideFrameError
-from screenbot.imaging import glyph_mask, outside_blocks, without_lines, words_of
+from screenbot.imaging import LINE_THICK_PX, glyph_mask, outside_blocks, without_lines, words_of
 from screenbot.profile import Profile
 from screenbot.vision.sampling import GAP, labels_of, rim_lines_in_gap, sampler_for
 
@@ -15,6 +15,8 @@ from screenbot.vision.sampling import GAP, labels_of, rim_lines_in_gap, sampler_
 OFF_MIDDLE = 0.6
 # ... and lies in one cell: writing with more than this share of its width outside its cell is no number.
 OUTSIDE = 0.1
+# A thin upright stroke this many digit heights tall is a rule, not a digit ("|" is taller than a digit).
+TALLER = 1.25
 
 
 def learn_marks(frame: Frame, profile: Profile) -> int:
@@ -82,7 +84,9 @@ def learn_text_marks(frame: Frame, profile: Profile) -> int:
         in_cell = max(0, min(word.x1, cell.right) - max(word.x0, cell.x))
         off_middle = abs((word.y0 + word.y1) / 2 - (cell.y + cell.h / 2))
         dot = word.tall < 0.45 * digit_h and off_middle <= digit_h
-        if dot or (off_middle <= OFF_MIDDLE * digit_h and in_cell >= (1 - OUTSIDE) * width
+        # a stroke taller than the digits (a box's side drawn with a bar per text line) is no number
+        rule = word.tall > TALLER * digit_h and width <= LINE_THICK_PX
+        if not rule and dot or (not rule and off_middle <= OFF_MIDDLE * digit_h and in_cell >= (1 - OUTSIDE) * width
                    and word.y0 >= cell.y and word.y1 <= cell.bottom):
             continue  # a number (or an empty cell's dot) where a number is written
         # the word's own marks: the components that lie within its box
