@@ -20,6 +20,9 @@ LOOKS = {
     "npm2048term": "text",  # node: numbers on paper in a box-drawing grid
     "curses2048": "tiles",  # curses: coloured tiles, numbers in a block font (segment digits)
     "tuinty2048": "text",  # Textual: seven-segment line-art numbers; a 2 shares the empty cells' colour
+    "pycui2048": "text",  # py_cui: an ASCII box per cell, rows of unequal height, 0 for empty, a logo and a
+    # menu beside it; w a s d only (learned from the first move); its own rules (merges that go on)
+    "py2048cli": "text",  # print and input(): an ASCII grid; a move is a letter, then Enter
 }
 
 

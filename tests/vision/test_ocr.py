@@ -43,6 +43,15 @@ def test_big_tiles_on_real_screenshots_are_read_by_ocr():
     assert seen >= 5
 
 
+@pytest.mark.parametrize("cell", [57, 106])
+def test_a_lone_0_is_an_empty_cell_only_where_the_reader_allows_it(cell):
+    zero = render.tile_picture(0, cell, *SUPER_CLASSIC)
+    assert ocr.read_number(zero, SUPER_CLASSIC[0]) is None  # no tile is 0
+    assert ocr.read_number(zero, SUPER_CLASSIC[0], zero=True) == 0  # a game that writes its empty cells as 0
+    eight = render.tile_picture(8, cell, *SUPER_CLASSIC)
+    assert ocr.read_number(eight, SUPER_CLASSIC[0], zero=True) == 8
+
+
 def test_a_blank_patch_is_no_number():
     tile = render.tile_picture(2, 106, *SUPER_CLASSIC)[:, :3]  # a sliver with no digits
     assert ocr.read_number(tile, SUPER_CLASSIC[0]) is None

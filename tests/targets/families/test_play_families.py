@@ -16,6 +16,9 @@ MOVES = 100
 LOOKS = {
     "curses_boxes": "tiles",  # coloured blocks inset in white box lines, black digits
     "plain_boxes": "text",  # a box of lines round each cell, no colour
+    "printed_return": "text",  # a bare matrix, 0 for empty, left-aligned from the first column; a letter and Enter
+    "printed_wasd": "text",  # a bare matrix, . for empty, centred; w a s d only (learned from the first move)
+    "printed_zeros": "text",  # a bare matrix, 0 for empty, right-aligned, no colour
     "tk_noframe": "tiles",  # picture tiles, the number small in a corner, no frame
     "tk_overhang": "tiles",  # tiles overhanging the frame, help text across the bottom row
     "tk_wide_small": "tiles",  # new tiles of 2 ... 512, numbers from 1024 wider than their cells
