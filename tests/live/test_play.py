@@ -19,13 +19,15 @@ pytestmark = pytest.mark.live
 
 
 def play_on(rig, tmp_path, keys="arrows", **settings):
-    """Calibrate on the rig's screen, then play with the real agent, XTEST keys and the focus watch."""
+    """Calibrate on the rig's screen, then play with the real agent, XTEST keys and the focus watch
+    (`keys` auto: learned from the first move, as `screenbot play` does by default)."""
     with MssScreen() as screen:
         profile = calibrate_live(screen, tmp_path / "profile.json")
-    parts = open_live(profile=profile, keys=keys)
+    learn = keys == "auto"
+    parts = open_live(profile=profile, keys="arrows" if learn else keys)
     try:
         player = Player(parts.eyes, parts.keyboard, PlaySettings(**{"player": "plain", **settings}), focus_watch=parts.focus_watch,
-                        record=Recording(stop_dir=tmp_path / "stop"))
+                        record=Recording(stop_dir=tmp_path / "stop"), learn_keys=learn)
         summary = player.play()
     finally:
         parts.close()
@@ -78,6 +80,16 @@ def test_a_game_that_takes_only_letter_keys_is_played_with_them(make_rig, tmp_pa
     assert summary.ok and summary.moves == 40, summary.reason
     assert_no_misread(player, rig)
     assert rig.state()["moves"] == 40
+
+
+def test_a_game_that_takes_only_h_j_k_l_is_learned_on_the_first_move_and_played(make_rig, tmp_path):
+    """keys auto: the arrows move nothing on this page, nor do w a s d; h j k l do, and play keeps them."""
+    rig = make_rig(seed=43, anim=0.5, keys="hjkl", export_env=True)
+    summary, player = play_on(rig, tmp_path, keys="auto", max_moves=40)
+    assert summary.ok and summary.moves == 40, summary.reason
+    assert summary.rules == ["moves with h j k l"]
+    assert_no_misread(player, rig)
+    assert rig.state()["moves"] == 40  # the tries that moved nothing made no move on the page
 
 
 def test_win_overlay_is_dismissed_with_keep_going_and_play_continues(make_rig, tmp_path):
