@@ -1,5 +1,5 @@
-"""Six small 2048 programs written here, one per family of look that issue #36 describes for programs we
-cannot run (README.md beside this file): three Tk windows and three terminal games in xterm. Each is a
+"""Small 2048 programs written here, one per family of look of programs we cannot run (README.md beside
+this file): Tk windows and terminal games in xterm. Each is a
 real game (engine.py: classic rules unless its Target says otherwise, seeded from $TARGET_SEED) that
 reports its true board after every key through truthlog, like the harness's other targets.
 
