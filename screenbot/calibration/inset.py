@@ -34,6 +34,9 @@ def tile_inset(pixels: np.ndarray, cells: list[Rect], empty) -> tuple[int, int, 
         ring = np.concatenate([unlike[a:b].ravel(), unlike[-b:-a].ravel(), unlike[:, a:b].ravel(), unlike[:, -b:-a].ravel()])
         if 1 - ring.mean() < RING_SHARE:
             return None  # a tile (or something) reaches the cell's edge: no margin
+        # the grid's line may lie along the cell's outer pixels (antialiased into it): left out, as the ring leaves it out
+        unlike[:a] = unlike[-a:] = False
+        unlike[:, :a] = unlike[:, -a:] = False
         if unlike.mean() < TILE_SHARE:
             continue  # an empty cell
         rows = np.nonzero(unlike.mean(axis=1) >= ROW_SHARE * unlike.mean(axis=1).max())[0]

@@ -159,7 +159,7 @@ def _boards_in(words: list[Word], background) -> list[TextBoard]:
             # spacing, with words in two or more of the columns, makes this part of something bigger
             beyond = [k for k, b in enumerate(baselines)
                       if min(abs(b - (baselines[pick[0]] - pitch_y)), abs(b - (baselines[pick[-1]] + pitch_y))) <= EVEN * pitch_y]
-            if any(_continues(rows[k], size_words, centres, lat.pitch_x) for k in beyond):
+            if any(_continues(rows[k], size_words, centres, lat.pitch_x, digit_h) for k in beyond):
                 continue
             bare = sum(1 for ws in row_words for w in ws if not w.solid and abs(w.tall - digit_h) <= 0.25 * digit_h
                        and centres[0] - lat.pitch_x / 2 <= (w.x0 + w.x1) / 2 <= centres[-1] + lat.pitch_x / 2)
@@ -197,14 +197,16 @@ def _row_picks(baselines: list[float], digit_h: int) -> list[list[int]]:
     return picks
 
 
-def _continues(row: list[int], words: list[Word], centres: list[float], pitch_x: float) -> bool:
+def _continues(row: list[int], words: list[Word], centres: list[float], pitch_x: float, digit_h: int) -> bool:
     """Whether a row next to the lattice carries on its columns (a table, a calendar): two or more
     of its words on column positions and none of them between the columns (a line of prose or help
-    text under a board has words everywhere)."""
+    text under a board has words everywhere). Words of the digits' height only (a rule's dashes, a
+    title's "--", are no table's cells), on a column within half a digit's height, or a fifth of the
+    pitch where that is less (wide cells: a title's words may fall near their middles by chance)."""
     lo, hi = centres[0] - 0.5 * pitch_x, centres[-1] + 0.5 * pitch_x
-    mids = [(words[i].x0 + words[i].x1) / 2 for i in row]
+    mids = [(words[i].x0 + words[i].x1) / 2 for i in row if abs(words[i].tall - digit_h) <= 0.25 * digit_h]
     inside = [m for m in mids if lo <= m <= hi]
-    on = [m for m in inside if min(abs(m - c) for c in centres) <= 0.2 * pitch_x]
+    on = [m for m in inside if min(abs(m - c) for c in centres) <= min(0.2 * pitch_x, 0.5 * digit_h)]
     return len(on) >= 2 and len(on) == len(inside)
 
 

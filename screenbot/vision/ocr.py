@@ -37,6 +37,15 @@ def digit_mask(cell: np.ndarray, background, diff: int = FG_DIFF) -> np.ndarray:
     return glyph_mask(inner, background, diff).astype(bool)
 
 
+CORE_SHARE = 0.7  # a stroke's core: pixels this share of the strongest contrast from the background
+
+
+def _core_diff(cell: np.ndarray, background, diff: int) -> int:
+    """The contrast a pixel needs to be a stroke's core (not the blur at its edge)."""
+    strongest = int(np.abs(cell.astype(np.int16) - np.asarray(background, np.int16)).max())
+    return max(diff, int(CORE_SHARE * strongest))
+
+
 def glyph_bits(mask: np.ndarray) -> np.ndarray | None:
     """The digits' shape, cropped to their bounding box and shrunk to GLYPH_H x GLYPH_W booleans."""
     ys, xs = np.nonzero(mask)
@@ -234,6 +243,8 @@ def read_number(cell: np.ndarray, background, kilo: bool = False, diff: int = FG
     # and slants leave the strokes' places half marked, and it goes to tesseract
     mask = digit_mask(cell, background, diff)
     drawn = read_segment_number(mask)
+    if drawn is not None and drawn != read_segment_number(digit_mask(cell, background, _core_diff(cell, background, diff))):
+        drawn = None  # the strokes' cores say otherwise: a small printed digit's blur joined its parts (a 0's dot)
     if drawn is not None:
         return drawn if (drawn >= 2 and is_tile(drawn)) or (zero and drawn == 0) else None
     votes: dict[int, int] = {}
