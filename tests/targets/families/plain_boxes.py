@@ -33,13 +33,18 @@ def screen(game) -> str:
     return "\x1b[H\x1b[2J" + "\r\n".join(lines)
 
 
-def keys(fd: int):
-    """The moves typed, one at a time (an arrow is ESC [ A..D); stops at q."""
+def keys(fd: int, letters: dict[str, str] | None = None):
+    """The moves typed, one at a time (an arrow is ESC [ A..D; with `letters`, those letters instead);
+    stops at q."""
     while True:
         byte = os.read(fd, 1)
         if byte == b"q":
             return
-        if byte == b"\x1b" and os.read(fd, 1) == b"[":
+        if letters is not None:
+            move = letters.get(byte.decode(errors="replace"))
+            if move:
+                yield move
+        elif byte == b"\x1b" and os.read(fd, 1) == b"[":
             move = ARROWS.get(os.read(fd, 1))
             if move:
                 yield move

@@ -19,8 +19,8 @@ import tty
 from engine import Game
 
 import corpus_launch  # tests/targets, put on sys.path by engine.py
+from plain_boxes import keys
 
-ARROWS = {b"A": "up", b"B": "down", b"C": "right", b"D": "left"}
 LETTERS = {"w": "up", "s": "down", "a": "left", "d": "right"}
 EMPTY = os.environ.get("FAMILY_EMPTY", "0")
 ALIGN = os.environ.get("FAMILY_ALIGN", "right")
@@ -49,21 +49,6 @@ def screen(game, said: str = "") -> str:
     return "\x1b[H\x1b[2J" + "\r\n".join(lines)
 
 
-def cbreak_keys(fd: int):
-    """The moves typed, one at a time; stops at q."""
-    while True:
-        byte = os.read(fd, 1)
-        if byte == b"q":
-            return
-        if KEYS == "arrows":
-            if byte == b"\x1b" and os.read(fd, 1) == b"[":
-                move = ARROWS.get(os.read(fd, 1))
-                if move:
-                    yield move
-        elif byte.decode(errors="replace") in LETTERS:
-            yield LETTERS[byte.decode()]
-
-
 def main() -> None:
     out = sys.stdout
     game = Game()
@@ -90,7 +75,7 @@ def main() -> None:
         out.write("\x1b[?25l")  # no cursor
         out.write(screen(game))
         out.flush()
-        for move in cbreak_keys(fd):
+        for move in keys(fd, LETTERS if KEYS == "wasd" else None):
             game.press(move)
             out.write(screen(game))
             out.flush()
