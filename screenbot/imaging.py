@@ -60,6 +60,10 @@ def without_lines(mask: np.ndarray, min_len: int = LINE_PX) -> np.ndarray:
     return out
 
 
+BAND_PX = 8  # words_of: the height of the bands words are kept in by their middles
+RECENT = 6  # ... and how many of the last begun in each band a mark may join
+
+
 def words_of(mask: np.ndarray) -> list[Word]:
     """Marks (connected components) joined into words: side by side, overlapping vertically, gaps
     narrower than 0.6 of their height."""
@@ -72,17 +76,21 @@ def words_of(mask: np.ndarray) -> list[Word]:
             marks.append([x, y, x + w, y + h, h, solid])
     marks.sort(key=lambda m: m[0])
     words: list[list[int]] = []
-    recent: list[list[int]] = []  # the words a mark may join: the last ones begun, less blocks and dashes
+    # the words a mark may join, by the band their middle lies in: a mark looks only at the last words
+    # begun in the bands around its own middle, so that the marks of other rows at the same place across
+    # (a grid's rules and bars, a menu beside the board) never push its own row's word out of sight
+    bands: dict[int, list[list[int]]] = {}
     for m in marks:
         if m[5]:  # a block is a word of its own
             words.append(list(m))
             continue
         if m[4] < MIN_GLYPH_PX and m[2] - m[0] >= 2 * m[4]:
-            # a dash of an ASCII rule ("+-----+"), a minus, an underscore: a word of its own, kept out of
-            # the recent words, so that rows of them side by side leave each number's own row in sight
-            words.append(list(m))
+            words.append(list(m))  # a dash of an ASCII rule ("+-----+"), a minus, an underscore: no number's part
             continue
-        for wd in reversed(recent[-12:]):
+        mid, reach = (m[1] + m[3]) // 2, max(m[4], 2 * MIN_GLYPH_PX)
+        near_words = [wd for band in range((mid - reach) // BAND_PX, (mid + reach) // BAND_PX + 1)
+                      for wd in bands.get(band, ())[-RECENT:]]
+        for wd in sorted(near_words, key=lambda wd: wd[6], reverse=True):
             overlap = min(wd[3], m[3]) - max(wd[1], m[1])
             height = max(wd[4], m[4])
             near = m[0] - wd[2] <= 0.6 * height
@@ -95,8 +103,8 @@ def words_of(mask: np.ndarray) -> list[Word]:
                 wd[4] = max(wd[4], m[4])
                 break
         else:
-            words.append(list(m))
-            recent.append(words[-1])
+            words.append([*m, len(words)])
+            bands.setdefault(mid // BAND_PX, []).append(words[-1])
     return [Word(int(w[0]), int(w[1]), int(w[2]), int(w[3]), int(w[4]), bool(w[5])) for w in words]
 
 

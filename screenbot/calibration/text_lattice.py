@@ -149,11 +149,11 @@ def _boards_in(words: list[Word], background) -> list[TextBoard]:
                 continue
             lat = board.lattice
             centres = [lat.x0 + lat.cell_w / 2 + c * lat.pitch_x for c in range(SIZE)]
-            # rows passed over (text beside the board) have nothing written across the board, or a rule
-            # of dashes between its rows
-            lo, hi = centres[0] - lat.pitch_x / 2, centres[-1] + lat.pitch_x / 2
-            if any(not _rule_or_nothing([size_words[i] for i in rows[k] if lo <= (size_words[i].x0 + size_words[i].x1) / 2 <= hi], digit_h)
-                   for k in range(pick[0] + 1, pick[-1]) if k not in pick):
+            # rows passed over (text beside the board, the rules and corners of boxes drawn round the
+            # cells) have nothing written where a number would be: no word centred on a column
+            if any(min(abs((size_words[i].x0 + size_words[i].x1) / 2 - c) for c in centres) <= 0.25 * lat.pitch_x
+                   and (size_words[i].tall > 0.45 * digit_h or size_words[i].solid)  # a dash of a rule may be
+                   for k in range(pick[0] + 1, pick[-1]) if k not in pick for i in rows[k]):
                 continue
             # a table or a calendar goes on past four rows: a row just above or below, at the same
             # spacing, with words in two or more of the columns, makes this part of something bigger
