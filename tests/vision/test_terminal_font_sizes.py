@@ -1,0 +1,67 @@
+"""Terminal 2048s at other font sizes than their own: the family programs at 9 to 24 px and the corpus's
+real terminal programs at 10 and 18 px. Each still frame found and read exactly as `read --image` reads
+it, never a board the game did not show. Frames: tests/targets/families/record_font_sizes.py."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from screenbot.board_source import find_board
+from screenbot.board_state import BoardState
+from screenbot.control.screen import Frame
+from screenbot.errors import ScreenbotError
+from screenbot.imaging import read_image
+from screenbot.vision.reader import read_board
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FRAMES = {p.stem: p for folder in ("families_fonts", "corpus_fonts") for p in (FIXTURES / folder).glob("*.png")}
+NAMES = sorted(FRAMES)
+# not read today (an error or unsettled, never a board)
+NOT_YET = {
+    "curses_boxes_9": "9 px: the blocks inset in boxed cells are taken for a board of their own, cut off",
+    "tuinty2048_10": "10 px: the line-art digits' strokes touch the cells' borders (writing between cells)",
+    "npm2048term_10": "10 px: the box-drawing grid's cells touch (taken for a table)",
+    "py2048cli_10": "10 px: no board found (the ASCII grid's cells, and the numbers, are not taken)",
+    "tui2048_18": "18 px: a number's ink is seen between two cells (writing between cells)",
+    "tuinty2048_18": "18 px: one line-art number is read as no tile (an error)",
+}
+
+
+def label(name: str) -> dict:
+    return json.loads(FRAMES[name].with_suffix(".json").read_text())
+
+
+def test_terminal_programs_are_recorded_at_several_font_sizes():
+    sizes = {}
+    for name in NAMES:
+        sizes.setdefault(label(name)["program"], set()).add(label(name)["font_size"])
+    assert len(sizes) == 12
+    assert all(s in ({9, 11, 18, 24}, {10, 18}) for s in sizes.values())
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=NOT_YET[n], strict=True))
+                                  if n in NOT_YET else n for n in NAMES])
+def test_a_terminal_board_at_another_font_size_is_read_exactly(name):
+    truth = label(name)["board"]
+    frame = Frame(read_image(FRAMES[name]))
+    try:
+        profile = find_board(frame)
+        reading = read_board(frame, profile)
+    except ScreenbotError as exc:
+        pytest.fail(f"an error, not the board: {exc}")
+    assert reading.state == BoardState.PLAYING, reading.detail
+    assert [list(row) for row in reading.grid] == truth
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_font_size_gives_a_board_the_game_did_not_show(name):
+    truth = label(name)["board"]
+    frame = Frame(read_image(FRAMES[name]))
+    try:
+        reading = read_board(frame, find_board(frame))
+    except ScreenbotError:
+        return  # an error is never a wrong board
+    assert reading.grid is None or [list(row) for row in reading.grid] == truth
