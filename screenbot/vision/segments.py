@@ -80,18 +80,7 @@ def read_digit(box: np.ndarray, narrow: bool = False) -> int | None:
             lit += place
         elif share > BLANK:
             return None  # half marked: a curve or a slant, not a segment digit
-    if "g" in lit and not _bar_across(box):
-        return None  # a dot inside a printed 0 sits where the middle bar would: a bar reaches both sides
     return DIGITS.get(lit)
-
-
-def _bar_across(box: np.ndarray) -> bool:
-    """Whether a row of the middle band is inked without a break from a fifth of the width to four
-    fifths (a segment digit's middle bar joins its sides)."""
-    h, w = box.shape
-    r0, r1, _, _ = PLACES["g"]
-    band = box[int(r0 * h) : max(int(r0 * h) + 1, int(np.ceil(r1 * h))), int(0.2 * w) : max(int(0.2 * w) + 1, int(np.ceil(0.8 * w)))]
-    return bool(band.all(axis=1).any())
 
 
 def digit_boxes(mask: np.ndarray) -> list[np.ndarray] | None:

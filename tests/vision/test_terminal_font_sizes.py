@@ -26,7 +26,6 @@ NOT_YET = {
     "npm2048term_10": "10 px: the box-drawing grid's cells touch (taken for a table)",
     "py2048cli_10": "10 px: no board found (the ASCII grid's cells, and the numbers, are not taken)",
     "tui2048_18": "18 px: a number's ink is seen between two cells (writing between cells)",
-    "tuinty2048_18": "18 px: one line-art number is read as no tile (an error)",
 }
 
 
