@@ -211,10 +211,10 @@ def calibrate(
 def _lattice_reads(frame: Frame, lattice: Lattice, search: Search) -> bool:
     """The board of this lattice alone reads as a 2048 board."""
     try:
-        _reads_as_a_board(frame, _calibrate(frame, None, None, 1.0, "", Search(boards=[lattice])))
+        profile = _calibrate(frame, None, None, 1.0, "", Search(boards=[lattice]))
     except ScreenbotError:
         return False
-    return True
+    return _profile_reads(frame, profile)
 
 
 def _profile_reads(frame: Frame, profile: Profile) -> bool:

@@ -122,17 +122,16 @@ def _boards_in(words: list[Word], background) -> list[TextBoard]:
     heights = [float(w.tall) for w in words if w.tall >= MIN_GLYPH_PX and not w.solid]
     sizes = [int(np.median([heights[i] for i in g])) for g in _clusters(heights, 1.5) if len(g) >= 2]
     for digit_h in sizes:
-        # words of this text size: digits within 25% of the height, and dots (short marks on a baseline)
         # words of this text size: digits within 25% of the height, dots (short marks on a baseline),
         # and filled blocks a few digits tall (tiles drawn as background colour, digits inside)
-        size_words = [w for w in words if abs(w.tall - digit_h) <= 0.25 * digit_h
+        size_words = [w for w in words if _digit_tall(w, digit_h)
                       or 2 <= w.tall <= 0.45 * digit_h
                       or (w.solid and 1.3 * digit_h <= w.tall <= 5 * digit_h)]
         # rows by the middle of what is written (a dot sits half a digit lower: within the tolerance);
         # a row of more short marks than a board has cells across is a rule drawn with dashes
         # ("+-----+"), not a row of empty cells: it is no row of the board
         rows = [g for g in _clusters([w.mid_y for w in size_words], 0.55 * digit_h)
-                if not _rule_or_nothing([size_words[i] for i in g], digit_h)]
+                if not _dash_rule([size_words[i] for i in g], digit_h)]
         # each row's baseline: where its digits and dots end; a row of blocks only: half a digit below their middle
         baselines = []
         for g in rows:
@@ -152,7 +151,7 @@ def _boards_in(words: list[Word], background) -> list[TextBoard]:
             # rows passed over (text beside the board, the rules and corners of boxes drawn round the
             # cells) have nothing written where a number would be: no word centred on a column
             if any(min(abs((size_words[i].x0 + size_words[i].x1) / 2 - c) for c in centres) <= 0.25 * lat.pitch_x
-                   and (size_words[i].tall > 0.45 * digit_h or size_words[i].solid)  # a dash of a rule may be
+                   and not _dash(size_words[i], digit_h)  # a dash of a rule may be
                    for k in range(pick[0] + 1, pick[-1]) if k not in pick for i in rows[k]):
                 continue
             # a table or a calendar goes on past four rows: a row just above or below, at the same
@@ -161,16 +160,26 @@ def _boards_in(words: list[Word], background) -> list[TextBoard]:
                       if min(abs(b - (baselines[pick[0]] - pitch_y)), abs(b - (baselines[pick[-1]] + pitch_y))) <= EVEN * pitch_y]
             if any(_continues(rows[k], size_words, centres, lat.pitch_x, digit_h) for k in beyond):
                 continue
-            bare = sum(1 for ws in row_words for w in ws if not w.solid and abs(w.tall - digit_h) <= 0.25 * digit_h
+            bare = sum(1 for ws in row_words for w in ws if not w.solid and _digit_tall(w, digit_h)
                        and centres[0] - lat.pitch_x / 2 <= (w.x0 + w.x1) / 2 <= centres[-1] + lat.pitch_x / 2)
             out.append(TextBoard(board.lattice, board.background, board.digit_h, board.filled, bare))
     return out
 
 
-def _rule_or_nothing(words: list[Word], digit_h: int) -> bool:
-    """Whether a row's words are none, or a rule drawn with dashes: more short marks than a board
-    has cells across, and nothing as tall as a digit."""
-    return not words or (len(words) > SIZE and all(w.tall <= 0.45 * digit_h and not w.solid for w in words))
+def _digit_tall(w: Word, digit_h: int) -> bool:
+    """A word as tall as the board's digits."""
+    return abs(w.tall - digit_h) <= 0.25 * digit_h
+
+
+def _dash(w: Word, digit_h: int) -> bool:
+    """A short mark: a dot, a dash of a rule."""
+    return w.tall <= 0.45 * digit_h and not w.solid
+
+
+def _dash_rule(words: list[Word], digit_h: int) -> bool:
+    """Whether a row is a rule drawn with dashes: more short marks than a board has cells across, and
+    nothing else."""
+    return len(words) > SIZE and all(_dash(w, digit_h) for w in words)
 
 
 def _row_picks(baselines: list[float], digit_h: int) -> list[list[int]]:
@@ -204,7 +213,7 @@ def _continues(row: list[int], words: list[Word], centres: list[float], pitch_x:
     title's "--", are no table's cells), on a column within half a digit's height, or a fifth of the
     pitch where that is less (wide cells: a title's words may fall near their middles by chance)."""
     lo, hi = centres[0] - 0.5 * pitch_x, centres[-1] + 0.5 * pitch_x
-    mids = [(words[i].x0 + words[i].x1) / 2 for i in row if abs(words[i].tall - digit_h) <= 0.25 * digit_h]
+    mids = [(words[i].x0 + words[i].x1) / 2 for i in row if _digit_tall(words[i], digit_h)]
     inside = [m for m in mids if lo <= m <= hi]
     on = [m for m in inside if min(abs(m - c) for c in centres) <= min(0.2 * pitch_x, 0.5 * digit_h)]
     return len(on) >= 2 and len(on) == len(inside)
@@ -253,8 +262,7 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
     # the rows' baselines again from the board's own digits (a row's words beside the board, a logo's
     # line that ran into it, may have pulled its baseline off)
     own = [(r, float(np.median(bottoms))) for r, ws in enumerate(row_words)
-           if (bottoms := [w.y1 for w in ws if not w.solid and abs(w.tall - digit_h) <= 0.25 * digit_h
-                           and lo <= w.anchor(how) <= hi])]
+           if (bottoms := [w.y1 for w in ws if not w.solid and _digit_tall(w, digit_h) and lo <= w.anchor(how) <= hi])]
     if len(own) >= 2:
         pitch_y, first = (float(v) for v in np.polyfit([r for r, _ in own], [b for _, b in own], 1))
         baselines = [first + r * pitch_y for r in range(SIZE)]

@@ -70,8 +70,7 @@ def run(args) -> int:
     from screenbot.play.status_line import StatusLine
     from screenbot.play.warm import QuickCorner
 
-    learn_keys = args.keys == "auto"
-    parts = open_live(args.profile, dry_run=args.dry_run, keys="arrows" if learn_keys else args.keys)
+    parts = open_live(args.profile, dry_run=args.dry_run, keys=args.keys)
     try:  # once the board is found: no board should fail at once while a build of the tables starts
         from screenbot.agent.players import make_player, player_for
         from screenbot.commands.player_args import player_from_args
@@ -103,7 +102,7 @@ def run(args) -> int:
         # the search is made ready in a thread while the quick player moves (a first start compiles it)
         player = Player(parts.eyes, parts.keyboard, settings, agent, focus_watch=parts.focus_watch, record=record,
                         status=status, first_moves=QuickCorner() if parts.profile.shape == (4, 4) else None,
-                        learn_keys=learn_keys)
+                        learn_keys=args.keys == "auto")
         summary = player.play()
         status.end()
     finally:

@@ -17,9 +17,9 @@ KEY_SETS: dict[str, dict[Move, str]] = {
     "arrows": {m: m.key for m in Move},
     "wasd": {Move.UP: "w", Move.LEFT: "a", Move.DOWN: "s", Move.RIGHT: "d"},
     "hjkl": {Move.LEFT: "h", Move.DOWN: "j", Move.UP: "k", Move.RIGHT: "l"},
-    "wasd+enter": {Move.UP: "w", Move.LEFT: "a", Move.DOWN: "s", Move.RIGHT: "d"},
 }
-# key sets whose move is a letter typed as a line: the letter, then Enter (a game that reads input())
+# a key set whose move is a letter typed as a line: the letter, then Enter (a game that reads input())
+KEY_SETS["wasd+enter"] = KEY_SETS["wasd"]
 ENTER_AFTER = frozenset({"wasd+enter"})
 ARROW_KEYS = frozenset(KEY_SETS["arrows"].values())
 # The only other keys it can press: a win message that names a key to continue ("Press Enter to keep

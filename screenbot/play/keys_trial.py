@@ -41,9 +41,12 @@ class KeyTrial:
         named = [NAMES[k] for k in dict.fromkeys(self.order[: self.at + 1])]
         return ", ".join(named)
 
+    def rule(self) -> str | None:
+        """The rule learned, for the summary ("moves with w a s d"): None when the arrow keys moved the board."""
+        return None if self.keys == "arrows" else f"moves with {NAMES[self.keys]}"
+
     def learned_note(self) -> str | None:
         """What to say once the board answered: None when the arrow keys moved it (nothing learned)."""
-        if self.keys == "arrows":
-            return None
-        return (f"screenbot: note: this game moves with {NAMES[self.keys]} (the arrow keys moved nothing): "
-                f"pressing those; `--keys {self.keys}` skips the trial")
+        rule = self.rule()
+        return rule and (f"screenbot: note: this game {rule} (the arrow keys moved nothing): pressing those; "
+                         f"`--keys {self.keys}` skips the trial")

@@ -47,7 +47,9 @@ class LiveParts:
 def open_live(profile_path: str | Path | None = None, dry_run: bool = False, profile=None,
               keys: str = "arrows") -> LiveParts:
     """Check the desktop allows it, open the live screen with a profile that fits it (see
-    screenbot.board_source.open_session; a first profile is saved), then set up the eyes and the hands."""
+    screenbot.board_source.open_session; a first profile is saved), then set up the eyes and the hands.
+    `keys` auto: the arrows until play has learned the game's keys (Player's learn_keys)."""
+    keys = "arrows" if keys == "auto" else keys
     check_desktop()
     session = open_session(profile=profile if profile is not None else profile_path, keep_new=True)
     try:

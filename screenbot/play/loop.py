@@ -13,7 +13,7 @@ from screenbot.game.rules import FOUR_SHARE, Grid, Move, is_over
 from screenbot.play.context import Clock, PlayContext, StopPlaying
 from screenbot.play.eyes import Eyes, Sight
 from screenbot.play.guard import Guard
-from screenbot.play.keys_trial import NAMES, KeyTrial
+from screenbot.play.keys_trial import KeyTrial
 from screenbot.play.overlay import WinOverlay
 from screenbot.play.pause import Pauser
 from screenbot.play.record import Recording
@@ -304,10 +304,9 @@ class Player:
     def keys_learned(self) -> None:
         """The first move landed: the key set that moved it is this game's (said when not the arrows)."""
         trial, self.watcher.key_trial = self.watcher.key_trial, None
-        note = trial.learned_note()
-        if note is not None:
-            self.ctx.stats.note_rule(f"moves with {NAMES[trial.keys]}")
-            self.ctx.say(note)
+        if trial.rule() is not None:
+            self.ctx.stats.note_rule(trial.rule())
+            self.ctx.say(trial.learned_note())
 
     def summary(self, reason: str, ok: bool, diagnostics: str | None) -> Summary:
         ctx, advice = self.ctx, None

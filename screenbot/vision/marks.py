@@ -86,8 +86,8 @@ def learn_text_marks(frame: Frame, profile: Profile) -> int:
         dot = word.tall < 0.45 * digit_h and off_middle <= digit_h
         # a stroke taller than the digits (a box's side drawn with a bar per text line) is no number
         rule = word.tall > TALLER * digit_h and width <= LINE_THICK_PX
-        if not rule and dot or (not rule and off_middle <= OFF_MIDDLE * digit_h and in_cell >= (1 - OUTSIDE) * width
-                   and word.y0 >= cell.y and word.y1 <= cell.bottom):
+        if not rule and (dot or (off_middle <= OFF_MIDDLE * digit_h and in_cell >= (1 - OUTSIDE) * width
+                                 and word.y0 >= cell.y and word.y1 <= cell.bottom)):
             continue  # a number (or an empty cell's dot) where a number is written
         # the word's own marks: the components that lie within its box
         for i in range(1, n):

@@ -23,11 +23,10 @@ def play_on(rig, tmp_path, keys="arrows", **settings):
     (`keys` auto: learned from the first move, as `screenbot play` does by default)."""
     with MssScreen() as screen:
         profile = calibrate_live(screen, tmp_path / "profile.json")
-    learn = keys == "auto"
-    parts = open_live(profile=profile, keys="arrows" if learn else keys)
+    parts = open_live(profile=profile, keys=keys)
     try:
         player = Player(parts.eyes, parts.keyboard, PlaySettings(**{"player": "plain", **settings}), focus_watch=parts.focus_watch,
-                        record=Recording(stop_dir=tmp_path / "stop"), learn_keys=learn)
+                        record=Recording(stop_dir=tmp_path / "stop"), learn_keys=keys == "auto")
         summary = player.play()
     finally:
         parts.close()

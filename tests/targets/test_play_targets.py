@@ -36,11 +36,10 @@ def play_calibrated(profile, moves: int, stop_dir, player: str = "plain", keys: 
     from screenbot.play.loop import PlaySettings, Player
     from screenbot.play.record import Recording
 
-    learn = keys == "auto"
-    parts = open_live(profile=profile, keys="arrows" if learn else keys)
+    parts = open_live(profile=profile, keys=keys)
     try:
         bot = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=moves, player=player),
-                     focus_watch=parts.focus_watch, record=Recording(stop_dir=stop_dir), learn_keys=learn)
+                     focus_watch=parts.focus_watch, record=Recording(stop_dir=stop_dir), learn_keys=keys == "auto")
         return bot.play(), bot
     finally:
         parts.close()
