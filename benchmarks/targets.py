@@ -143,7 +143,10 @@ def play_live(target_cls, moves: int, player_name: str, limit_keys: int, tmp: Pa
             summary, player = plays.play_calibrated(profile, moves, tmp / "stop", player_name)  # keys learned, as play does
             moves_per_s = summary.moves_per_s or (summary.moves / summary.duration_s if summary.duration_s else 0.0)
             row.update(moves=summary.moves, moves_per_s=round(moves_per_s, 2), ok=summary.ok, reason=summary.reason,
-                       score=summary.score, max_tile=summary.max_tile, rereads=summary.misreads)
+                       score=summary.score, max_tile=summary.max_tile, rereads=summary.misreads,
+                       per_move_ms={"read": summary.read_ms_median, "think": summary.think_ms_median,
+                                    "wait": summary.wait_ms_median, "key_to_key": summary.move_ms_median},
+                       read_still=summary.read_still)
             if target_cls.has_truth:
                 truth = [r["board"] for r in target.history()[first:]]
                 if not summary.ok:  # a stopped run: the boards of keys play pressed but never believed are not misreads

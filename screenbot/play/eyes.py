@@ -7,6 +7,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
+import numpy as np
+
 from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, Screen
 from screenbot.geometry import Rect
@@ -55,6 +57,13 @@ def geometry_of(profile) -> BoardGeometry:
     return BoardGeometry(_rect(profile.board_rect), tuple(_rect(c) for c in profile.cells), scale)
 
 
+def _own(grid: SeenGrid | None) -> SeenGrid | None:
+    """A grid no other holder can change: a read's tuples as they are, lists copied."""
+    if grid is None or isinstance(grid, tuple):
+        return grid
+    return [list(row) for row in grid]
+
+
 class Eyes(abc.ABC):
     """Looks at the board region and says what is on it."""
 
@@ -99,6 +108,8 @@ class ScreenEyes(Eyes):
         self.geometry = geometry_of(profile)
         self._read = read
         self._clock = clock
+        self._last: tuple | None = None  # (profile, pixels, reading) of the last look read
+
 
     def grab(self) -> Frame:
         return self.screen.grab(self.geometry.board_rect)
@@ -132,9 +143,18 @@ class ScreenEyes(Eyes):
         return Sight(grid, state, frame, t, (self._clock() - start) * 1000, why)
 
     def look(self) -> Sight:
+        """Grab and read; a grab with the very pixels of the last look read is not read again (a
+        board watched for stillness, a key the game has not shown yet: on a slow-to-read board,
+        such as a terminal's text, reading is most of a look)."""
         start = self._clock()
         frame = self.grab()
-        grid, state, why = self._reading(frame)
+        last = self._last
+        if last is not None and last[0] is self.profile and np.array_equal(last[1], frame.pixels):
+            grid, state, why = last[2]
+            grid = _own(grid)
+        else:
+            grid, state, why = self._reading(frame)
+            self._last = (self.profile, frame.pixels.copy(), (_own(grid), state, why))
         return Sight(grid, state, frame, start, (self._clock() - start) * 1000, why)
 
     def glance(self) -> Sight:

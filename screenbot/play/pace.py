@@ -98,3 +98,49 @@ class RedrawStyle:
     def saw(self, grew: bool) -> None:
         """A watched move's new tile was (or was never) seen as a growing square."""
         self.at_once_run = 0 if grew else self.at_once_run + 1
+
+
+# A game whose board, the first time it was seen as the move's board, was already the board that then
+# stood still, this many moves in a row, draws each move in one piece: from then on play believes a
+# move's board once two looks in a row show it alike, without waiting the still gap (which is what
+# makes play slower than such a game). A terminal can be caught mid-redraw (5-13 % of keys in the
+# corpus's terminal games, each time for one grab only: benchmarks/results/redraw_spans.md), so one
+# look is never enough.
+FIRST_SIGHT_AFTER = 20
+# ... and waits for the still gap again every this many moves, to see that this still holds.
+FIRST_SIGHT_RECHECK = 25
+
+
+@dataclass
+class FirstSight:
+    """Whether two looks in a row can stand for the still gap, learned from this game's moves (each
+    watched for the still gap): they can once the first sight was the still board FIRST_SIGHT_AFTER
+    moves in a row. A move whose board changed after its first sight, and a new tile found misread,
+    start the count again."""
+
+    final_run: int = 0  # moves in a row whose first sight was the still board
+    since_check: int = 0  # moves believed on two looks since the last watched for the gap
+
+    @property
+    def trusted(self) -> bool:
+        return self.final_run >= FIRST_SIGHT_AFTER
+
+    def two_looks_enough(self) -> bool:
+        """Whether this move's board may be believed on two looks in a row (False on every
+        FIRST_SIGHT_RECHECK-th move: that one is watched for the still gap)."""
+        if not self.trusted:
+            return False
+        self.since_check += 1
+        if self.since_check >= FIRST_SIGHT_RECHECK:
+            self.since_check = 0
+            return False
+        return True
+
+    def saw(self, final: bool) -> None:
+        """A move watched for the still gap: was its first sight the board that stood still?"""
+        self.final_run = self.final_run + 1 if final else 0
+
+    def distrust(self) -> None:
+        """A board believed was wrong (its new tile misread): watch every move for the still gap again."""
+        self.final_run = 0
+        self.since_check = 0

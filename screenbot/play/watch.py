@@ -13,7 +13,7 @@ from screenbot.play.context import PlayContext, StopPlaying
 from screenbot.play.eyes import Sight
 from screenbot.play.guard import Guard
 from screenbot.play.overlay import WinOverlay
-from screenbot.play.pace import FramePace, RedrawStyle
+from screenbot.play.pace import FirstSight, FramePace, RedrawStyle
 from screenbot.play.pause import Pauser
 from screenbot.play.record import Recording
 from screenbot.play.spawn import Sighting
@@ -65,6 +65,7 @@ class Watcher:
         self.pace = FramePace()
         self.still_gap_s = ctx.settings.still_gap_s  # how long a board must stand still to be believed
         self.redraw = RedrawStyle()
+        self.first_sight = FirstSight()  # whether this game's boards can be believed at first sight
         self.key_trial = None  # play.keys_trial.KeyTrial while the game's keys are being learned
         self._rng = random.Random(0)  # the order of the guessed cells
         pauser.on_moved.append(self._board_moved)
@@ -191,6 +192,9 @@ class Watcher:
         re-read what disagrees; stop if it keeps disagreeing."""
         ctx, s = self.ctx, self.ctx.settings
         candidate = None  # (board, spawn cell pixels, time) of the first sight that matched
+        first = None  # (board, spawn cell pixels) of the move's very first sight that matched
+        at_once = self.first_sight.two_looks_enough()  # two looks in a row alike are enough
+        last_pixels = None  # the look before this one
         no_spawn = Standing()  # the slid board without a new tile
         went_back = Standing()  # the board before the last move
         amended_still = Standing()  # the last board with its new tile amended, the key lost on it
@@ -201,6 +205,7 @@ class Watcher:
         repressed = False
         while True:
             sight = ctx.look()
+            before, last_pixels = last_pixels, sight.frame.pixels
             if sight.state == BoardState.WON:
                 # "You win!" came up (moves are ignored until "Keep going"): dismiss it and watch on
                 self.overlay.keep_going(sight, resume=False, move=prediction.move, after=prediction.after)
@@ -242,9 +247,15 @@ class Watcher:
                 if check.matched:
                     r, c, _ = check.spawn
                     pixels = sight.frame.crop(ctx.eyes.geometry.cells[r * len(sight.grid[0]) + c]).pixels
-                    if candidate is None or candidate[0] != check.board or not np.array_equal(candidate[1], pixels):
+                    again = candidate is not None and candidate[0] == check.board and np.array_equal(candidate[1], pixels)
+                    if not again:
                         candidate = (check.board, pixels.copy(), sight.t)
-                    elif sight.t - candidate[2] >= self.still_gap_s:
+                        if first is None:
+                            first = candidate[:2]
+                    if (again and at_once and np.array_equal(before, sight.frame.pixels)) \
+                            or (again and sight.t - candidate[2] >= self.still_gap_s):
+                        if not at_once:
+                            self.first_sight.saw(final=first[0] == check.board and np.array_equal(first[1], pixels))
                         if follows is not prediction:
                             self.amend_read(follows)
                         return self.believe(check, follows, sight, key_t, timing, learn=True, explained=explained)
@@ -311,6 +322,7 @@ class Watcher:
         the game's frames came slower than the still gap: the gap doubles (to 0.2 s at most). Said."""
         ctx = self.ctx
         r, c, v = ctx.tracker.spawns[-1]
+        self.first_sight.distrust()
         if ctx.tracker.amend(amended):
             self.spawn_reader = None
             then = "reading new tiles once they stand still from now on"

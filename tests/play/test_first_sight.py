@@ -1,0 +1,109 @@
+"""Boards believed on two looks in a row once a game has shown that it draws each move in one piece
+(play.pace.FirstSight), and looks at unchanged pixels not read again (play.eyes)."""
+
+import numpy as np
+
+from screenbot.board_state import BoardState
+from screenbot.control.screen import ImageScreen
+from screenbot.game.rules import apply_move
+from screenbot.geometry import Rect
+from screenbot.play.eyes import ScreenEyes
+from screenbot.play.loop import PlaySettings, Player
+from screenbot.play.pace import FIRST_SIGHT_AFTER, FIRST_SIGHT_RECHECK, FirstSight
+from screenbot.play.record import Recording
+from screenbot.vision.reader import Reading
+
+from play_fakes import FirstLegalAgent, SimulatedScreen, VirtualClock
+
+
+def test_two_looks_are_enough_only_after_a_run_of_moves_drawn_in_one_piece():
+    sight = FirstSight()
+    for _ in range(FIRST_SIGHT_AFTER - 1):
+        assert not sight.two_looks_enough()
+        sight.saw(final=True)
+    sight.saw(final=False)  # one board that changed after its first sight: the count starts again
+    assert not sight.two_looks_enough()
+    for _ in range(FIRST_SIGHT_AFTER):
+        sight.saw(final=True)
+    enough = [sight.two_looks_enough() for _ in range(2 * FIRST_SIGHT_RECHECK)]
+    assert enough.count(False) == 2  # every FIRST_SIGHT_RECHECK-th move waits for the still gap
+    sight.distrust()  # a new tile found misread
+    assert not sight.two_looks_enough()
+
+
+def looks_per_move(screen: SimulatedScreen) -> list[int]:
+    """Wraps the fake's key handler: the looks each move took, counted at the next key."""
+    counts = []
+    on_key = screen.keyboard.on_press
+
+    def counted(move):
+        counts.append(screen.looks)
+        on_key(move)
+
+    screen.keyboard.on_press = counted
+    return counts
+
+
+def play(screen, clock, moves):
+    player = Player(screen, screen.keyboard, PlaySettings(max_moves=moves), agent=FirstLegalAgent(),
+                    clock=clock, record=Recording())
+    return player.play()
+
+
+def test_a_game_that_draws_at_once_is_believed_on_two_looks_after_the_first_moves():
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, seed=3, lag=0, no_spawn=0, look_ms=5.0)
+    counts = looks_per_move(screen)
+    summary = play(screen, clock, FIRST_SIGHT_AFTER + 20)
+    assert summary.ok and summary.misreads == 0 and summary.moves == FIRST_SIGHT_AFTER + 20
+    early, late = counts[2:FIRST_SIGHT_AFTER], counts[FIRST_SIGHT_AFTER + 1:]
+    assert min(early) >= 5  # a 20 ms still gap at 5 ms a look
+    assert late.count(2) >= len(late) - 1  # two looks (one move in FIRST_SIGHT_RECHECK waits the gap)
+
+
+def test_a_game_whose_first_sight_can_show_another_new_tile_waits_for_the_still_gap_every_move():
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, seed=3, lag=0, no_spawn=0, look_ms=5.0)
+    key = screen.on_key
+
+    def flicker(move):  # the new tile's first look shows the other of 2 and 4
+        key(move)
+        if screen.pending:
+            before = screen.pending[0][1]
+            slid, _ = apply_move(before, move)
+            new = screen.game.grid
+            cell = next((r, c) for r in range(4) for c in range(4) if new[r][c] != slid[r][c] and slid[r][c] == 0)
+            other = tuple(tuple((6 - v) if (r, c) == cell else v for c, v in enumerate(row)) for r, row in enumerate(new))
+            screen.pending = [(1, other), (0, new)]
+
+    screen.keyboard.on_press = flicker
+    counts = looks_per_move(screen)
+    summary = play(screen, clock, FIRST_SIGHT_AFTER + 20)
+    assert summary.ok and summary.misreads == 0
+    assert min(counts[2:]) >= 5  # never believed on two looks
+
+
+class Geometry:
+    board_rect = Rect(10, 10, 40, 40)
+    cells = tuple(Rect(12 + 10 * (i % 4), 12 + 10 * (i // 4), 8, 8) for i in range(16))
+    scale = 1.0
+
+
+def test_a_look_at_the_very_pixels_of_the_last_is_not_read_again():
+    image = np.zeros((60, 60, 3), np.uint8)
+    reads = []
+    grid = tuple((2, 0, 0, 0) if r == 0 else (0, 0, 0, 0) for r in range(4))
+
+    def read(frame, profile):
+        reads.append(frame)
+        return Reading(grid, BoardState.PLAYING)
+
+    eyes = ScreenEyes(ImageScreen(image), Geometry(), read=read)
+    first, second = eyes.look(), eyes.look()
+    assert len(reads) == 1 and second.grid == first.grid == grid and second.state == BoardState.PLAYING
+    image[20, 20] = (1, 2, 3)  # one pixel of the board changed: read
+    eyes.look()
+    assert len(reads) == 2
+    eyes.move_to(Geometry())  # another profile: read, whatever the pixels
+    eyes.look()
+    assert len(reads) == 3
