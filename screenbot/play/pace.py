@@ -101,7 +101,8 @@ class RedrawStyle:
 
 
 # A game whose board, the first time it was seen as the move's board, was already the board that then
-# stood still, this many moves in a row, draws each move in one piece: from then on play believes a
+# stood still, and whose pixels changed no more than a redraw's (watch.ONE_PIECE_CHANGES), this many
+# moves in a row, draws each move in one piece: from then on play believes a
 # move's board once two looks in a row show it alike, without waiting the still gap (which is what
 # makes play slower than such a game). A terminal can be caught mid-redraw (5-13 % of keys in the
 # corpus's terminal games, each time for one grab only: benchmarks/results/redraw_spans.md), so one

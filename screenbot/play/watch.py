@@ -24,6 +24,9 @@ from screenbot.play.tracker import Check, Prediction, agrees_everywhere, compare
 
 
 _NOT_YET = object()  # a value not worked out yet
+# A move drawn in one piece changes the board's pixels at most twice after its key: the new board, and
+# once more when a look caught the redraw half-way (an animation changes them on every frame).
+ONE_PIECE_CHANGES = 2
 
 
 class Standing:
@@ -87,6 +90,9 @@ class Watcher:
         while the tile grows in when this game's colours allow it, else once it is still."""
         key_t = self.ctx.clock()
         timing = (think_ms, agent_ms)
+        # the still watch from the key on, in a game not seen animating its new tiles: this move may
+        # teach (or use) that its boards are drawn in one piece
+        from_key = self.spawn_reader is None or self.redraw.at_once
         if self.spawn_reader is not None:
             if not self.spawn_reader.ready_for(prediction):
                 self.ctx.stats.read_still["a colour not seen on a still board yet"] += 1
@@ -94,11 +100,12 @@ class Watcher:
                 board = self.watch_growing(prediction, key_t, timing)
                 if board is not None:
                     return board
+                from_key = False  # watched late: the frames it missed taught nothing
             else:
                 self.ctx.stats.read_still["the game redraws at once"] += 1
                 if self.thinker is not None:
                     self.thinker.expect(self.guesses(prediction, key_t))  # while the new board is drawn
-        return self.watch_still(prediction, key_t, timing)
+        return self.watch_still(prediction, key_t, timing, from_key)
 
     def watch_growing(self, prediction: Prediction, key_t: float, timing: tuple[float, float]) -> Grid | None:
         """Grab frames (no full read) until the new tile is known while it grows in. Meanwhile the
@@ -187,14 +194,17 @@ class Watcher:
         seen = watch.see(sight.frame)
         return replace(sight, ms=(self.ctx.clock() - sight.t) * 1000), seen  # grab and spawn reading
 
-    def watch_still(self, prediction: Prediction, key_t: float, timing: tuple[float, float]) -> Grid:
+    def watch_still(self, prediction: Prediction, key_t: float, timing: tuple[float, float],
+                    from_key: bool = False) -> Grid:
         """Poll the board until it shows the predicted board with its new tile fully grown;
-        re-read what disagrees; stop if it keeps disagreeing."""
+        re-read what disagrees; stop if it keeps disagreeing. `from_key`: watched from the key on, in
+        a game not seen animating (see FirstSight)."""
         ctx, s = self.ctx, self.ctx.settings
         candidate = None  # (board, spawn cell pixels, time) of the first sight that matched
         first = None  # (board, spawn cell pixels) of the move's very first sight that matched
-        at_once = self.first_sight.two_looks_enough()  # two looks in a row alike are enough
+        at_once = from_key and self.first_sight.two_looks_enough()  # two looks in a row alike are enough
         last_pixels = None  # the look before this one
+        changes = 0  # looks whose pixels differed from the look before (a game drawn in one piece: at most 2)
         no_spawn = Standing()  # the slid board without a new tile
         went_back = Standing()  # the board before the last move
         amended_still = Standing()  # the last board with its new tile amended, the key lost on it
@@ -206,6 +216,8 @@ class Watcher:
         while True:
             sight = ctx.look()
             before, last_pixels = last_pixels, sight.frame.pixels
+            if from_key and before is not None and not np.array_equal(before, last_pixels):
+                changes += 1
             if sight.state == BoardState.WON:
                 # "You win!" came up (moves are ignored until "Keep going"): dismiss it and watch on
                 self.overlay.keep_going(sight, resume=False, move=prediction.move, after=prediction.after)
@@ -254,8 +266,9 @@ class Watcher:
                             first = candidate[:2]
                     if (again and at_once and np.array_equal(before, sight.frame.pixels)) \
                             or (again and sight.t - candidate[2] >= self.still_gap_s):
-                        if not at_once:
-                            self.first_sight.saw(final=first[0] == check.board and np.array_equal(first[1], pixels))
+                        if from_key and not at_once:
+                            self.first_sight.saw(final=first[0] == check.board and np.array_equal(first[1], pixels)
+                                                 and changes <= ONE_PIECE_CHANGES)
                         if follows is not prediction:
                             self.amend_read(follows)
                         return self.believe(check, follows, sight, key_t, timing, learn=True, explained=explained)

@@ -107,3 +107,15 @@ def test_a_look_at_the_very_pixels_of_the_last_is_not_read_again():
     eyes.move_to(Geometry())  # another profile: read, whatever the pixels
     eyes.look()
     assert len(reads) == 3
+
+
+def test_a_game_whose_new_tiles_grow_in_never_has_its_boards_believed_on_two_looks():
+    from test_loop_growing import GrowingPage, player_for
+
+    clock = VirtualClock()
+    page = GrowingPage(clock, seed=11)
+    player = player_for(page, clock, max_moves=FIRST_SIGHT_AFTER + 30, early_give_up_s=0.0)  # every move read still
+    summary = player.play()
+    assert summary.ok and summary.misreads == 0 and player.tracker.board == page.game.grid
+    assert summary.read_still  # read once still after watching it grow: those moves teach nothing
+    assert not player.watcher.first_sight.trusted
