@@ -104,9 +104,9 @@ class RedrawStyle:
 # stood still, and whose pixels changed no more than a redraw's (watch.ONE_PIECE_CHANGES), this many
 # moves in a row, draws each move in one piece: from then on play believes a
 # move's board once two looks in a row show it alike, without waiting the still gap (which is what
-# makes play slower than such a game). A terminal can be caught mid-redraw (5-13 % of keys in the
-# corpus's terminal games, each time for one grab only: benchmarks/results/redraw_spans.md), so one
-# look is never enough.
+# makes play slower than such a game). A terminal can be caught mid-redraw (2-23 % of keys in the
+# corpus's terminal games, mostly for one grab: benchmarks/results/redraw_spans.md), so one look is
+# never enough.
 FIRST_SIGHT_AFTER = 20
 # ... and waits for the still gap again every this many moves, to see that this still holds.
 FIRST_SIGHT_RECHECK = 25
