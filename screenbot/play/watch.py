@@ -119,7 +119,9 @@ class Watcher:
         watch = self.spawn_reader.watch(prediction)
         if self.thinker is not None:
             self.thinker.expect(self.guesses(prediction, key_t))
-        self._glance_and_see(watch)  # the board as the key left it: cells seen empty before anything moves
+        before, _ = self._glance_and_see(watch)  # the board as the key left it: cells seen empty before anything moves
+        before = watch.signature(before.frame)
+        recheck = self.redraw.at_once  # a game taken to redraw at once, looked at again for a growing tile
         rest = pace.quiet_ms() / 1000 - (ctx.clock() - key_t)
         if rest > 0:
             ctx.sleep(rest)
@@ -137,6 +139,14 @@ class Watcher:
                 if changed_t is not None:
                     pace.saw_frame_change((sight.t - changed_t) * 1000)
                 signature, changed_t = now_signature, sight.t
+            elif recheck and cell is None and sight.t - changed_t >= self.still_gap_s and (
+                    signature != before or any(look.kind == "other" for look in seen.looks.values())):
+                # the board changed, or shows a whole tile where one may come, and stood still with nothing
+                # growing: drawn at once, as before (no need to wait longer; were it wrong, the still read
+                # that follows reads the board all the same)
+                read_still["the new board stood still with no tile growing"] += 1
+                self.redraw.saw(grew=False)
+                return None
             if seen.cell is not None and cell is None:
                 cell, first_t = seen.cell, sight.t
                 pace.saw_first_frame((first_t - key_t) * 1000)
