@@ -119,3 +119,26 @@ def test_a_game_whose_new_tiles_grow_in_never_has_its_boards_believed_on_two_loo
     assert summary.ok and summary.misreads == 0 and player.tracker.board == page.game.grid
     assert summary.read_still  # read once still after watching it grow: those moves teach nothing
     assert not player.watcher.first_sight.trusted
+
+
+def test_a_game_drawn_at_once_is_looked_at_again_for_a_growing_tile_without_waiting_out_the_look():
+    from screenbot.play.pace import AT_ONCE_AFTER, RECHECK_EVERY
+    from test_loop_growing import DRAW_S, GrowingPage, player_for
+
+    class AtOncePage(GrowingPage):
+        def _shown(self):  # the old board until the page draws, then the new board whole
+            t = self.clock.now - self.key_t
+            board = self.before if t < DRAW_S else self.game.grid
+            return {(r, c): (v, 1.0) for r in range(4) for c in range(4) if (v := board[r][c])}, t >= DRAW_S
+
+    clock = VirtualClock()
+    page = AtOncePage(clock, seed=5)
+    moves = 3 * RECHECK_EVERY
+    player = player_for(page, clock, max_moves=moves)
+    summary = player.play()
+    assert summary.ok and summary.misreads == 0 and player.tracker.board == page.game.grid
+    assert player.watcher.redraw.at_once
+    assert summary.read_still["the new board stood still with no tile growing"] >= 2  # the looks again
+    gaps = [b - a for a, b in zip(player.stats.key_times, player.stats.key_times[1:])]
+    waited_out = [i for i, gap in enumerate(gaps) if gap >= player.settings.early_give_up_s]
+    assert len(waited_out) <= AT_ONCE_AFTER, waited_out  # only while it learned that the game draws at once
