@@ -68,7 +68,7 @@ class Watcher:
         self.pace = FramePace()
         self.still_gap_s = ctx.settings.still_gap_s  # how long a board must stand still to be believed
         self.redraw = RedrawStyle()
-        self.first_sight = FirstSight()  # whether this game's boards can be believed at first sight
+        self.first_sight = FirstSight()  # whether this game's boards can be believed on two looks in a row
         self.key_trial = None  # play.keys_trial.KeyTrial while the game's keys are being learned
         self._rng = random.Random(0)  # the order of the guessed cells
         pauser.on_moved.append(self._board_moved)
@@ -142,7 +142,7 @@ class Watcher:
             elif recheck and cell is None and sight.t - changed_t >= self.still_gap_s and (
                     signature != before or any(look.kind == "other" for look in seen.looks.values())):
                 # the board changed, or shows a whole tile where one may come, and stood still with nothing
-                # growing: drawn at once, as before (no need to wait longer; were it wrong, the still read
+                # growing: drawn at once, as learned (no need to wait longer; were it wrong, the still read
                 # that follows reads the board all the same)
                 read_still["the new board stood still with no tile growing"] += 1
                 self.redraw.saw(grew=False)
