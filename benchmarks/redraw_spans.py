@@ -51,17 +51,14 @@ def measure(name: str, keys: int) -> dict:
     row: dict = {"kind": "program", "program": name}
     display = processes.VirtualDisplay(SCREEN).start()
     target = corpus.TARGETS[name](display.display, seed=SEED)
-    every = target_limits.GRAB_EVERY_S
-    target_limits.GRAB_EVERY_S = 0.0
     try:
         with plays.screen_on(display.display):
             target.start()
             target.focus()
-            row.update(spans(target_limits.measure_limit(target, keys=keys)))
+            row.update(spans(target_limits.measure_limit(target, keys=keys, every_s=0.0)))
     except Exception as exc:  # noqa: BLE001 - one program that fails leaves a row saying why
         row["error"] = one_line(exc)
     finally:
-        target_limits.GRAB_EVERY_S = every
         target.stop()
         display.stop()
     return row

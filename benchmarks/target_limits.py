@@ -125,9 +125,10 @@ class Limit:
         return out
 
 
-def watch_key(grab, send, still_s: float, clock=time.monotonic, sleep=time.sleep) -> tuple[float, list, float]:
+def watch_key(grab, send, still_s: float, clock=time.monotonic, sleep=time.sleep,
+              every_s: float = GRAB_EVERY_S) -> tuple[float, list, float]:
     """Send one key (`send()`, in a thread: grabs go on while it runs) and grab (`grab()` -> h x w x
-    channels array) every GRAB_EVERY_S until the window stands still `still_s` after a change, or did
+    channels array) every `every_s` (GRAB_EVERY_S; 0: with no pause) until the window stands still `still_s` after a change, or did
     not change within CHANGE_TIMEOUT_S, or SETTLE_TIMEOUT_S. Returns (the key's time, [(time, box
     changed or None)], ms send() took)."""
     previous = grab()
@@ -163,14 +164,14 @@ def watch_key(grab, send, still_s: float, clock=time.monotonic, sleep=time.sleep
             break
         if now - key_t > SETTLE_TIMEOUT_S:
             break
-        sleep(max(0.0, GRAB_EVERY_S - (clock() - now)))
+        sleep(max(0.0, every_s - (clock() - now)))
     sent.wait(SETTLE_TIMEOUT_S)
     if failed:
         raise failed[0]
     return key_t, frames, took[0] if took else float("nan")
 
 
-def measure_limit(target, keys: int = 20, max_tries: int | None = None) -> Limit:
+def measure_limit(target, keys: int = 20, max_tries: int | None = None, every_s: float = GRAB_EVERY_S) -> Limit:
     """Press `keys` keys that change the window of the started, focused `target` (a tests/targets
     Target) and keep each one's grabs (the module's docstring)."""
     import mss
@@ -193,7 +194,8 @@ def measure_limit(target, keys: int = 20, max_tries: int | None = None) -> Limit
             for move in move_order(step):
                 target.wait_ready()
                 key_t, frames, sent_ms = watch_key(
-                    grab, lambda move=move: target._xdotool("key", "--clearmodifiers", target.key_for(move)), still_s)
+                    grab, lambda move=move: target._xdotool("key", "--clearmodifiers", target.key_for(move)), still_s,
+                    every_s=every_s)
                 limit.keys_sent += 1
                 limit.xdotool_ms.append(round(sent_ms, 1))
                 if settle_ms(key_t, frames, still_s) is not None:

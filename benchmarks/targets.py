@@ -153,8 +153,7 @@ def play_live(target_cls, moves: int, player_name: str, limit_keys: int, tmp: Pa
                     truth, row["unbelieved"] = truth_as_far_as(truth, len(player.tracker.history))
                 row["misreads"] = plays.believed_against_truth(player, truth)
                 if row["misreads"]:  # where the two first part, and how long each is (a record lost shifts the rest)
-                    believed = [[list(r) for r in b] for b in player.tracker.history]
-                    changed = [b for i, b in enumerate(truth) if i == 0 or b != truth[i - 1]]
+                    believed, changed = plays.believed_and_shown(player, truth)
                     row["misread_detail"] = {
                         "believed": len(believed), "game_boards": len(changed),
                         "first_differing": next((i for i, (a, b) in enumerate(zip(believed, changed)) if a != b), None)}

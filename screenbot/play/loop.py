@@ -304,8 +304,9 @@ class Player:
     def keys_learned(self) -> None:
         """The first move landed: the key set that moved it is this game's (said when not the arrows)."""
         trial, self.watcher.key_trial = self.watcher.key_trial, None
-        if trial.rule() is not None:
-            self.ctx.stats.note_rule(trial.rule())
+        rule = trial.rule()
+        if rule is not None:
+            self.ctx.stats.note_rule(rule)
             self.ctx.say(trial.learned_note())
 
     def summary(self, reason: str, ok: bool, diagnostics: str | None) -> Summary:

@@ -65,6 +65,41 @@ class FramePace:
         return max(0.0, frame - SLACK_MS - ms_since_last_empty_grab)
 
 
+class EarnedShortcut:
+    """A shortcut a game earns by a run of moves that allow it (AFTER in a row), and that is checked
+    again now and then once earned: not taken on every EVERY-th move, which is watched the long way."""
+
+    AFTER = 1
+    EVERY = 1
+
+    def __init__(self) -> None:
+        self.run = 0  # moves in a row that allowed the shortcut
+        self.since_check = 0  # moves that took it since the last watched the long way
+
+    @property
+    def earned(self) -> bool:
+        return self.run >= self.AFTER
+
+    def take(self) -> bool:
+        """Whether this move takes the shortcut (never before it is earned; then on all moves but every
+        EVERY-th)."""
+        if not self.earned:
+            return False
+        self.since_check += 1
+        if self.since_check >= self.EVERY:
+            self.since_check = 0
+            return False
+        return True
+
+    def record(self, allowed: bool) -> None:
+        """A move watched the long way did (or did not) allow the shortcut."""
+        self.run = self.run + 1 if allowed else 0
+
+    def lose(self) -> None:
+        """The shortcut led astray: earn it again from nothing."""
+        self.run = self.since_check = 0
+
+
 # A game whose new tile showed at once (never a growing square) this many moves in a row redraws
 # without animation: play stops watching for a growing tile and reads the still board at once.
 AT_ONCE_AFTER = 5
@@ -72,76 +107,58 @@ AT_ONCE_AFTER = 5
 RECHECK_EVERY = 50
 
 
-@dataclass
-class RedrawStyle:
+class RedrawStyle(EarnedShortcut):
     """How this game draws a move, learned from its first moves: animated (the new tile grows in, and
     play reads it while it grows) or at once (the next frame shows the new board, read still)."""
 
-    at_once_run: int = 0  # moves in a row whose new tile was never seen growing
-    since_check: int = 0  # moves since the last look for a growing tile, once taken to redraw at once
+    AFTER, EVERY = AT_ONCE_AFTER, RECHECK_EVERY
 
     @property
     def at_once(self) -> bool:
-        return self.at_once_run >= AT_ONCE_AFTER
+        return self.earned
 
     def watch_growth(self) -> bool:
         """Whether to watch the next move's new tile grow (always, until the game is known to redraw
         at once; then every RECHECK_EVERY moves)."""
-        if not self.at_once:
-            return True
-        self.since_check += 1
-        if self.since_check >= RECHECK_EVERY:
-            self.since_check = 0
-            return True
-        return False
+        return not self.take()
 
     def saw(self, grew: bool) -> None:
         """A watched move's new tile was (or was never) seen as a growing square."""
-        self.at_once_run = 0 if grew else self.at_once_run + 1
+        self.record(not grew)
 
 
 # A game whose board, the first time it was seen as the move's board, was already the board that then
 # stood still, and whose pixels changed no more than a redraw's (watch.ONE_PIECE_CHANGES), this many
-# moves in a row, draws each move in one piece: from then on play believes a
-# move's board once two looks in a row show it alike, without waiting the still gap (which is what
-# makes play slower than such a game). A terminal can be caught mid-redraw (2-23 % of keys in the
-# corpus's terminal games, mostly for one grab: benchmarks/results/redraw_spans.md), so one look is
-# never enough.
+# moves in a row, draws each move in one piece: from then on play believes a move's board once two
+# looks in a row show it alike, without waiting the still gap (which is what makes play slower than
+# such a game). A terminal can be caught mid-redraw (2-23 % of keys in the corpus's terminal games,
+# mostly for one grab: benchmarks/results/redraw_spans.md), so one look is never enough.
 FIRST_SIGHT_AFTER = 20
 # ... and waits for the still gap again every this many moves, to see that this still holds.
 FIRST_SIGHT_RECHECK = 25
 
 
-@dataclass
-class FirstSight:
+class FirstSight(EarnedShortcut):
     """Whether two looks in a row can stand for the still gap, learned from this game's moves (each
     watched for the still gap): they can once the first sight was the still board FIRST_SIGHT_AFTER
     moves in a row. A move whose board changed after its first sight, and a new tile found misread,
     start the count again."""
 
-    final_run: int = 0  # moves in a row whose first sight was the still board
-    since_check: int = 0  # moves believed on two looks since the last watched for the gap
+    AFTER, EVERY = FIRST_SIGHT_AFTER, FIRST_SIGHT_RECHECK
 
     @property
     def trusted(self) -> bool:
-        return self.final_run >= FIRST_SIGHT_AFTER
+        return self.earned
 
     def two_looks_enough(self) -> bool:
         """Whether this move's board may be believed on two looks in a row (False on every
         FIRST_SIGHT_RECHECK-th move: that one is watched for the still gap)."""
-        if not self.trusted:
-            return False
-        self.since_check += 1
-        if self.since_check >= FIRST_SIGHT_RECHECK:
-            self.since_check = 0
-            return False
-        return True
+        return self.take()
 
     def saw(self, final: bool) -> None:
         """A move watched for the still gap: was its first sight the board that stood still?"""
-        self.final_run = self.final_run + 1 if final else 0
+        self.record(final)
 
     def distrust(self) -> None:
         """A board believed was wrong (its new tile misread): watch every move for the still gap again."""
-        self.final_run = 0
-        self.since_check = 0
+        self.lose()

@@ -119,9 +119,9 @@ class Watcher:
         watch = self.spawn_reader.watch(prediction)
         if self.thinker is not None:
             self.thinker.expect(self.guesses(prediction, key_t))
-        before, _ = self._glance_and_see(watch)  # the board as the key left it: cells seen empty before anything moves
-        before = watch.signature(before.frame)
+        as_keyed, _ = self._glance_and_see(watch)  # the board as the key left it: cells seen empty before anything moves
         recheck = self.redraw.at_once  # a game taken to redraw at once, looked at again for a growing tile
+        keyed = watch.signature(as_keyed.frame) if recheck else None
         rest = pace.quiet_ms() / 1000 - (ctx.clock() - key_t)
         if rest > 0:
             ctx.sleep(rest)
@@ -140,7 +140,7 @@ class Watcher:
                     pace.saw_frame_change((sight.t - changed_t) * 1000)
                 signature, changed_t = now_signature, sight.t
             elif recheck and cell is None and sight.t - changed_t >= self.still_gap_s and (
-                    signature != before or any(look.kind == "other" for look in seen.looks.values())):
+                    signature != keyed or any(look.kind == "other" for look in seen.looks.values())):
                 # the board changed, or shows a whole tile where one may come, and stood still with nothing
                 # growing: drawn at once, as learned (no need to wait longer; were it wrong, the still read
                 # that follows reads the board all the same)
@@ -225,9 +225,10 @@ class Watcher:
         repressed = False
         while True:
             sight = ctx.look()
-            before, last_pixels = last_pixels, sight.frame.pixels
-            if from_key and before is not None and not np.array_equal(before, last_pixels):
-                changes += 1
+            # the same pixels as the look before (worked out only where two looks may count)
+            same = from_key and last_pixels is not None and np.array_equal(last_pixels, sight.frame.pixels)
+            changes += from_key and last_pixels is not None and not same
+            last_pixels = sight.frame.pixels
             if sight.state == BoardState.WON:
                 # "You win!" came up (moves are ignored until "Keep going"): dismiss it and watch on
                 self.overlay.keep_going(sight, resume=False, move=prediction.move, after=prediction.after)
@@ -274,8 +275,7 @@ class Watcher:
                         candidate = (check.board, pixels.copy(), sight.t)
                         if first is None:
                             first = candidate[:2]
-                    if (again and at_once and np.array_equal(before, sight.frame.pixels)) \
-                            or (again and sight.t - candidate[2] >= self.still_gap_s):
+                    if again and ((at_once and same) or sight.t - candidate[2] >= self.still_gap_s):
                         if from_key and not at_once:
                             self.first_sight.saw(final=first[0] == check.board and np.array_equal(first[1], pixels)
                                                  and changes <= ONE_PIECE_CHANGES)

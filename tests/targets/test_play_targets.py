@@ -77,9 +77,15 @@ def check_played_by_record(target_cls, kind: str, moves: int, tmp_path) -> None:
     assert believed_against_truth(player, truth) == 0
 
 
-def believed_against_truth(player, truth) -> int:
+def believed_and_shown(player, truth) -> tuple[list, list]:
+    """The boards play believed, and the game's record without the keys that did nothing."""
     believed = [[list(r) for r in b] for b in player.tracker.history]
-    changed = [b for i, b in enumerate(truth) if i == 0 or b != truth[i - 1]]  # keys that did nothing left out
+    changed = [b for i, b in enumerate(truth) if i == 0 or b != truth[i - 1]]
+    return believed, changed
+
+
+def believed_against_truth(player, truth) -> int:
+    believed, changed = believed_and_shown(player, truth)
     return sum(a != b for a, b in zip(believed, changed)) + abs(len(believed) - len(changed))
 
 
