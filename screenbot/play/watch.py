@@ -235,10 +235,12 @@ class Watcher:
                 overlay_cleared_t = ctx.clock()
                 continue
             if (
-                overlay_cleared_t is not None and not repressed and check is not None
-                and check.verdict == "unchanged" and ctx.clock() - overlay_cleared_t > s.misread_after_s
+                not repressed and check is not None and check.verdict == "unchanged"
+                and (overlay_cleared_t is not None or self.first_sight.trusted)
+                and ctx.clock() - (key_t if overlay_cleared_t is None else overlay_cleared_t) > s.misread_after_s
             ):
-                # the key met the overlay and was ignored: press it again, once
+                # the key met the overlay and was ignored, or came within milliseconds of the game's last
+                # redraw (a game played on two looks) and was lost: press it again, once
                 self.guard.press(prediction.move)
                 repressed, key_t = True, ctx.clock()
             if self.guard.safety is not None and (sight.grid is None or sight.state == BoardState.NO_BOARD):

@@ -142,3 +142,21 @@ def test_a_game_drawn_at_once_is_looked_at_again_for_a_growing_tile_without_wait
     gaps = [b - a for a, b in zip(player.stats.key_times, player.stats.key_times[1:])]
     waited_out = [i for i, gap in enumerate(gaps) if gap >= player.settings.early_give_up_s]
     assert len(waited_out) <= AT_ONCE_AFTER, waited_out  # only while it learned that the game draws at once
+
+
+def test_a_key_lost_by_a_game_played_on_two_looks_is_pressed_once_more():
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, seed=3, lag=0, no_spawn=0, look_ms=5.0)
+    key = screen.keyboard.on_press
+    pressed = []
+
+    def drops_one(move):  # the game misses one key, once play believes its boards on two looks
+        pressed.append(move)
+        if len(pressed) != FIRST_SIGHT_AFTER + 10:
+            key(move)
+
+    screen.keyboard.on_press = drops_one
+    summary = play(screen, clock, FIRST_SIGHT_AFTER + 20)
+    assert summary.ok and summary.misreads == 0 and summary.moves == FIRST_SIGHT_AFTER + 20
+    assert len(pressed) == summary.moves + 1  # the lost key, pressed again
+    assert pressed[FIRST_SIGHT_AFTER + 9] == pressed[FIRST_SIGHT_AFTER + 10]
