@@ -247,12 +247,13 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
                search: Search | None) -> Profile:
     if search is None:
         search = find_lattices(frame.pixels)
+    if search.unscreened:
         # a grid of another size than the classic is a candidate only when its cells read as a board
         boards = [b for b in search.boards if b.shape == (4, 4) or _lattice_reads(frame, b, search)]
         for b in search.boards:
             if b not in boards:
                 search.rejected.append(Rejected(b.board_rect, f"a {b.rows}x{b.cols} grid whose cells are no 2048 tiles"))
-        search.boards = boards
+        search.boards, search.unscreened = boards, False
     known_look = search.boards and all(identify_theme(*measure_colours(frame.pixels, b), cell_colours(frame.pixels, b))[0]
                                        is not None for b in search.boards)
     text = [] if known_look else find_text_boards(frame.pixels)  # a built-in theme's board is tiles
@@ -320,7 +321,25 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
             profile.tile_inset = inset
             profile.patches = tuple(cell_patches(profile.tile_rect(i)) for i in range(len(profile.cells)))
         profile.gap_shades = gap_shades(frame, profile, lattice)
+        if max(lattice.gap_x, lattice.gap_y) <= LINE_THICK_PX and not _profile_reads(frame, profile):
+            touching = _touching_blocks(frame, board, monitors, scale, source)
+            if touching is not None:
+                return touching
     return profile
+
+
+def _touching_blocks(frame: Frame, board: Rect, monitors: Sequence[Rect] | None, scale: float,
+                     source: str) -> Profile | None:
+    """The profile of a board of blocks that touch on `board`, where one reads there, else None.
+
+    Blocks that touch can outline squares on an even lattice (a tile beside tiles of other colours
+    in every row and column): found as tiles with no gap between them, the empty cells are taken
+    for gaps and the board does not read. The same cells read as blocks then decide."""
+    blocks = [b for b in find_block_boards(frame.pixels) if _overlap(board_rect(b, frame), board)]
+    if len(blocks) != 1:
+        return None
+    touching = _blocks_profile(frame, blocks, None, monitors, scale, source)
+    return touching if _profile_reads(frame, touching) else None
 
 
 def _chosen(items: list, lattices: list[Lattice], pick: int | None, frame: Frame, many: str):

@@ -4,6 +4,9 @@ unsettled, a bigger grid of blocks (a chess board) never a board."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
@@ -96,3 +99,43 @@ def test_a_window_edge_one_cell_below_the_board_does_not_make_it_part_of_a_bigge
     bottom = 60 + 4 * 66
     picture[bottom + 66:bottom + 68, 10:390] = 0  # a window's edge a cell's height under the board
     assert len(find_block_boards(picture)) == 1
+
+
+# a tile in every row and every column, each beside an empty cell or a tile of another colour: the
+# tiles alone outline squares on an even 4x4 lattice, with no gap between them
+EVERY_LINE = [[2, 0, 0, 0], [0, 0, 4, 8], [0, 16, 0, 0], [4, 0, 8, 32]]
+# three columns of tiles outlined, the fourth all empty: a 4x3 lattice of squares
+THREE_COLUMNS = [[0, 2, 0, 0], [4, 2, 0, 0], [2, 4, 0, 0], [16, 8, 2, 0]]
+
+
+@pytest.mark.parametrize("board", [EVERY_LINE, THREE_COLUMNS], ids=["tiles-in-every-line", "three-columns"])
+@pytest.mark.parametrize("given_search", [False, True], ids=["own-search", "search-given"])
+def test_blocks_that_outline_squares_are_calibrated_as_blocks_and_read_exactly(board, given_search):
+    from screenbot.calibration.lattice import find_lattices
+
+    frame = Frame(blocks_picture(board))
+    profile = calibrate(frame, search=find_lattices(frame.pixels) if given_search else None)
+    assert profile.kind == "blocks"
+    reading = read_board(frame, profile)
+    assert reading.state == BoardState.PLAYING
+    assert [list(r) for r in reading.grid] == board
+
+
+OUTLINED = Path(__file__).resolve().parents[1] / "fixtures" / "blocks_outlined"
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in OUTLINED.glob("*.png")))
+def test_real_blocks_that_outline_squares_are_calibrated_as_blocks_and_read_exactly(name):
+    """Screens of a real terminal game (labelled by eye) whose tiles outline an even lattice of
+    squares: calibrated as calibrate and play do, each alone, and read exactly."""
+    from screenbot.calibration.lattice import find_lattices
+    from screenbot.imaging import read_image
+
+    frame = Frame(read_image(OUTLINED / f"{name}.png"))
+    label = json.loads((OUTLINED / f"{name}.json").read_text())
+    for search in (None, find_lattices(frame.pixels)):
+        profile = calibrate(frame, search=search)
+        assert profile.kind == "blocks"
+        reading = read_board(frame, profile)
+        assert reading.state == BoardState.PLAYING
+        assert [list(r) for r in reading.grid] == label["board"]
