@@ -5,7 +5,11 @@ Where two neighbours share a colour no edge shows, so the lattice is found from 
 long straight colour steps, each the whole side of a cell. A board is five evenly spaced vertical
 positions and five horizontal ones such that every long step inside it lies on one of them and
 runs from one lattice line to another, its cells are flat colours (a number or a dot written on
-some), and the lattice goes on neither way beyond it (a chess board or a table would)."""
+some), and the lattice goes on neither way beyond it (a chess board or a table would).
+
+A board just begun shows few inner lines. Its whole outline and marks centred in most cells (dots on
+the empty ones) confirm it; where the empty cells are bare, every other cell has something written on
+it and the caller's `confirm` (the board read as 2048 tiles) decides."""
 
 from __future__ import annotations
 
@@ -13,6 +17,8 @@ import numpy as np
 
 from screenbot.calibration.lattice import MIN_CELL_PX, Lattice
 from screenbot.game.rules import SIZE
+from typing import Callable
+
 from screenbot.imaging import commonest_colour
 
 STEP = 24  # a colour step this sharp (largest channel difference) between neighbouring pixels is an edge
@@ -71,8 +77,9 @@ def _on(value: float, lines: np.ndarray) -> bool:
     return bool(np.abs(lines - value).min() <= SNAP)
 
 
-def find_block_boards(pixels: np.ndarray) -> list[Lattice]:
-    """Every 4x4 board of touching blocks in a BGR picture (usually none or one)."""
+def find_block_boards(pixels: np.ndarray, confirm: Callable[[Lattice], bool] | None = None) -> list[Lattice]:
+    """Every 4x4 board of touching blocks in a BGR picture (usually none or one). `confirm` decides on a
+    board just begun whose empty cells are bare (without it such a board is not found)."""
     vertical, horizontal = _steps(pixels)
     if len(vertical) < 2 or len(horizontal) < 2:
         return []
@@ -91,7 +98,7 @@ def find_block_boards(pixels: np.ndarray) -> list[Lattice]:
             # few inner lines seen (a board just begun: most neighbours share the empty colour): the
             # whole outline, and what is written on the cells centred in them, confirm the lattice
             sparse = min(nx, ny) < SIZE - 2
-            edge = _fits(pixels, lat, vertical, horizontal, sparse)
+            edge = _fits(pixels, lat, vertical, horizontal, sparse, confirm)
             if edge:
                 found.append((edge, lat))
     # lattices that overlap are one board seen twice (a window's edge a pitch past it lines up too):
@@ -110,7 +117,8 @@ def _overlap(a: Lattice, b: Lattice) -> bool:
     return inter > 0.1 * min(aw * ah, bw * bh)
 
 
-def _fits(pixels: np.ndarray, lat: Lattice, vertical, horizontal, sparse: bool = False) -> float:
+def _fits(pixels: np.ndarray, lat: Lattice, vertical, horizontal, sparse: bool = False,
+          confirm: Callable[[Lattice], bool] | None = None) -> float:
     """0 when the lattice is no board of blocks; else how much of its outline shows (0..4]: the share of
     each outer side along which a step runs, summed."""
     xs = lat.x0 + lat.pitch_x * np.arange(SIZE + 1)
@@ -140,7 +148,7 @@ def _fits(pixels: np.ndarray, lat: Lattice, vertical, horizontal, sparse: bool =
     if outline < (4 if sparse else 3):
         return 0.0
     # flat cells, and at least two colours among them (a board, not one panel)
-    colours, centred = [], 0
+    colours, centred, marks = [], 0, []
     for r in range(SIZE):
         for c in range(SIZE):
             x, y, cw, ch = lat.cell(r, c)
@@ -150,14 +158,28 @@ def _fits(pixels: np.ndarray, lat: Lattice, vertical, horizontal, sparse: bool =
                 return 0.0
             colours.append(colour)
             mark_y, mark_x = np.nonzero((cell != colour).any(axis=2))
+            mark = None  # nothing written on the cell
             if len(mark_x):
-                centred += (abs(mark_x.mean() - (cell.shape[1] - 1) / 2) <= CENTRED * cell.shape[1]
-                            and abs(mark_y.mean() - (cell.shape[0] - 1) / 2) <= CENTRED * cell.shape[0])
+                mark = (abs(mark_x.mean() - (cell.shape[1] - 1) / 2) <= CENTRED * cell.shape[1]
+                        and abs(mark_y.mean() - (cell.shape[0] - 1) / 2) <= CENTRED * cell.shape[0])
+                centred += mark
+            marks.append(mark)
     if len(set(colours)) < 2:
         return 0.0
-    if sparse and centred < MIN_CENTRED:
+    if _goes_on(xs, ys, vertical, horizontal, lat.pitch_x, lat.pitch_y):
         return 0.0
-    return 0.0 if _goes_on(xs, ys, vertical, horizontal, lat.pitch_x, lat.pitch_y) else shown
+    if sparse and centred < MIN_CENTRED and not (
+            confirm is not None and _bare_empties(colours, marks) and confirm(lat)):
+        return 0.0
+    return shown
+
+
+def _bare_empties(colours: list, marks: list) -> bool:
+    """Cells of the commonest colour (the empty ones) with nothing written on them, and every other
+    cell (a tile) with something written on it (centred or not: a number on one of a cell's two text
+    lines is off its middle): a board just begun whose empty cells carry no dot."""
+    empty = max(set(colours), key=colours.count)
+    return all((mark is None) == (colour == empty) for colour, mark in zip(colours, marks))
 
 
 def _goes_on(xs: np.ndarray, ys: np.ndarray, vertical, horizontal, px: float, py: float) -> bool:

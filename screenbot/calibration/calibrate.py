@@ -269,7 +269,7 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
             if not search.boards or _profile_reads(frame, profile):
                 return profile
     if not search.boards and not text:
-        blocks = find_block_boards(frame.pixels)
+        blocks = find_block_boards(frame.pixels, confirm=lambda lat: _blocks_read(frame, lat))
         if blocks:
             return _blocks_profile(frame, blocks, pick, monitors, scale, source)
     if not search.boards:
@@ -335,7 +335,8 @@ def _touching_blocks(frame: Frame, board: Rect, monitors: Sequence[Rect] | None,
     Blocks that touch can outline squares on an even lattice (a tile beside tiles of other colours
     in every row and column): found as tiles with no gap between them, the empty cells are taken
     for gaps and the board does not read. The same cells read as blocks then decide."""
-    blocks = [b for b in find_block_boards(frame.pixels) if _overlap(board_rect(b, frame), board)]
+    blocks = [b for b in find_block_boards(frame.pixels, confirm=lambda lat: _blocks_read(frame, lat))
+              if _overlap(board_rect(b, frame), board)]
     if len(blocks) != 1:
         return None
     touching = _blocks_profile(frame, blocks, None, monitors, scale, source)
@@ -351,6 +352,14 @@ def _chosen(items: list, lattices: list[Lattice], pick: int | None, frame: Frame
     if pick is not None and not 1 <= pick <= len(items):
         raise NoBoardError(f"--pick {pick}: there are only {len(items)} boards (numbered in the preview)")
     return items[(pick or 1) - 1]
+
+
+def _blocks_read(frame: Frame, lattice: Lattice) -> bool:
+    """The board of touching blocks on this lattice alone reads as a 2048 board."""
+    try:
+        return _profile_reads(frame, _blocks_profile(frame, [lattice], None, None, 1.0, ""))
+    except ScreenbotError:
+        return False
 
 
 def _blocks_profile(frame: Frame, boards: list[Lattice], pick: int | None, monitors: Sequence[Rect] | None,

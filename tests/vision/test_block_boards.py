@@ -27,9 +27,10 @@ BOARD = [[0, 0, 2, 0], [4, 0, 0, 0], [8, 16, 0, 0], [2, 2, 32, 0]]
 
 
 def blocks_picture(board, cell_w: int = 84, cell_h: int = 66, at=(30, 60), shift: tuple[int, int, int] | None = None,
-                   size=(560, 460), cells: int = 4) -> np.ndarray:
+                   size=(560, 460), cells: int = 4, empty_mark: str = "·", texts: dict | None = None) -> np.ndarray:
     """A terminal-like picture: white around, the board's cells filled edge to edge, a centred number on
-    each tile and a dot on each empty cell. `shift` = (row, col, px): that tile drawn px to the right."""
+    each tile and `empty_mark` on each empty cell. `shift` = (row, col, px): that tile drawn px to the
+    right. `texts`: what is written on a tile of each value instead of its number."""
     img = Image.new("RGB", size, (255, 255, 255))
     draw = ImageDraw.Draw(img)
     f = render.font(cell_h // 3)
@@ -38,7 +39,7 @@ def blocks_picture(board, cell_w: int = 84, cell_h: int = 66, at=(30, 60), shift
         for c in range(cells):
             x, y = x0 + c * cell_w, y0 + r * cell_h
             draw.rectangle([x, y, x + cell_w - 1, y + cell_h - 1], fill=EMPTY)
-            draw.text((x + cell_w / 2, y + cell_h / 2), "·", fill=(255, 255, 255), font=f, anchor="mm")
+            draw.text((x + cell_w / 2, y + cell_h / 2), empty_mark, fill=(255, 255, 255), font=f, anchor="mm")
     for r in range(cells):
         for c in range(cells):
             value = board[r][c] if r < len(board) and c < len(board[r]) else 0
@@ -47,7 +48,8 @@ def blocks_picture(board, cell_w: int = 84, cell_h: int = 66, at=(30, 60), shift
             dx = shift[2] if shift and (r, c) == shift[:2] else 0
             x, y = x0 + c * cell_w + dx, y0 + r * cell_h
             draw.rectangle([x, y, x + cell_w - 1, y + cell_h - 1], fill=COLOURS[value])
-            draw.text((x + cell_w / 2, y + cell_h / 2), str(value), fill=(255, 255, 255), font=f, anchor="mm")
+            text = (texts or {}).get(value, str(value))
+            draw.text((x + cell_w / 2, y + cell_h / 2), text, fill=(255, 255, 255), font=f, anchor="mm")
     return np.ascontiguousarray(np.asarray(img)[:, :, ::-1])
 
 
@@ -139,3 +141,25 @@ def test_real_blocks_that_outline_squares_are_calibrated_as_blocks_and_read_exac
         reading = read_board(frame, profile)
         assert reading.state == BoardState.PLAYING
         assert [list(r) for r in reading.grid] == label["board"]
+
+
+JUST_BEGUN = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 4, 2, 0]]
+
+
+def test_a_board_just_begun_with_bare_empty_cells_is_found_by_reading_its_tiles():
+    frame = Frame(blocks_picture(JUST_BEGUN, empty_mark=""))
+    assert find_block_boards(frame.pixels) == []  # the structure alone leaves a doubt
+    profile = calibrate(frame)
+    assert profile.kind == "blocks"
+    reading = read_board(frame, profile)
+    assert reading.state == BoardState.PLAYING
+    assert [list(r) for r in reading.grid] == JUST_BEGUN
+
+
+@pytest.mark.parametrize("texts", [{4: "OK", 2: "No"}, {4: "12", 2: "7"}], ids=["words", "numbers-no-tile-has"])
+def test_a_panel_of_two_labelled_blocks_is_no_board(texts):
+    """Two buttons side by side on a panel that happen to sit on a 4x4 lattice: their labels read as no
+    2048 tiles, so the doubt stays and nothing is calibrated."""
+    frame = Frame(blocks_picture(JUST_BEGUN, empty_mark="", texts=texts))
+    with pytest.raises(NoBoardError):
+        calibrate(frame)

@@ -19,7 +19,7 @@ from families.corpus_families import TARGETS  # noqa: E402
 from families.family_frames import FIXTURES, read_family_frames  # noqa: E402
 
 PROGRAMS = sorted(TARGETS)
-READ = ["ascii_double", "curses_boxes", "plain_boxes", "printed_return", "printed_wasd", "printed_zeros", "tk_noframe",
+READ = ["ascii_double", "blocks24", "blocks24_small", "curses_boxes", "plain_boxes", "printed_return", "printed_wasd", "printed_zeros", "tk_noframe",
         "tk_overhang", "tk_wide_small"]  # every still and mid-move frame read right today
 NOT_READ = {  # why each other program's still frames are not read (2026-11-26)
     "tk_wide": "the top row 2048 1024 4096 8192: the numbers of 4096 and 8192 (one colour, read by their "

@@ -173,8 +173,30 @@ class PrintedReturn(Printed):
         return super()._xdotool(*args, check=check)
 
 
+class Blocks24(XtermFamilyTarget):
+    """print and ANSI clear: cells filled edge to edge in 24-bit colour, nothing on an empty cell."""
+
+    name = "blocks24"
+    program = "blocks24.py"
+    columns, rows = 40, 20
+
+
+class Blocks24Small(Blocks24):
+    """blocks24 with cells of 6 columns by 2 lines (the number on the lower line) in a 12 px font."""
+
+    name = "blocks24_small"
+    font_size = 12
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = super().env
+        env.update(FAMILY_CELL="6x2")
+        return env
+
+
 TARGETS: dict[str, type[Target]] = {t.name: t for t in (TkWide, TkWideSmall, TkOverhang, CursesBoxes, AsciiDouble,
-                                                        PlainBoxes, TkNoFrame, Printed, PrintedWasd, PrintedReturn)}
+                                                        PlainBoxes, TkNoFrame, Printed, PrintedWasd, PrintedReturn,
+                                                        Blocks24, Blocks24Small)}
 PROGRAMS: dict[str, str] = {
     "tk_wide": "families/tk_wide.py (Tk, written here)",
     "tk_wide_small": "families/tk_wide.py from a small first board (Tk, written here)",
@@ -186,4 +208,6 @@ PROGRAMS: dict[str, str] = {
     "printed_zeros": "families/printed.py, 0 for empty, arrows (print in xterm, written here)",
     "printed_wasd": "families/printed.py, . for empty, w a s d (print in xterm, written here)",
     "printed_return": "families/printed.py, 0 for empty, a letter then Return (input() in xterm, written here)",
+    "blocks24": "families/blocks24.py, 24-bit colour blocks 8x3 (print in xterm, written here)",
+    "blocks24_small": "families/blocks24.py, 24-bit colour blocks 6x2 (print in xterm, written here)",
 }

@@ -14,6 +14,8 @@ pytestmark = pytest.mark.live
 MOVES = 100
 # program -> the kind of profile its look makes
 LOOKS = {
+    "blocks24": "blocks",  # 24-bit colour blocks that touch, 8x3 characters, nothing on an empty cell
+    "blocks24_small": "blocks",  # the same in 6x2 characters, the number on a cell's lower line
     "curses_boxes": "tiles",  # coloured blocks inset in white box lines, black digits
     "plain_boxes": "text",  # a box of lines round each cell, no colour
     "printed_return": "text",  # a bare matrix, 0 for empty, left-aligned from the first column; a letter and Enter
