@@ -230,9 +230,12 @@ def _reads_as_a_board(frame: Frame, profile: Profile) -> None:
     are powers of two (a calendar's or a table's numbers are not) and at least one of them. NoBoardError
     otherwise."""
     from screenbot.vision import read_board
+    from screenbot.vision.marks import learn_marks
 
+    probe = profile.shifted(0, 0)
+    learn_marks(frame, probe)  # as calibrate's command does: a grid drawn with characters is part of the look
     try:
-        reading = read_board(frame, profile.shifted(0, 0))
+        reading = read_board(frame, probe)
     except ScreenbotError as exc:  # a number that names no tile, OCR that cannot say
         raise NoBoardError(f"a grid of {profile.rows}x{profile.cols} squares whose cells do not read as 2048 tiles "
                            f"({str(exc).split(':')[0]}): not a 2048 board; show the whole game and try again") from None
@@ -254,22 +257,36 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
             if b not in boards:
                 search.rejected.append(Rejected(b.board_rect, f"a {b.rows}x{b.cols} grid whose cells are no 2048 tiles"))
         search.boards, search.unscreened = boards, False
-    known_look = search.boards and all(identify_theme(*measure_colours(frame.pixels, b), cell_colours(frame.pixels, b))[0]
-                                       is not None for b in search.boards)
+    known_look = search.boards and all(_theme_of(frame, b)[0] is not None for b in search.boards)
     text = [] if known_look else find_text_boards(frame.pixels)  # a built-in theme's board is tiles
+    # text of another size than the classic is a board only when it reads as one (the bars of a grid
+    # ruled with characters, lines of a menu, stand in columns too), and only where no classic board is
+    # written (a board of another size leaves none: its parts go on past four rows or columns)
+    classic = [t for t in text if t.lattice.shape == (4, 4)]
+    text = classic or [t for t in text if _text_reads(frame, t)]
     if text:
         # numbers written on the background make a text board, even where filled blocks (tiles in
         # an ANSI colour) looked like a lattice of squares too
         overlapping = [b for b in search.boards
                        if any(_overlap(board_rect(b, frame), board_rect(t.lattice, frame)) for t in text)]
-        if len(overlapping) == len(search.boards):
+        # a lattice of squares of another shape than the text on it (boxes round the cells, a row of them
+        # empty with nothing written) outlines the board: its cells are read as text (paper_board below)
+        same_shape = all(any(b.shape == t.lattice.shape for t in text) for b in overlapping)
+        if len(overlapping) == len(search.boards) and same_shape:
             profile = _text_profile(frame, text, pick, monitors, scale, source)
             # where a lattice of squares is there too, the text must read as a board (the stubs left
             # where a grid's lines cross are marks on a lattice, but no numbers)
-            if not search.boards or _profile_reads(frame, profile):
+            if search.boards:
+                if _profile_reads(frame, profile):
+                    return profile
+            elif _profile_reads(frame, profile) or not (blocks := _read_blocks(frame)):
                 return profile
+            else:
+                # numbers written on blocks that touch, the commonest of them taken for a background,
+                # that do not read as a board: the blocks that read as one are the board
+                return _blocks_profile(frame, blocks, pick, monitors, scale, source)
     if not search.boards and not text:
-        blocks = find_block_boards(frame.pixels, confirm=lambda lat: _blocks_read(frame, lat))
+        blocks = _read_blocks(frame)
         if blocks:
             return _blocks_profile(frame, blocks, pick, monitors, scale, source)
     if not search.boards:
@@ -293,7 +310,7 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
     lattice = _chosen(search.boards, search.boards, pick, frame,
                       f"{len(search.boards)} boards found ({describe(search, frame)})")
     gap, empty = measure_colours(frame.pixels, lattice)
-    theme, overlay = identify_theme(gap, empty, cell_colours(frame.pixels, lattice))
+    theme, overlay = _theme_of(frame, lattice)
     if theme is None:
         paper = paper_board(frame.pixels, lattice)
         if paper is not None:  # numbers written on cells of one colour: read as text, in these cells
@@ -335,12 +352,20 @@ def _touching_blocks(frame: Frame, board: Rect, monitors: Sequence[Rect] | None,
     Blocks that touch can outline squares on an even lattice (a tile beside tiles of other colours
     in every row and column): found as tiles with no gap between them, the empty cells are taken
     for gaps and the board does not read. The same cells read as blocks then decide."""
-    blocks = [b for b in find_block_boards(frame.pixels, confirm=lambda lat: _blocks_read(frame, lat))
-              if _overlap(board_rect(b, frame), board)]
+    blocks = [b for b in _read_blocks(frame) if _overlap(board_rect(b, frame), board)]
     if len(blocks) != 1:
         return None
     touching = _blocks_profile(frame, blocks, None, monitors, scale, source)
     return touching if _profile_reads(frame, touching) else None
+
+
+def _theme_of(frame: Frame, lattice: Lattice) -> tuple[Theme | None, BoardState | None]:
+    """The built-in look of the board on `lattice` and the overlay it is seen through (identify_theme);
+    none for cells that touch (a built-in look stands its cells apart: cells in its colours that touch
+    are a terminal's blocks, whose colours can be anything, the built-in ones too)."""
+    if max(lattice.gap_x, lattice.gap_y) <= LINE_THICK_PX:
+        return None, None
+    return identify_theme(*measure_colours(frame.pixels, lattice), cell_colours(frame.pixels, lattice))
 
 
 def _chosen(items: list, lattices: list[Lattice], pick: int | None, frame: Frame, many: str):
@@ -352,6 +377,20 @@ def _chosen(items: list, lattices: list[Lattice], pick: int | None, frame: Frame
     if pick is not None and not 1 <= pick <= len(items):
         raise NoBoardError(f"--pick {pick}: there are only {len(items)} boards (numbered in the preview)")
     return items[(pick or 1) - 1]
+
+
+def _text_reads(frame: Frame, board: TextBoard) -> bool:
+    """The board written as text alone reads as a 2048 board."""
+    try:
+        return _profile_reads(frame, _text_profile(frame, [board], None, None, 1.0, ""))
+    except ScreenbotError:
+        return False
+
+
+def _read_blocks(frame: Frame) -> list[Lattice]:
+    """The boards of touching blocks in the frame, each chosen by its reading where the structure leaves
+    a doubt (find_block_boards)."""
+    return find_block_boards(frame.pixels, confirm=lambda lat: _blocks_read(frame, lat))
 
 
 def _blocks_read(frame: Frame, lattice: Lattice) -> bool:
@@ -375,6 +414,7 @@ def _blocks_profile(frame: Frame, boards: list[Lattice], pick: int | None, monit
     return Profile.from_cells(
         board, cells, monitor=monitor_of(board, monitors), scale=float(scale), theme="learned",
         gap_colour=empty or (0, 0, 0), empty_colour=empty, source=source, kind="blocks", digit_h=digit_h,
+        shape=lattice.shape,
     )
 
 

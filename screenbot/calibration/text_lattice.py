@@ -1,13 +1,14 @@
-"""Finds 4x4 boards drawn as text: numbers (and dots for empty cells) on an even character lattice, as terminal 2048s draw them.
+"""Finds boards drawn as text (3 to 8 cells each way): numbers (and dots for empty cells) on an even character lattice, as terminal 2048s draw them.
 
 A terminal game has no tiles to find by their edges: each cell is a number written in a
 monospace font, right-aligned, centred or left-aligned in its column, often in a colour of an
 ANSI palette, on the terminal's background; an empty cell is a dot or nothing. So the search
 works on glyphs: pixels far from a background colour make marks, marks side by side on one
 baseline make words, and a board is four rows of words on evenly spaced baselines whose
-anchors (right ends, centres or left ends) fall into four evenly spaced columns, with nothing
-else written between them. Cells need not be square. Prose, tables and menus are rejected: their
-words do not sit on a 4x4 lattice of short, number-sized words with empty space around it.
+anchors (right ends, centres or left ends) fall into evenly spaced columns, with nothing else
+written between them, and that goes on no further either way. Cells need not be square. Prose,
+tables and menus are rejected: their words do not sit on such a lattice of short, number-sized
+words with empty space around it (and a board of another size than 4x4 must read as 2048 tiles).
 """
 
 from __future__ import annotations
@@ -17,15 +18,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from screenbot.calibration.lattice import Lattice
-from screenbot.game.rules import SIZE
+from screenbot.game.sizes import MAX_SIDE, MIN_SIDE
 from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, Word, clear_share, glyph_mask, outside_blocks, without_lines, words_of
 
 EVEN = 0.12  # spacings of rows or columns may differ by this share
-MIN_FILLED = 10  # cells that must show a word or a dot (a board just begun shows few numbers)
+MIN_FILLED = 10 / 16  # the share of cells that must show a word or a dot (a board just begun shows few numbers)
 MIN_BARE = 2  # numbers written on the background itself: what makes a board text rather than tiles
 MIN_GAP_SHARE = 0.6  # the lines between a text board's cells are mostly its background
 MAX_WORD_CHARS = 5  # a cell's number is at most this many digit widths
 MAX_PITCH = 12  # cells at most this many digits apart (a box of five terminal lines is about 9)
+RULED = 0.6  # a line between cells with ink along this share of the board is ruled
 
 
 @dataclass(frozen=True)
@@ -57,10 +59,10 @@ def background_candidates(pixels: np.ndarray, most: int = 3) -> list[tuple[int, 
 
 def _gap_share(writing: np.ndarray, lat: Lattice) -> float:
     """Share of the points between the cells (the middle of every gap line) where nothing is written."""
-    xs = [lat.x0 + c * lat.pitch_x - (lat.pitch_x - lat.cell_w) / 2 for c in range(1, SIZE)]
-    ys = [lat.y0 + r * lat.pitch_y - (lat.pitch_y - lat.cell_h) / 2 for r in range(1, SIZE)]
-    return clear_share(writing, xs, ys, (lat.x0, lat.x0 + 3 * lat.pitch_x + lat.cell_w),
-                       (lat.y0, lat.y0 + 3 * lat.pitch_y + lat.cell_h))
+    xs = [lat.x0 + c * lat.pitch_x - (lat.pitch_x - lat.cell_w) / 2 for c in range(1, lat.cols)]
+    ys = [lat.y0 + r * lat.pitch_y - (lat.pitch_y - lat.cell_h) / 2 for r in range(1, lat.rows)]
+    return clear_share(writing, xs, ys, (lat.x0, lat.x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w),
+                       (lat.y0, lat.y0 + (lat.rows - 1) * lat.pitch_y + lat.cell_h))
 
 
 def _clusters(values: list[float], tol: float) -> list[list[int]]:
@@ -86,7 +88,7 @@ def _fit_columns(points: list[tuple[int, float]]) -> tuple[float, float] | None:
 
 
 def _even(positions: list[float]) -> float | None:
-    """The spacing of four positions when it is even (within EVEN), else None."""
+    """The spacing of positions when it is even (within EVEN), else None."""
     gaps = np.diff(positions)
     if (gaps <= 0).any():
         return None
@@ -94,8 +96,11 @@ def _even(positions: list[float]) -> float | None:
     return mean if np.abs(gaps - mean).max() <= EVEN * mean else None
 
 
-def find_text_boards(pixels: np.ndarray) -> list[TextBoard]:
-    """Every text board in a BGR picture (usually none or one)."""
+ANY = (range(MIN_SIDE, MAX_SIDE + 1), range(MIN_SIDE, MAX_SIDE + 1))  # the rows and columns a board may have
+
+
+def find_text_boards(pixels: np.ndarray, shapes: tuple[range, range] = ANY) -> list[TextBoard]:
+    """Every text board in a BGR picture (usually none or one), of as many rows and columns as `shapes` allows."""
     found: list[TextBoard] = []
     for background in background_candidates(pixels):
         writing = without_lines(glyph_mask(pixels, background))
@@ -103,21 +108,69 @@ def find_text_boards(pixels: np.ndarray) -> list[TextBoard]:
         digits = [w for w in words if MIN_GLYPH_PX <= w.tall and not w.solid]
         if len(digits) < MIN_BARE:
             continue
-        for board in _boards_in(words, background):
+        for board in _boards_in(words, background, shapes):
             if board.bare < MIN_BARE:
                 continue  # every number sits in a filled block: a board of tiles, found by their edges
             if _gap_share(writing, board.lattice) < MIN_GAP_SHARE:
                 continue  # the space between the cells is not this colour: it is a tile's, not the background
+            if board.lattice.shape != (4, 4) and _ruled_on(writing, board.lattice):
+                continue  # cells of a bigger grid, a column or row of it empty (nothing written there)
             lat = board.lattice
             same = [b for b in found if abs(lat.x0 - b.lattice.x0) < lat.pitch_x / 4 and abs(lat.y0 - b.lattice.y0) < lat.pitch_y / 4]
             if not same:
                 found.append(board)
             elif (board.bare, board.filled) > (same[0].bare, same[0].filled):
                 found[found.index(same[0])] = board  # the same board seen at another text size: keep the better fit
-    return found
+    # part of a board is a board of fewer rows or columns on its lattice (a row of dots beside it is
+    # no table going on): the whole one stays
+    return [b for b in found if not any(o is not b and _part(b.lattice, o.lattice) for o in found)]
 
 
-def _boards_in(words: list[Word], background) -> list[TextBoard]:
+def _ruled_on(writing: np.ndarray, lat: Lattice) -> bool:
+    """Whether the lines ruled between the cells (box lines, ASCII bars and dashes) go on a cell's step past
+    the lattice: the cells found are part of a bigger grid whose other cells show nothing (empty, no dot)."""
+    h, w = writing.shape[:2]
+    ys = (int(max(lat.y0, 0)), int(min(lat.y0 + (lat.rows - 1) * lat.pitch_y + lat.cell_h, h)))
+    xs = (int(max(lat.x0, 0)), int(min(lat.x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w, w)))
+
+    reach_x, reach_y = max(2, int(0.1 * lat.pitch_x)), max(2, int(0.1 * lat.pitch_y))  # the fit's slack
+
+    def across(x: float) -> float:  # the share of the board's height with ink near x
+        x = int(round(x))
+        band = writing[ys[0]:ys[1], max(x - reach_x, 0):max(x + reach_x + 1, 0)]
+        return float(band.any(axis=1).mean()) if band.size and 0 <= x < w else 0.0
+
+    def down(y: float) -> float:  # the share of the board's width with ink near y
+        y = int(round(y))
+        band = writing[max(y - reach_y, 0):max(y + reach_y + 1, 0), xs[0]:xs[1]]
+        return float(band.any(axis=0).mean()) if band.size and 0 <= y < h else 0.0
+
+    half_x, half_y = (lat.pitch_x - lat.cell_w) / 2, (lat.pitch_y - lat.cell_h) / 2
+    for ink, first, pitch, cells in ((across, lat.x0 - half_x, lat.pitch_x, lat.cols),
+                                     (down, lat.y0 - half_y, lat.pitch_y, lat.rows)):
+        lines = [ink(first + k * pitch) for k in range(cells + 1)]
+        if min(lines) >= RULED and max(ink(first - pitch), ink(first + (cells + 1) * pitch)) >= RULED:
+            return True
+    return False
+
+
+def _part(a: Lattice, b: Lattice) -> bool:
+    """Whether the cells of lattice `a` are some of lattice `b`'s, and fewer (neighbouring ones, or every
+    other row or column of it)."""
+    if a.rows * a.cols >= b.rows * b.cols:
+        return False
+    kx, ky = max(1, round(a.pitch_x / b.pitch_x)), max(1, round(a.pitch_y / b.pitch_y))
+    if abs(a.pitch_x - kx * b.pitch_x) > EVEN * a.pitch_x or abs(a.pitch_y - ky * b.pitch_y) > EVEN * a.pitch_y:
+        return False
+    col = round((a.x0 + a.cell_w / 2 - b.x0 - b.cell_w / 2) / b.pitch_x)
+    row = round((a.y0 + a.cell_h / 2 - b.y0 - b.cell_h / 2) / b.pitch_y)
+    near = (abs(a.x0 + a.cell_w / 2 - (b.x0 + b.cell_w / 2 + col * b.pitch_x)) <= b.pitch_x / 4
+            and abs(a.y0 + a.cell_h / 2 - (b.y0 + b.cell_h / 2 + row * b.pitch_y)) <= b.pitch_y / 4)
+    return (near and 0 <= col and col + (a.cols - 1) * kx < b.cols
+            and 0 <= row and row + (a.rows - 1) * ky < b.rows)
+
+
+def _boards_in(words: list[Word], background, shapes: tuple[range, range] = ANY) -> list[TextBoard]:
     out = []
     heights = [float(w.tall) for w in words if w.tall >= MIN_GLYPH_PX and not w.solid]
     sizes = [int(np.median([heights[i] for i in g])) for g in _clusters(heights, 1.5) if len(g) >= 2]
@@ -138,16 +191,16 @@ def _boards_in(words: list[Word], background) -> list[TextBoard]:
             ends = [size_words[i].y1 for i in g if not size_words[i].solid]
             baselines.append(float(np.median(ends)) if ends else
                              float(np.median([size_words[i].mid_y for i in g])) + 0.5 * digit_h)
-        for pick in _row_picks(baselines, digit_h):
+        for pick in _row_picks(baselines, digit_h, shapes[0]):
             pitch_y = _even([baselines[k] for k in pick])
             if pitch_y is None or pitch_y < 1.2 * digit_h or pitch_y > MAX_PITCH * digit_h:
                 continue
             row_words = [[size_words[i] for i in rows[k]] for k in pick]
-            board = _columns(row_words, [baselines[k] for k in pick], pitch_y, digit_h, background)
+            board = _columns(row_words, [baselines[k] for k in pick], pitch_y, digit_h, background, shapes[1])
             if board is None:
                 continue
             lat = board.lattice
-            centres = [lat.x0 + lat.cell_w / 2 + c * lat.pitch_x for c in range(SIZE)]
+            centres = [lat.x0 + lat.cell_w / 2 + c * lat.pitch_x for c in range(lat.cols)]
             # rows passed over (text beside the board, the rules and corners of boxes drawn round the
             # cells) have nothing written where a number would be: no word centred on a column
             if any(min(abs((size_words[i].x0 + size_words[i].x1) / 2 - c) for c in centres) <= 0.25 * lat.pitch_x
@@ -179,14 +232,14 @@ def _dash(w: Word, digit_h: int) -> bool:
 def _dash_rule(words: list[Word], digit_h: int) -> bool:
     """Whether a row is a rule drawn with dashes: more short marks than a board has cells across, and
     nothing else."""
-    return len(words) > SIZE and all(_dash(w, digit_h) for w in words)
+    return len(words) > MAX_SIDE and all(_dash(w, digit_h) for w in words)
 
 
-def _row_picks(baselines: list[float], digit_h: int) -> list[list[int]]:
-    """Sets of SIZE rows (indexes into `baselines`, sorted) whose baselines lie about evenly apart: runs
-    of neighbouring rows first, then rows with others between them (text beside the board, a menu or
-    a logo, makes rows of its own among the board's)."""
-    picks = [list(range(start, start + SIZE)) for start in range(len(baselines) - SIZE + 1)]
+def _row_picks(baselines: list[float], digit_h: int, counts: range = ANY[0]) -> list[list[int]]:
+    """Sets of rows (indexes into `baselines`, sorted; as many as one of `counts`) whose baselines lie about
+    evenly apart: runs of neighbouring rows first, then rows with others between them (text beside the
+    board, a menu or a logo, makes rows of its own among the board's). The longest first."""
+    picks = [list(range(start, start + n)) for n in reversed(counts) for start in range(len(baselines) - n + 1)]
     seen = {tuple(p) for p in picks}
     for a in range(len(baselines)):
         for b in range(a + 1, len(baselines)):
@@ -194,15 +247,16 @@ def _row_picks(baselines: list[float], digit_h: int) -> list[list[int]]:
             if pitch < 1.2 * digit_h or pitch > MAX_PITCH * digit_h:
                 continue
             pick = [a, b]
-            for k in range(2, SIZE):
+            for k in range(2, counts[-1]):
                 want = baselines[a] + k * pitch
                 near = min(range(len(baselines)), key=lambda i: abs(baselines[i] - want))
                 if abs(baselines[near] - want) > EVEN * pitch or near <= pick[-1]:
                     break
                 pick.append(near)
-            if len(pick) == SIZE and tuple(pick) not in seen:
-                seen.add(tuple(pick))
-                picks.append(pick)
+            for n in (n for n in reversed(counts) if n <= len(pick)):
+                if tuple(pick[:n]) not in seen:
+                    seen.add(tuple(pick[:n]))
+                    picks.append(pick[:n])
     return picks
 
 
@@ -220,7 +274,7 @@ def _continues(row: list[int], words: list[Word], centres: list[float], pitch_x:
 
 
 def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float, digit_h: int,
-             background) -> TextBoard | None:
+             background, widths: range = ANY[1]) -> TextBoard | None:
     best = None
     for how in ("right", "centre", "left"):
         flat = [w for ws in row_words for w in ws]  # every row's words in order, as anchors and owners list them
@@ -229,8 +283,8 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
         # a number centred in a terminal's cell sits half a character off where its length is odd
         groups = _clusters(anchors, (0.5 if how == "centre" else 0.35) * digit_h)
         centres = [float(np.median([anchors[i] for i in g])) for g in groups]
-        for start in range(len(groups) - SIZE + 1):
-            cols = list(range(start, start + SIZE))
+        for start, width in ((start, width) for width in widths for start in range(len(groups) - width + 1)):
+            cols = list(range(start, start + width))
             pitch_x = _even([centres[k] for k in cols])
             if pitch_x is None or pitch_x < 1.2 * digit_h or pitch_x > MAX_PITCH * digit_h:
                 continue
@@ -241,36 +295,40 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
             if any(i not in in_cols for i in inside):
                 continue
             filled = {(owners[i], cols.index(k)) for k in cols for i in groups[k]}
-            if any(len(groups[k]) > SIZE for k in cols):
+            if any(len(groups[k]) > len(row_words) for k in cols):
                 continue
             words = [w for ws in row_words for w in ws if lo <= w.anchor(how) <= hi]
             if any(w.x1 - w.x0 > (pitch_x * 0.98 if w.solid else min(pitch_x * 0.98, MAX_WORD_CHARS * 0.75 * digit_h))
                    for w in words):
                 continue  # a cell holds a short number, not a longer word
-            if len(filled) < MIN_FILLED or len({r for r, _ in filled}) < SIZE or len({c for _, c in filled}) < SIZE:
+            if (len(filled) < MIN_FILLED * len(row_words) * width or len({r for r, _ in filled}) < len(row_words)
+                    or len({c for _, c in filled}) < width):
                 continue
+            if best is not None and len(filled) < best[0][0]:
+                continue  # fewer cells filled than the best so far: it cannot win
             # each column's band: centred on the middle of what is written there, one pitch wide
             mids = [(cols.index(k), (flat[i].x0 + flat[i].x1) / 2) for k in cols for i in groups[k]]
             fitted = _fit_columns(mids) or (centres[cols[0]], pitch_x)
             spread = float(np.mean([abs(m - (fitted[0] + c * fitted[1])) for c, m in mids]))
             score = (len(filled), -round(spread, 1))
             if best is None or score > best[0]:
-                best = (score, fitted, how, (lo, hi))
+                best = (score, fitted, how, (lo, hi), width)
     if best is None:
         return None
-    (filled, _), (a0, pitch_x), how, (lo, hi) = best
+    (filled, _), (a0, pitch_x), how, (lo, hi), width = best
+    rows = len(row_words)
     # the rows' baselines again from the board's own digits (a row's words beside the board, a logo's
     # line that ran into it, may have pulled its baseline off)
     own = [(r, float(np.median(bottoms))) for r, ws in enumerate(row_words)
            if (bottoms := [w.y1 for w in ws if not w.solid and _digit_tall(w, digit_h) and lo <= w.anchor(how) <= hi])]
     if len(own) >= 2:
         pitch_y, first = (float(v) for v in np.polyfit([r for r, _ in own], [b for _, b in own], 1))
-        baselines = [first + r * pitch_y for r in range(SIZE)]
+        baselines = [first + r * pitch_y for r in range(rows)]
     # ... and past four columns: number-sized words centred where a column a pitch to the left of the
     # first or right of the last would be, in two rows (a table, a calendar); text beside the board (a
     # score, a menu, a logo) is not centred on its columns
     outside = sum(any(abs((w.x0 + w.x1) / 2 - x) <= 0.5 * digit_h and w.x1 - w.x0 <= MAX_WORD_CHARS * 0.75 * digit_h
-                      for w in ws for x in (a0 - pitch_x, a0 + SIZE * pitch_x))
+                      for w in ws for x in (a0 - pitch_x, a0 + width * pitch_x))
                   for ws in row_words)
     if outside >= 2:
         return None
@@ -284,5 +342,5 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
     cell_h = pitch_y - 2
     y0 = baselines[0] - 0.5 * digit_h - cell_h / 2
     margin_x, margin_y = 3.0, 3.0  # a little background around the cells (the safety check samples it)
-    lattice = Lattice(x0, y0, pitch_x, pitch_y, cell_w, cell_h, margin_x, margin_y, filled)
+    lattice = Lattice(x0, y0, pitch_x, pitch_y, cell_w, cell_h, margin_x, margin_y, filled, rows, width)
     return TextBoard(lattice, tuple(int(v) for v in background), digit_h, filled)

@@ -32,10 +32,13 @@ def play_calibrated(profile, moves: int, stop_dir, player: str = "plain", keys: 
     """screenbot plays up to `moves` moves by `player` on the live screen `profile` was calibrated on,
     pressing `keys` (a key set's name; auto: learned from the first move, as `play` does by default):
     the summary, and the Player (its tracker holds what it believed)."""
+    from screenbot.agent.players import default_player
     from screenbot.play.live_parts import open_live
     from screenbot.play.loop import PlaySettings, Player
     from screenbot.play.record import Recording
 
+    if profile.shape != (4, 4) and player == "plain":
+        player = default_player(profile.shape)  # plain plays 4x4 boards: another size is played by its own player
     parts = open_live(profile=profile, keys=keys)
     try:
         bot = Player(parts.eyes, parts.keyboard, PlaySettings(max_moves=moves, player=player),

@@ -27,21 +27,24 @@ BOARD = [[0, 0, 2, 0], [4, 0, 0, 0], [8, 16, 0, 0], [2, 2, 32, 0]]
 
 
 def blocks_picture(board, cell_w: int = 84, cell_h: int = 66, at=(30, 60), shift: tuple[int, int, int] | None = None,
-                   size=(560, 460), cells: int = 4, empty_mark: str = "·", texts: dict | None = None) -> np.ndarray:
+                   size=(560, 460), cells: int | tuple[int, int] = 4, empty_mark: str = "·",
+                   texts: dict | None = None) -> np.ndarray:
     """A terminal-like picture: white around, the board's cells filled edge to edge, a centred number on
     each tile and `empty_mark` on each empty cell. `shift` = (row, col, px): that tile drawn px to the
-    right. `texts`: what is written on a tile of each value instead of its number."""
+    right. `texts`: what is written on a tile of each value instead of its number. `cells`: the board's
+    side, or (rows, columns)."""
+    rows, cols = (cells, cells) if isinstance(cells, int) else cells
     img = Image.new("RGB", size, (255, 255, 255))
     draw = ImageDraw.Draw(img)
     f = render.font(cell_h // 3)
     x0, y0 = at
-    for r in range(cells):
-        for c in range(cells):
+    for r in range(rows):
+        for c in range(cols):
             x, y = x0 + c * cell_w, y0 + r * cell_h
             draw.rectangle([x, y, x + cell_w - 1, y + cell_h - 1], fill=EMPTY)
             draw.text((x + cell_w / 2, y + cell_h / 2), empty_mark, fill=(255, 255, 255), font=f, anchor="mm")
-    for r in range(cells):
-        for c in range(cells):
+    for r in range(rows):
+        for c in range(cols):
             value = board[r][c] if r < len(board) and c < len(board[r]) else 0
             if not value:
                 continue
@@ -83,13 +86,35 @@ def test_a_block_between_two_cells_is_unsettled_never_a_board():
     assert reading.state == BoardState.UNSETTLED and reading.grid is None
 
 
-@pytest.mark.parametrize("cells", [5, 8])
-def test_a_bigger_grid_of_blocks_is_no_board(cells):
-    board = [[2 if (r + c) % 2 else 4 for c in range(cells)] for r in range(cells)]
-    picture = blocks_picture(board, cell_w=50, cell_h=50, cells=cells, size=(520, 520))
+def test_a_grid_of_blocks_bigger_than_any_board_is_no_board():
+    board = [[2 if (r + c) % 2 else 4 for c in range(9)] for r in range(9)]
+    picture = blocks_picture(board, cell_w=50, cell_h=50, cells=9, size=(560, 560))
     assert find_block_boards(picture) == []
     with pytest.raises(NoBoardError):
         calibrate(Frame(picture))
+
+
+SIZED = {  # boards of other sizes: a crowded one, and one just begun with bare empty cells
+    (3, 3): [[2, 4, 8], [0, 16, 2], [0, 0, 4]],
+    (5, 5): [[2, 4, 8, 16, 32], [4, 0, 2, 0, 4], [0, 0, 0, 0, 2], [0, 0, 0, 0, 0], [0, 2, 0, 0, 0]],
+    (4, 6): [[0, 0, 0, 0, 0, 0], [0, 0, 2, 0, 0, 0], [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 4, 0]],
+    (6, 4): [[2, 4, 8, 2], [4, 8, 2, 4], [8, 2, 4, 8], [2, 4, 8, 2], [0, 0, 0, 4], [0, 0, 0, 0]],
+    (8, 8): [[2 if (r * 3 + c) % 5 == 0 else 0 for c in range(8)] for r in range(8)],
+}
+
+
+@pytest.mark.parametrize("empty_mark", ["·", ""], ids=["dotted", "bare"])
+@pytest.mark.parametrize("shape", sorted(SIZED), ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_board_of_blocks_of_another_size_is_found_at_its_size_and_read_exactly(shape, empty_mark):
+    rows, cols = shape
+    cell = 44 if max(shape) > 6 else 60
+    picture = blocks_picture(SIZED[shape], cell_w=cell + 16, cell_h=cell, cells=shape, at=(24, 40),
+                             size=(40 + cols * (cell + 16), 80 + rows * cell), empty_mark=empty_mark)
+    profile = calibrate(Frame(picture))
+    assert (profile.kind, profile.shape) == ("blocks", shape)
+    reading = read_board(Frame(picture), profile)
+    assert reading.state == BoardState.PLAYING
+    assert [list(r) for r in reading.grid] == SIZED[shape]
 
 
 def test_a_plain_checkerboard_is_no_board_of_blocks():
@@ -163,3 +188,18 @@ def test_a_panel_of_two_labelled_blocks_is_no_board(texts):
     frame = Frame(blocks_picture(JUST_BEGUN, empty_mark="", texts=texts))
     with pytest.raises(NoBoardError):
         calibrate(frame)
+
+
+FAMILIES = Path(__file__).resolve().parents[1] / "fixtures" / "families"
+
+
+@pytest.mark.parametrize("png", sorted((FAMILIES / "blocks24_small").glob("*.png")) + sorted((FAMILIES / "blocks24").glob("*.png")),
+                         ids=lambda p: f"{p.parent.name}-{p.stem}")
+def test_blocks_in_the_web_games_colours_are_blocks_on_any_frame(png):
+    """Blocks that touch, in the web game's palette (a terminal game's 24-bit colours): calibrated on any
+    one of its frames, never as the web game's look (whose cells stand apart), and never seen through
+    a game-over wash."""
+    from screenbot.imaging import read_image
+
+    profile = calibrate(Frame(read_image(png)))
+    assert (profile.kind, profile.theme, profile.overlay_at_calibration) == ("blocks", "learned", None)

@@ -51,9 +51,30 @@ def draw_table(rows: int, cols: int, pitch=(60, 30), origin=(40, 60), seed=1) ->
     return img
 
 
-@pytest.mark.parametrize("rows, cols", [(5, 7), (6, 4), (4, 6), (4, 3)])
+@pytest.mark.parametrize("rows, cols", [(5, 7), (6, 4), (4, 6), (4, 3), (9, 4), (4, 9)])
 def test_a_calendar_or_table_of_numbers_is_not_a_board(rows, cols):
-    assert find_text_boards(draw_table(rows, cols)) == []
+    """A table of any size is no 4x4 text board; where its size is one a board may have, its numbers
+    (1 to 30) name no 2048 tiles, and nothing is calibrated."""
+    assert all(t.lattice.shape != (4, 4) for t in find_text_boards(draw_table(rows, cols)))
+    with pytest.raises(NoBoardError):
+        calibrate(Frame(draw_table(rows, cols), 0, 0))
+
+
+@pytest.mark.parametrize("rows, cols", [(3, 3), (5, 5), (4, 6), (8, 8)])
+def test_numbers_of_2048_tiles_on_a_lattice_of_another_size_are_a_board_of_that_size(rows, cols):
+    """The same drawing with powers of two (a terminal game of another size) is found at its size and
+    read exactly."""
+    rng = np.random.default_rng(rows * 10 + cols)
+    board = [[int(2 ** rng.integers(1, 8)) for _ in range(cols)] for _ in range(rows)]
+    img = np.zeros((60 + rows * 40 + 40, 40 + cols * 70 + 40, 3), np.uint8)
+    for r in range(rows):
+        for c in range(cols):
+            cv2.putText(img, str(board[r][c]), (40 + c * 70, 60 + r * 40), cv2.FONT_HERSHEY_SIMPLEX, 0.6,
+                        (200, 200, 200), 1, cv2.LINE_AA)
+    frame = Frame(img, 0, 0)
+    profile = calibrate(frame)
+    assert (profile.kind, profile.shape) == ("text", (rows, cols))
+    assert [list(r) for r in read_board(frame, profile).grid] == board
 
 
 def test_a_page_of_prose_is_not_a_board():

@@ -11,6 +11,7 @@ key (engine.py).
 import curses
 
 import cursesgame
+from engine import COLS, ROWS
 
 import corpus_launch  # tests/targets, put on sys.path by engine.py
 
@@ -24,19 +25,19 @@ def draw(screen, game, colour):
     screen.addstr(0, 1, status, colour(7, curses.COLOR_BLACK))
     grid = colour(GRID, curses.COLOR_BLACK)
     top = 2
-    width = 4 * (CELL_W + 1) + 1
-    for r in range(4):
+    width = COLS * (CELL_W + 1) + 1
+    for r in range(ROWS):
         y = top + r * (CELL_H + 1)
-        screen.addstr(y, 0, ("‖" + "=" * CELL_W) * 4 + "‖", grid)
+        screen.addstr(y, 0, ("‖" + "=" * CELL_W) * COLS + "‖", grid)
         for dy in range(1, CELL_H + 1):
-            for c in range(5):
+            for c in range(COLS + 1):
                 screen.addstr(y + dy, c * (CELL_W + 1), "‖", grid)
-        for c in range(4):
+        for c in range(COLS):
             value = game.board[r][c]
             if value:
                 ink = colour(INK.get(value, 15), curses.COLOR_BLACK) | (curses.A_BOLD if value >= 128 else 0)
                 screen.addstr(y + 2, c * (CELL_W + 1) + 1, str(value).center(CELL_W), ink)
-    screen.addstr(top + 4 * (CELL_H + 1), 0, ("‖" + "=" * CELL_W) * 4 + "‖", grid)
+    screen.addstr(top + ROWS * (CELL_H + 1), 0, ("‖" + "=" * CELL_W) * COLS + "‖", grid)
     assert width <= screen.getmaxyx()[1]
 
 

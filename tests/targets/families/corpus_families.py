@@ -30,15 +30,17 @@ class FamilyTarget(Target):
     big_start = False  # True: the first board holds 2048 1024 4096 8192 on its top row (FAMILY_BIG_START)
 
     def __init__(self, display: str, seed: int | None = 1, workdir: str | Path | None = None,
-                 big_start: bool | None = None) -> None:
+                 big_start: bool | None = None, shape: tuple[int, int] = (4, 4)) -> None:
         super().__init__(display, seed, workdir)
         if big_start is not None:
             self.big_start = big_start
+        self.shape = shape  # the board's rows and columns (engine.py's $FAMILY_SIZE)
 
     @property
     def env(self) -> dict[str, str]:
         env = super().env
-        env.update(FAMILY_BIG_START="1" if self.big_start else "0", TARGET_CRASH_LOG=str(self.workdir / "crash.log"))
+        env.update(FAMILY_BIG_START="1" if self.big_start else "0", TARGET_CRASH_LOG=str(self.workdir / "crash.log"),
+                   FAMILY_SIZE=f"{self.shape[0]}x{self.shape[1]}")
         return env
 
     def _command(self) -> list[str]:
@@ -69,8 +71,11 @@ class XtermFamilyTarget(FamilyTarget):
 
     def _launch(self) -> None:
         xterm = need("xterm", "xterm")
+        # a bigger board than 4x4 in a terminal grown by its share of the 4x4 board's part
+        columns = self.columns * max(4, self.shape[1]) // 4
+        rows = self.rows * max(4, self.shape[0]) // 4
         self._spawn([xterm, "-tn", "xterm-256color", "-fa", "DejaVu Sans Mono", "-fs", str(self.font_size),
-                     "-fg", self.fg, "-bg", self.bg, "-geometry", f"{self.columns}x{self.rows}+0+0",
+                     "-fg", self.fg, "-bg", self.bg, "-geometry", f"{columns}x{rows}+0+0",
                      "-title", self.name, "-e", *self._command()], "xterm.log")
 
 

@@ -11,6 +11,7 @@ Truth: the board after every key (engine.py).
 import curses
 
 import cursesgame
+from engine import COLS, ROWS
 
 import corpus_launch  # tests/targets, put on sys.path by engine.py
 
@@ -21,7 +22,7 @@ BLOCK = {2: 229, 4: 222, 8: 215, 16: 209, 32: 203, 64: 196, 128: 227, 256: 220, 
 
 def draw(screen, game, colour):
     lines = colour(15, curses.COLOR_BLACK)
-    width, height = 4 * (CELL_W + 1) + 1, 4 * (CELL_H + 1) + 1
+    width, height = COLS * (CELL_W + 1) + 1, ROWS * (CELL_H + 1) + 1
     for y in range(height):
         for x in range(width):
             on_row, on_col = y % (CELL_H + 1) == 0, x % (CELL_W + 1) == 0
@@ -38,8 +39,8 @@ def draw(screen, game, colour):
             else:
                 continue
             screen.addch(y, x, char, lines)
-    for r in range(4):
-        for c in range(4):
+    for r in range(ROWS):
+        for c in range(COLS):
             value = game.board[r][c]
             if not value:
                 continue

@@ -1,5 +1,5 @@
-"""The rules the family programs share: a 4x4 game of 2048 seeded from $TARGET_SEED, reporting its true
-board through truthlog after every key.
+"""The rules the family programs share: a game of 2048 seeded from $TARGET_SEED, reporting its true
+board through truthlog after every key; 4x4, or $FAMILY_SIZE (rows x columns, e.g. 5x5 or 4x6).
 
 Classic slides and merges (one merge per tile per move), one new tile after a move that changed the board.
 `spawns` gives the values a new tile may take with their weights (the classic game: 2 at 9, 4 at 1);
@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/targets: truthlog
 import truthlog  # noqa: E402
 
-SIZE = 4
+ROWS, COLS = (int(v) for v in os.environ.get("FAMILY_SIZE", "4x4").split("x"))
 CLASSIC_SPAWNS = {2: 9, 4: 1}
 MOVES = ("up", "down", "left", "right")
 BIG_START = (2048, 1024, 4096, 8192)  # the first board's big tiles with FAMILY_BIG_START=1, row 0 (no two alike)
@@ -26,12 +26,12 @@ BIG_START = (2048, 1024, 4096, 8192)  # the first board's big tiles with FAMILY_
 def _line_cells(move: str, index: int) -> list[tuple[int, int]]:
     """The cells of line `index` for `move`, from the wall the tiles slide toward."""
     if move == "left":
-        return [(index, c) for c in range(SIZE)]
+        return [(index, c) for c in range(COLS)]
     if move == "right":
-        return [(index, c) for c in reversed(range(SIZE))]
+        return [(index, c) for c in reversed(range(COLS))]
     if move == "up":
-        return [(r, index) for r in range(SIZE)]
-    return [(r, index) for r in reversed(range(SIZE))]
+        return [(r, index) for r in range(ROWS)]
+    return [(r, index) for r in reversed(range(ROWS))]
 
 
 TilePath = tuple[tuple[int, int], tuple[int, int], int]  # a tile's move: from cell, to cell, the value it had
@@ -40,10 +40,10 @@ TilePath = tuple[tuple[int, int], tuple[int, int], int]  # a tile's move: from c
 def slide(board: list[list[int]], move: str) -> tuple[list[list[int]], int, list[TilePath]]:
     """The board after `move` (no new tile), the points it scores, and each tile's path:
     (from cell, to cell, value it had)."""
-    out = [[0] * SIZE for _ in range(SIZE)]
+    out = [[0] * COLS for _ in range(ROWS)]
     gain = 0
     paths = []
-    for index in range(SIZE):
+    for index in range(ROWS if move in ("left", "right") else COLS):
         cells = _line_cells(move, index)
         tiles = [(cell, board[cell[0]][cell[1]]) for cell in cells if board[cell[0]][cell[1]]]
         slot, merged_here = -1, True
@@ -77,10 +77,10 @@ class Game:
         self.new_game()
 
     def new_game(self) -> None:
-        self.board = [[0] * SIZE for _ in range(SIZE)]
+        self.board = [[0] * COLS for _ in range(ROWS)]
         self.score = 0
         if self.big_start:
-            for c, value in enumerate(BIG_START):
+            for c, value in enumerate(BIG_START[:COLS]):
                 self.board[0][c] = value
         self.spawn()
         self.spawn()
@@ -89,7 +89,7 @@ class Game:
         truthlog.new_game(self.board, self.score)
 
     def spawn(self) -> tuple[int, int]:
-        empty = [(r, c) for r in range(SIZE) for c in range(SIZE) if not self.board[r][c]]
+        empty = [(r, c) for r in range(ROWS) for c in range(COLS) if not self.board[r][c]]
         r, c = self.rng.choice(empty)
         values = sorted(self.spawns)
         self.board[r][c] = self.rng.choices(values, weights=[self.spawns[v] for v in values])[0]

@@ -4,6 +4,8 @@ own record. (measure_families.py plays longer.)"""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from families.corpus_families import TARGETS
@@ -30,3 +32,18 @@ LOOKS = {
 @pytest.mark.parametrize("name", sorted(LOOKS))
 def test_a_family_program_is_calibrated_and_played_without_a_misread(name, tmp_path):
     check_played_by_record(TARGETS[name], LOOKS[name], MOVES, tmp_path)
+
+
+# program, size -> the kind of profile: boards of other sizes, played by that size's own player
+SIZED = {
+    ("printed_zeros", (5, 5)): "text",
+    ("plain_boxes", (3, 3)): "text",
+    ("ascii_double", (4, 6)): "text",
+    ("blocks24", (3, 3)): "blocks",
+    ("blocks24", (6, 4)): "blocks",
+}
+
+
+@pytest.mark.parametrize("name, shape", sorted(SIZED), ids=lambda v: v if isinstance(v, str) else f"{v[0]}x{v[1]}")
+def test_a_family_program_of_another_size_is_calibrated_and_played_without_a_misread(name, shape, tmp_path):
+    check_played_by_record(functools.partial(TARGETS[name], shape=shape), SIZED[name, shape], MOVES, tmp_path)
