@@ -10,14 +10,11 @@ Truth: the board after every key (engine.py).
 """
 
 import os
-import sys
-import termios
-import tty
 
 from engine import Game
 
 import corpus_launch  # tests/targets, put on sys.path by engine.py
-from plain_boxes import keys
+from plain_boxes import play_in_cbreak
 
 CELL_W, CELL_H = (int(v) for v in os.environ.get("FAMILY_CELL", "8x3").split("x"))
 EMPTY = (205, 193, 180)
@@ -48,21 +45,7 @@ def screen(game) -> str:
 
 
 def main() -> None:
-    fd = sys.stdin.fileno()
-    saved = termios.tcgetattr(fd)
-    tty.setcbreak(fd)
-    out = sys.stdout
-    try:
-        out.write("\x1b[?25l")  # no cursor
-        game = Game()
-        out.write(screen(game))
-        out.flush()
-        for move in keys(fd):
-            game.press(move)
-            out.write(screen(game))
-            out.flush()
-    finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    play_in_cbreak(Game(), screen)
 
 
 if __name__ == "__main__":

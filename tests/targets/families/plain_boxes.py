@@ -50,22 +50,27 @@ def keys(fd: int, letters: dict[str, str] | None = None):
                 yield move
 
 
-def main() -> None:
+def play_in_cbreak(game, screen, letters: dict[str, str] | None = None) -> None:
+    """Draw `screen(game)` (a str), then after every move typed (keys()) play it and draw again, the
+    terminal in cbreak mode with no cursor until q."""
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     tty.setcbreak(fd)
     out = sys.stdout.buffer
     try:
         out.write(b"\x1b[?25l")  # no cursor
-        game = Game()
         out.write(screen(game).encode())
         out.flush()
-        for move in keys(fd):
+        for move in keys(fd, letters):
             game.press(move)
             out.write(screen(game).encode())
             out.flush()
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def main() -> None:
+    play_in_cbreak(Game(), screen)
 
 
 if __name__ == "__main__":

@@ -13,13 +13,11 @@ key (engine.py).
 
 import os
 import sys
-import termios
-import tty
 
 from engine import Game
 
 import corpus_launch  # tests/targets, put on sys.path by engine.py
-from plain_boxes import keys
+from plain_boxes import play_in_cbreak
 
 LETTERS = {"w": "up", "s": "down", "a": "left", "d": "right"}
 EMPTY = os.environ.get("FAMILY_EMPTY", "0")
@@ -68,19 +66,7 @@ def main() -> None:
             else:
                 out.write(screen(game, "Invalid move"))
             out.flush()
-    fd = sys.stdin.fileno()
-    saved = termios.tcgetattr(fd)
-    tty.setcbreak(fd)
-    try:
-        out.write("\x1b[?25l")  # no cursor
-        out.write(screen(game))
-        out.flush()
-        for move in keys(fd, LETTERS if KEYS == "wasd" else None):
-            game.press(move)
-            out.write(screen(game))
-            out.flush()
-    finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    play_in_cbreak(game, screen, LETTERS if KEYS == "wasd" else None)
 
 
 if __name__ == "__main__":
