@@ -1,5 +1,6 @@
-"""Finds boards of blocks that touch (3 to 8 cells each way): cells with no gap and no line between them, told apart only
-where one cell's colour meets another's (a terminal game filling each cell with its tile's colour).
+"""Finds boards of blocks that touch (3 to 8 cells each way): cells with no gap and no line between them,
+told apart only where one cell's colour meets another's (a terminal game filling each cell with its
+tile's colour).
 
 Where two neighbours share a colour no edge shows, so the lattice is found from the edges that do:
 long straight colour steps, each the whole side of a cell. A board is C + 1 evenly spaced vertical
@@ -13,13 +14,13 @@ it and the caller's `confirm` (the board read as 2048 tiles) decides."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from screenbot.calibration.lattice import MIN_CELL_PX, Lattice
 from screenbot.game.rules import SIZE as CLASSIC
 from screenbot.game.sizes import MAX_SIDE, MIN_SIDE
-from typing import Callable
-
 from screenbot.imaging import commonest_colour
 
 STEP = 24  # a colour step this sharp (largest channel difference) between neighbouring pixels is an edge
@@ -174,7 +175,8 @@ def _pairs(across: list, down: list) -> list[tuple[tuple, tuple]]:
     if not across or not down:
         return []
     # each way, the best supported spacings, then the largest
-    across, down = (sorted(way, key=lambda e: (-e[3] / (e[2] - 1), -e[1] * e[2]))[:WAY_CANDIDATES] for way in (across, down))
+    across, down = (sorted(way, key=lambda e: (-e[3] / (e[2] - 1), -e[1] * e[2]))[:WAY_CANDIDATES]
+                    for way in (across, down))
     ax, dn = np.array([e[1:] for e in across], float), np.array([e[1:] for e in down], float)
     share = (ax[:, 2] / (ax[:, 1] - 1))[:, None] + (dn[:, 2] / (dn[:, 1] - 1))[None, :]
     area = (ax[:, 0] * ax[:, 1])[:, None] * (dn[:, 0] * dn[:, 1])[None, :]
