@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
@@ -15,11 +16,12 @@ from screenbot.calibration.inset import tile_inset
 from screenbot.calibration.lattice import Lattice, Rejected, Search, _dominant_share, find_lattices
 from screenbot.calibration.paper import paper_board
 from screenbot.calibration.text_lattice import TextBoard, find_text_boards
+from screenbot.game.sizes import MAX_SIDE
 from screenbot.control.desktop import black_capture_problem
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.errors import ScreenbotError
 from screenbot.geometry import Rect
-from screenbot.imaging import LINE_THICK_PX, write_image
+from screenbot.imaging import LINE_THICK_PX, glyph_mask, write_image
 from screenbot.palette import THEMES, Theme, blend
 from screenbot.profile import Profile, cell_patches
 
@@ -230,12 +232,9 @@ def _reads_as_a_board(frame: Frame, profile: Profile) -> None:
     are powers of two (a calendar's or a table's numbers are not) and at least one of them. NoBoardError
     otherwise."""
     from screenbot.vision import read_board
-    from screenbot.vision.marks import learn_marks
 
-    probe = profile.shifted(0, 0)
-    learn_marks(frame, probe)  # as calibrate's command does: a grid drawn with characters is part of the look
     try:
-        reading = read_board(frame, probe)
+        reading = read_board(frame, profile.shifted(0, 0))
     except ScreenbotError as exc:  # a number that names no tile, OCR that cannot say
         raise NoBoardError(f"a grid of {profile.rows}x{profile.cols} squares whose cells do not read as 2048 tiles "
                            f"({str(exc).split(':')[0]}): not a 2048 board; show the whole game and try again") from None
@@ -263,7 +262,7 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
     # ruled with characters, lines of a menu, stand in columns too), and only where no classic board is
     # written (a board of another size leaves none: its parts go on past four rows or columns)
     classic = [t for t in text if t.lattice.shape == (4, 4)]
-    text = classic or [t for t in text if _text_reads(frame, t)]
+    text = classic or _distinct([_grown(frame, t) for t in text if _text_reads(frame, t)])
     if text:
         # numbers written on the background make a text board, even where filled blocks (tiles in
         # an ANSI colour) looked like a lattice of squares too
@@ -385,6 +384,49 @@ def _text_reads(frame: Frame, board: TextBoard) -> bool:
         return _profile_reads(frame, _text_profile(frame, [board], None, None, 1.0, ""))
     except ScreenbotError:
         return False
+
+
+def _grown(frame: Frame, board: TextBoard) -> TextBoard:
+    """The text board with a row or a column more on a side, as long as something is written in it and
+    the bigger board reads as 2048 tiles too: a row whose numbers stand off the columns the others fit
+    (a wide number right-aligned) left the rest looking like a smaller board."""
+    writing = glyph_mask(frame.pixels, board.background, board.ink_diff)
+    while True:
+        lat = board.lattice
+        bigger = []  # (the lattice one bigger, the new row's or column's first cell)
+        if lat.rows < MAX_SIDE:
+            bigger += [(replace(lat, y0=lat.y0 - lat.pitch_y, rows=lat.rows + 1), (0, 0)),
+                       (replace(lat, rows=lat.rows + 1), (lat.rows, 0))]
+        if lat.cols < MAX_SIDE:
+            bigger += [(replace(lat, x0=lat.x0 - lat.pitch_x, cols=lat.cols + 1), (0, 0)),
+                       (replace(lat, cols=lat.cols + 1), (0, lat.cols))]
+        for grown, (r, c) in bigger:
+            if not _inside(grown, frame):
+                continue
+            x, y, w, h = grown.cell(r, c)
+            if grown.rows > lat.rows:  # the new row: its cells side by side
+                strip = writing[int(y):int(y + h), int(grown.x0):int(grown.x0 + (grown.cols - 1) * grown.pitch_x + w)]
+            else:  # the new column: its cells one over another
+                strip = writing[int(grown.y0):int(grown.y0 + (grown.rows - 1) * grown.pitch_y + h), int(x):int(x + w)]
+            if strip.any() and _text_reads(frame, replace(board, lattice=grown)):
+                board = replace(board, lattice=grown)
+                break
+        else:
+            return board
+
+
+def _inside(lattice: Lattice, frame: Frame) -> bool:
+    x, y, w, h = lattice.board_rect
+    return x >= 0 and y >= 0 and x + w <= frame.width and y + h <= frame.height
+
+
+def _distinct(boards: list[TextBoard]) -> list[TextBoard]:
+    """The boards, each lattice once."""
+    out: list[TextBoard] = []
+    for b in boards:
+        if all(b.lattice != o.lattice for o in out):
+            out.append(b)
+    return out
 
 
 def _read_blocks(frame: Frame) -> list[Lattice]:

@@ -38,7 +38,7 @@ def test_a_family_program_is_calibrated_and_played_without_a_misread(name, tmp_p
 SIZED = {
     ("printed_zeros", (5, 5)): "text",
     ("plain_boxes", (3, 3)): "text",
-    ("ascii_double", (4, 6)): "text",
+    ("printed_wasd", (4, 6)): "text",
     ("blocks24", (3, 3)): "blocks",
     ("blocks24", (6, 4)): "blocks",
 }
