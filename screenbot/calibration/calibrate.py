@@ -351,7 +351,14 @@ def _touching_blocks(frame: Frame, board: Rect, monitors: Sequence[Rect] | None,
     Blocks that touch can outline squares on an even lattice (a tile beside tiles of other colours
     in every row and column): found as tiles with no gap between them, the empty cells are taken
     for gaps and the board does not read. The same cells read as blocks then decide."""
-    blocks = [b for b in _read_blocks(frame) if _overlap(board_rect(b, frame), board)]
+    # looked for around the board only (a part of a bigger board of blocks may have been taken for it:
+    # as much again on each side holds the whole)
+    local = board.inset(-max(board.w, board.h)).intersection(frame.rect)
+    if local is None:
+        return None
+    part = frame.crop(local)
+    shift = (part.left - frame.left, part.top - frame.top)
+    blocks = [b.translated(*shift) for b in _read_blocks(part) if _overlap(board_rect(b, part), board)]
     if len(blocks) != 1:
         return None
     touching = _blocks_profile(frame, blocks, None, monitors, scale, source)
