@@ -249,6 +249,7 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
                search: Search | None) -> Profile:
     if search is None:
         search = find_lattices(frame.pixels)
+        search.unscreened = True
     if search.unscreened:
         # a grid of another size than the classic is a candidate only when its cells read as a board
         boards = [b for b in search.boards if b.shape == (4, 4) or _lattice_reads(frame, b, search)]

@@ -88,8 +88,8 @@ class Search:
     boards: list[Lattice] = field(default_factory=list)
     cut_off: list[tuple[float, float, float, float]] = field(default_factory=list)
     rejected: list[Rejected] = field(default_factory=list)
-    # True while boards of another size than 4x4 are kept unchecked (as find_lattices returns them):
-    # calibration takes such a board only where its cells read as 2048 tiles
+    # True while boards of another size than 4x4 are to be checked before calibration takes one (a board
+    # of another size is a candidate only where its cells read as 2048 tiles); calibrate's command sets it
     unscreened: bool = False
 
 
@@ -310,7 +310,7 @@ def find_lattices(pixels: np.ndarray) -> Search:
 
 
 def _search(pixels: np.ndarray, edges_from: np.ndarray, join: int = 0) -> Search:
-    result = Search(unscreened=True)
+    result = Search()
     sq = _squares(edges_from, join)
     if len(sq) == 0:
         return result

@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
             screen.close()
         source = f"screen monitor {args.monitor or 0}"
     search = find_lattices(frame.pixels)
+    search.unscreened = True  # as calibrate() searching on its own: a board of another size must read
     try:
         if args.probe:
             profile: Profile = _probe(frame, monitors, scale, source, search)
