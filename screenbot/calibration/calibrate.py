@@ -1,4 +1,4 @@
-"""Turns a frame into a Profile: find the board by structure, measure it, name its theme, draw a preview."""
+"""Turns a frame into a Profile: find the board by structure, measure it, name its theme (colours.py), draw a preview."""
 
 from __future__ import annotations
 
@@ -11,26 +11,19 @@ import numpy as np
 
 from screenbot.board_state import BoardState
 from screenbot.calibration.blocks import find_block_boards
+from screenbot.calibration.colours import _close, gap_shades, measure_colours, theme_of
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
 from screenbot.calibration.inset import tile_inset
-from screenbot.calibration.lattice import Lattice, Rejected, Search, _dominant_share, find_lattices
+from screenbot.calibration.lattice import Lattice, Rejected, Search, find_lattices
 from screenbot.calibration.paper import paper_board
 from screenbot.calibration.text_lattice import TextBoard, find_text_boards
-from screenbot.game.sizes import MAX_SIDE
 from screenbot.control.desktop import black_capture_problem
-from screenbot.control.screen import Frame, OutsideFrameError
+from screenbot.control.screen import Frame
 from screenbot.errors import ScreenbotError
+from screenbot.game.sizes import MAX_SIDE
 from screenbot.geometry import Rect
 from screenbot.imaging import LINE_THICK_PX, glyph_mask, write_image
-from screenbot.palette import THEMES, Theme, blend
 from screenbot.profile import Profile, cell_patches
-
-COLOUR_TOL = 8
-SHADE_SHARE = 0.05  # a gap shade covers this share of the gap lines at least
-FLAT_SHARE = 0.97  # an empty cell is one colour on this share of its interior at least
-# A tile's number is drawn in the middle of its cell: on a big cell it covers so little of the whole
-# interior that a tile looks flat there, so an empty cell must be flat inside this margin too.
-MIDDLE_MARGIN = 0.3
 
 
 def board_rect(lattice: Lattice, frame: Frame) -> Rect:
@@ -53,123 +46,6 @@ def cell_rects(lattice: Lattice, frame: Frame) -> tuple[Rect, ...]:
             x, y, w, h = lattice.cell(r, c)
             out.append(Rect(int(round(x)) + frame.left, int(round(y)) + frame.top, int(round(w)), int(round(h))))
     return tuple(out)
-
-
-def gap_samples(pixels: np.ndarray, lattice: Lattice) -> np.ndarray:
-    """Pixels along the middle of every gap line and the frame (N x 3)."""
-    h, w = pixels.shape[:2]
-    out = []
-    bx, by, bw, bh = lattice.board_rect
-    xs = [lattice.x0 - lattice.margin_x / 2] + [lattice.x0 + k * lattice.pitch_x - lattice.gap_x / 2
-                                                 for k in range(1, lattice.cols)]
-    xs.append(lattice.x0 + (lattice.cols - 1) * lattice.pitch_x + lattice.cell_w + lattice.margin_x / 2)
-    ys = [lattice.y0 - lattice.margin_y / 2] + [lattice.y0 + k * lattice.pitch_y - lattice.gap_y / 2
-                                                 for k in range(1, lattice.rows)]
-    ys.append(lattice.y0 + (lattice.rows - 1) * lattice.pitch_y + lattice.cell_h + lattice.margin_y / 2)
-    y_a, y_b = int(max(ys[0], 0)), int(min(ys[-1], h))
-    x_a, x_b = int(max(xs[0], 0)), int(min(xs[-1], w))
-    for gx in xs:
-        if 0 <= int(gx) < w:
-            out.append(pixels[y_a:y_b, int(gx)])
-    for gy in ys:
-        if 0 <= int(gy) < h:
-            out.append(pixels[int(gy), x_a:x_b])
-    return np.concatenate(out) if out else np.zeros((0, 3), np.uint8)
-
-
-def _cell_interior(pixels: np.ndarray, lattice: Lattice, r: int, c: int, n: int = 16,
-                   margin: float = 0.12) -> np.ndarray:
-    """n x n pixels spread over cell (r, c) inside `margin` (a share of its size) from each edge."""
-    h, w = pixels.shape[:2]
-    x, y, cw, ch = lattice.cell(r, c)
-    ys = np.linspace(y + margin * ch, y + (1 - margin) * ch, n).astype(int).clip(0, h - 1)
-    xs = np.linspace(x + margin * cw, x + (1 - margin) * cw, n).astype(int).clip(0, w - 1)
-    return pixels[np.ix_(ys, xs)].reshape(-1, 3)
-
-
-def _close(a, b, tol: float = COLOUR_TOL) -> bool:
-    return max(abs(int(x) - int(y)) for x, y in zip(a, b)) <= tol
-
-
-def identify_theme(gap: tuple[int, int, int], empty: tuple[int, int, int] | None,
-                   cells: Sequence[tuple[int, int, int]] = ()) -> tuple[Theme | None, BoardState | None]:
-    """The built-in theme these colours belong to, and the overlay they are seen through (if any).
-    A look seen through an overlay is that theme only when every cell (`cells`: each cell's commonest
-    colour) is its empty cell or one of its tiles through the same wash: a board of other colours can
-    have a gap and empty cells near a theme's faded ones."""
-    for theme in THEMES.values():
-        if _close(gap, theme.gap) and (empty is None or _close(empty, theme.empty)):
-            return theme, None
-    for theme in THEMES.values():
-        for overlay in theme.overlays:
-            for alpha in np.arange(0.1, overlay.alpha + 0.051, 0.05):
-                if _close(gap, blend(theme.gap, overlay.colour, alpha), 6) and (
-                    empty is None or _close(empty, blend(theme.empty, overlay.colour, alpha), 10)
-                ) and _cells_of(theme, overlay.colour, alpha, cells):
-                    return theme, overlay.state
-    return None, None
-
-
-def _cells_of(theme: Theme, wash, alpha: float, cells: Sequence[tuple[int, int, int]]) -> bool:
-    """Every cell colour is the theme's empty cell or one of its tiles, seen through `wash` at `alpha`."""
-    known = [blend(c, wash, alpha) for c in [theme.empty, *(colour for _v, colour in theme.tiles)]]
-    return all(any(_close(cell, k, 2 * COLOUR_TOL) for k in known) for cell in cells)
-
-
-def cell_colours(pixels: np.ndarray, lattice: Lattice) -> list[tuple[int, int, int]]:
-    """The commonest colour of each cell's interior."""
-    return [tuple(int(round(v)) for v in _dominant_share(_cell_interior(pixels, lattice, r, c), tol=6)[0])
-            for r in range(lattice.rows) for c in range(lattice.cols)]  # type: ignore[misc]
-
-
-def measure_colours(pixels: np.ndarray, lattice: Lattice) -> tuple[tuple[int, int, int], tuple[int, int, int] | None]:
-    """The gap colour and the empty-cell colour (None when no cell is empty)."""
-    gap, _ = _dominant_share(gap_samples(pixels, lattice), tol=4)
-    flat = []
-    for r in range(lattice.rows):
-        for c in range(lattice.cols):
-            colour, share = _dominant_share(_cell_interior(pixels, lattice, r, c), tol=6)
-            if share < FLAT_SHARE or _close(colour, gap, 4):
-                continue
-            if _dominant_share(_cell_interior(pixels, lattice, r, c, margin=MIDDLE_MARGIN), tol=6)[1] >= FLAT_SHARE:
-                flat.append(tuple(int(round(v)) for v in colour))
-    empty = None
-    if flat:
-        # the colour most flat cells agree on
-        best = max(flat, key=lambda col: sum(_close(col, o, 6) for o in flat))
-        empty = best
-    return tuple(int(round(v)) for v in gap), empty  # type: ignore[return-value]
-
-
-def gap_shades(frame: Frame, profile: Profile, lattice: Lattice, most: int = 3) -> list[tuple[int, int, int]]:
-    """The other colours a learned look draws its gaps in (ruled lines in a margin, their crossings),
-    seen where the reader samples its gap lines: each covering at least SHADE_SHARE of them, none
-    near the empty cells' colour or a cell's."""
-    from screenbot.vision.sampling import GAP, labels_of, sampler_for
-
-    try:
-        region = frame.crop(profile.board_rect).pixels
-    except OutsideFrameError:
-        return []
-    s = sampler_for(profile)
-    line_px = region[s.line_y, s.line_x].reshape(-1, 3)
-    left = line_px[labels_of(s.lut, line_px) != GAP].astype(np.int16)
-    avoid = [np.asarray(_dominant_share(_cell_interior(frame.pixels, lattice, r, c), tol=6)[0], float)
-             for r in range(lattice.rows) for c in range(lattice.cols)]
-    if profile.empty_colour is not None:
-        avoid.append(np.asarray(profile.empty_colour, float))
-    out: list[tuple[int, int, int]] = []
-    for _ in range(most):
-        if len(left) < SHADE_SHARE * len(line_px):
-            break
-        colour, _share = _dominant_share(left.astype(np.uint8), tol=COLOUR_TOL)
-        near = np.abs(left - colour).max(axis=1) <= COLOUR_TOL
-        if near.sum() < SHADE_SHARE * len(line_px):
-            break
-        if all(np.abs(colour - a).max() > 2 * COLOUR_TOL for a in avoid):
-            out.append(tuple(int(round(v)) for v in colour))
-        left = left[~near]
-    return out
 
 
 def monitor_of(board_rect: Rect, monitors: Sequence[Rect] | None) -> int:
@@ -257,7 +133,7 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
             if b not in boards:
                 search.rejected.append(Rejected(b.board_rect, f"a {b.rows}x{b.cols} grid whose cells are no 2048 tiles"))
         search.boards, search.unscreened = boards, False
-    known_look = search.boards and all(_theme_of(frame, b)[0] is not None for b in search.boards)
+    known_look = search.boards and all(theme_of(frame, b)[0] is not None for b in search.boards)
     text = [] if known_look else find_text_boards(frame.pixels)  # a built-in theme's board is tiles
     # text of another size than the classic is a board only when it reads as one (the bars of a grid
     # ruled with characters, lines of a menu, stand in columns too), and only where no classic board is
@@ -310,7 +186,7 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
     lattice = _chosen(search.boards, search.boards, pick, frame,
                       f"{len(search.boards)} boards found ({describe(search, frame)})")
     gap, empty = measure_colours(frame.pixels, lattice)
-    theme, overlay = _theme_of(frame, lattice)
+    theme, overlay = theme_of(frame, lattice)
     if theme is None:
         paper = paper_board(frame.pixels, lattice)
         if paper is not None:  # numbers written on cells of one colour: read as text, in these cells
@@ -364,15 +240,6 @@ def _touching_blocks(frame: Frame, board: Rect, monitors: Sequence[Rect] | None,
         return None
     touching = _blocks_profile(frame, blocks, None, monitors, scale, source)
     return touching if _profile_reads(frame, touching) else None
-
-
-def _theme_of(frame: Frame, lattice: Lattice) -> tuple[Theme | None, BoardState | None]:
-    """The built-in look of the board on `lattice` and the overlay it is seen through (identify_theme);
-    none for cells that touch (a built-in look stands its cells apart: cells in its colours that touch
-    are a terminal's blocks, whose colours can be anything, the built-in ones too)."""
-    if max(lattice.gap_x, lattice.gap_y) <= LINE_THICK_PX:
-        return None, None
-    return identify_theme(*measure_colours(frame.pixels, lattice), cell_colours(frame.pixels, lattice))
 
 
 def _chosen(items: list, lattices: list[Lattice], pick: int | None, frame: Frame, many: str):
