@@ -96,11 +96,11 @@ def _even(positions: list[float]) -> float | None:
     return mean if np.abs(gaps - mean).max() <= EVEN * mean else None
 
 
-ANY = (range(MIN_SIDE, MAX_SIDE + 1), range(MIN_SIDE, MAX_SIDE + 1))  # the rows and columns a board may have
+SIDES = range(MIN_SIDE, MAX_SIDE + 1)  # the rows, and the columns, a board may have
 
 
-def find_text_boards(pixels: np.ndarray, shapes: tuple[range, range] = ANY) -> list[TextBoard]:
-    """Every text board in a BGR picture (usually none or one), of as many rows and columns as `shapes` allows."""
+def find_text_boards(pixels: np.ndarray) -> list[TextBoard]:
+    """Every text board in a BGR picture (usually none or one)."""
     found: list[TextBoard] = []
     for background in background_candidates(pixels):
         writing = without_lines(glyph_mask(pixels, background))
@@ -108,7 +108,7 @@ def find_text_boards(pixels: np.ndarray, shapes: tuple[range, range] = ANY) -> l
         digits = [w for w in words if MIN_GLYPH_PX <= w.tall and not w.solid]
         if len(digits) < MIN_BARE:
             continue
-        for board in _boards_in(words, background, shapes):
+        for board in _boards_in(words, background):
             if board.bare < MIN_BARE:
                 continue  # every number sits in a filled block: a board of tiles, found by their edges
             if _gap_share(writing, board.lattice) < MIN_GAP_SHARE:
@@ -170,7 +170,7 @@ def _part(a: Lattice, b: Lattice) -> bool:
             and 0 <= row and row + (a.rows - 1) * ky < b.rows)
 
 
-def _boards_in(words: list[Word], background, shapes: tuple[range, range] = ANY) -> list[TextBoard]:
+def _boards_in(words: list[Word], background) -> list[TextBoard]:
     out = []
     heights = [float(w.tall) for w in words if w.tall >= MIN_GLYPH_PX and not w.solid]
     sizes = [int(np.median([heights[i] for i in g])) for g in _clusters(heights, 1.5) if len(g) >= 2]
@@ -191,12 +191,12 @@ def _boards_in(words: list[Word], background, shapes: tuple[range, range] = ANY)
             ends = [size_words[i].y1 for i in g if not size_words[i].solid]
             baselines.append(float(np.median(ends)) if ends else
                              float(np.median([size_words[i].mid_y for i in g])) + 0.5 * digit_h)
-        for pick in _row_picks(baselines, digit_h, shapes[0]):
+        for pick in _row_picks(baselines, digit_h):
             pitch_y = _even([baselines[k] for k in pick])
             if pitch_y is None or pitch_y < 1.2 * digit_h or pitch_y > MAX_PITCH * digit_h:
                 continue
             row_words = [[size_words[i] for i in rows[k]] for k in pick]
-            board = _columns(row_words, [baselines[k] for k in pick], pitch_y, digit_h, background, shapes[1])
+            board = _columns(row_words, [baselines[k] for k in pick], pitch_y, digit_h, background)
             if board is None:
                 continue
             lat = board.lattice
@@ -235,11 +235,11 @@ def _dash_rule(words: list[Word], digit_h: int) -> bool:
     return len(words) > MAX_SIDE and all(_dash(w, digit_h) for w in words)
 
 
-def _row_picks(baselines: list[float], digit_h: int, counts: range = ANY[0]) -> list[list[int]]:
-    """Sets of rows (indexes into `baselines`, sorted; as many as one of `counts`) whose baselines lie about
+def _row_picks(baselines: list[float], digit_h: int) -> list[list[int]]:
+    """Sets of rows (indexes into `baselines`, sorted; as many as a board may have) whose baselines lie about
     evenly apart: runs of neighbouring rows first, then rows with others between them (text beside the
     board, a menu or a logo, makes rows of its own among the board's). The longest first."""
-    picks = [list(range(start, start + n)) for n in reversed(counts) for start in range(len(baselines) - n + 1)]
+    picks = [list(range(start, start + n)) for n in reversed(SIDES) for start in range(len(baselines) - n + 1)]
     seen = {tuple(p) for p in picks}
     for a in range(len(baselines)):
         for b in range(a + 1, len(baselines)):
@@ -247,13 +247,13 @@ def _row_picks(baselines: list[float], digit_h: int, counts: range = ANY[0]) -> 
             if pitch < 1.2 * digit_h or pitch > MAX_PITCH * digit_h:
                 continue
             pick = [a, b]
-            for k in range(2, counts[-1]):
+            for k in range(2, MAX_SIDE):
                 want = baselines[a] + k * pitch
                 near = min(range(len(baselines)), key=lambda i: abs(baselines[i] - want))
                 if abs(baselines[near] - want) > EVEN * pitch or near <= pick[-1]:
                     break
                 pick.append(near)
-            for n in (n for n in reversed(counts) if n <= len(pick)):
+            for n in (n for n in reversed(SIDES) if n <= len(pick)):
                 if tuple(pick[:n]) not in seen:
                     seen.add(tuple(pick[:n]))
                     picks.append(pick[:n])
@@ -274,7 +274,7 @@ def _continues(row: list[int], words: list[Word], centres: list[float], pitch_x:
 
 
 def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float, digit_h: int,
-             background, widths: range = ANY[1]) -> TextBoard | None:
+             background) -> TextBoard | None:
     best = None
     for how in ("right", "centre", "left"):
         flat = [w for ws in row_words for w in ws]  # every row's words in order, as anchors and owners list them
@@ -283,7 +283,7 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
         # a number centred in a terminal's cell sits half a character off where its length is odd
         groups = _clusters(anchors, (0.5 if how == "centre" else 0.35) * digit_h)
         centres = [float(np.median([anchors[i] for i in g])) for g in groups]
-        for start, width in ((start, width) for width in widths for start in range(len(groups) - width + 1)):
+        for start, width in ((start, width) for width in SIDES for start in range(len(groups) - width + 1)):
             cols = list(range(start, start + width))
             pitch_x = _even([centres[k] for k in cols])
             if pitch_x is None or pitch_x < 1.2 * digit_h or pitch_x > MAX_PITCH * digit_h:
