@@ -17,6 +17,7 @@ FG_DIFF = 48  # a pixel this far (largest channel difference) from the backgroun
 MIN_GLYPH_PX, MAX_GLYPH_PX = 7, 120  # the height of a digit, in pixels
 LINE_PX = 40  # a straight run this long and ...
 LINE_THICK_PX = 4  # ... at most this thick is a line of the grid, not writing
+LINE_GAP_PX = 2  # a line down may break this much between two lines of text and go on
 SOLID = 0.6  # a mark filling this share of its box is a filled block (a tile background)
 
 
@@ -46,13 +47,20 @@ def glyph_mask(pixels: np.ndarray, background, diff: int = FG_DIFF) -> np.ndarra
     return (np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > diff).astype(np.uint8)
 
 
-def without_lines(mask: np.ndarray, min_len: int = LINE_PX) -> np.ndarray:
+def without_lines(mask: np.ndarray, min_len: int = LINE_PX, gap: int = 0) -> np.ndarray:
     """The mask less thin straight lines at least `min_len` px long (a grid drawn with box-drawing
     characters or rules between the cells); filled blocks stay. A reader that knows its digits'
-    height passes more than it, so that a line-art digit's stroke stays."""
+    height passes more than it, so that a line-art digit's stroke stays. A line down may break for
+    up to `gap` px where one text line's box-drawing character meets the next's (at small font
+    sizes): it is still one line."""
     out = mask.copy()
-    for kernel, thin_axis in (((min_len, 1), 3), ((1, min_len), 2)):
-        runs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, kernel))
+    passes = [(mask, (min_len, 1), 3), (mask, (1, min_len), 2)]
+    if gap:  # strokes no wider than a line, made whole down across breaks of `gap` px
+        wide = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (LINE_THICK_PX + 1, 1)))
+        thin = cv2.morphologyEx(mask & (1 - wide), cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (1, gap + 1)))
+        passes.append((thin, (1, min_len), 2))
+    for source, kernel, thin_axis in passes:
+        runs = cv2.morphologyEx(source, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, kernel))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8)
         for i in range(1, n):
             if stats[i, thin_axis] <= LINE_THICK_PX:  # height (3) of a horizontal run, width (2) of a vertical one

@@ -126,13 +126,15 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
     if search is None:
         search = find_lattices(frame.pixels)
         search.unscreened = True
-    if search.unscreened:
-        # a grid of another size than the classic is a candidate only when its cells read as a board
-        boards = [b for b in search.boards if b.shape == (4, 4) or _lattice_reads(frame, b, search)]
+    if search.unscreened or search.doubtful:
+        # a grid of another size than the classic, or of cells that touch, is a candidate only when its
+        # cells read as a board
+        boards = [b for b in search.boards if (b.shape == (4, 4) or not search.unscreened) and b not in search.doubtful
+                  or _lattice_reads(frame, b, search)]
         for b in search.boards:
             if b not in boards:
                 search.rejected.append(Rejected(b.board_rect, f"a {b.rows}x{b.cols} grid whose cells are no 2048 tiles"))
-        search.boards, search.unscreened = boards, False
+        search.boards, search.unscreened, search.doubtful = boards, False, []
     known_look = search.boards and all(theme_of(frame, b)[0] is not None for b in search.boards)
     text = [] if known_look else find_text_boards(frame.pixels)  # a built-in theme's board is tiles
     # text of another size than the classic is a board only when it reads as one (the bars of a grid

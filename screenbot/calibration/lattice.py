@@ -22,9 +22,12 @@ SIZE = 4  # the classic board's side: what a lattice is when nothing says otherw
 
 MIN_CELL_PX = 12  # a 150 px board has ~32 px cells; below this there is nothing to read
 RULED_GAP = 0.15  # gaps at most this share of a cell are a ruled line's room
-JOIN_PX = 9  # the room between one text line's rule character and the next's, at large font sizes
+# the room between one text line's rule character and the next's (| + |): about 9 px at usual font sizes,
+# less at small ones and more at large ones; each is tried in turn
+JOINS_PX = (9, 6, 12)
 # A box line drawn round each cell differs from the cell and from the room between boxes by this much.
 OUTLINE_CONTRAST = 60
+TOUCH = "squares touch (no gaps between them): a checkerboard or table, not a 2048 board"
 MAX_ASPECT = 2.0  # a cell is at most twice as wide as tall, or twice as tall as wide
 
 
@@ -91,6 +94,9 @@ class Search:
     # True while boards of another size than 4x4 are to be checked before calibration takes one (a board
     # of another size is a candidate only where its cells read as 2048 tiles); calibrate's command sets it
     unscreened: bool = False
+    # boards that are one only if their cells read as 2048 tiles, whatever their size: cells that touch with
+    # a thin line between them (a terminal's box-drawing grid at a small font size, or a table)
+    doubtful: list[Lattice] = field(default_factory=list)
 
 
 def _squares(pixels: np.ndarray, join: int = 0) -> np.ndarray:
@@ -220,7 +226,7 @@ def _check_look(pixels: np.ndarray, lat: Lattice) -> str | None:
     # boards drawn with lines have gaps of a line's width (1-2 px at any size; a light line on a pale
     # tile may measure thinner one way than the other); a checkerboard has none either way
     if max(lat.gap_x, lat.gap_y) < max(1.0, 0.012 * lat.cell_w):
-        return "squares touch (no gaps between them): a checkerboard or table, not a 2048 board"
+        return TOUCH
     if lat.gap_x > 0.7 * lat.cell_w or lat.gap_y > 0.7 * lat.cell_h:
         return "squares too far apart for a 2048 board"
     h, w = pixels.shape[:2]
@@ -260,6 +266,34 @@ def _check_look(pixels: np.ndarray, lat: Lattice) -> str | None:
     return None
 
 
+def _lined(pixels: np.ndarray, lat: Lattice) -> bool:
+    """Whether cells that touch have a thin line between them: on most of every border between two
+    neighbouring cells, the cells' sides are one colour and a pixel within 2 px of the border is far from
+    it (a checkerboard's squares change colour at the border with no line)."""
+    h, w = pixels.shape[:2]
+    px = pixels.astype(np.int16)
+    hits = total = 0
+    for axis in (0, 1):  # borders between columns, then between rows
+        n_along, n_across = (lat.rows, lat.cols) if axis == 0 else (lat.cols, lat.rows)
+        for k in range(1, n_across):
+            for j in range(n_along):
+                r, c = (j, k) if axis == 0 else (k, j)
+                x, y, cw, ch = lat.cell(r, c)
+                border = x if axis == 0 else y
+                span = (y, ch) if axis == 0 else (x, cw)
+                for t in np.linspace(span[0] + 0.2 * span[1], span[0] + 0.8 * span[1], 6).astype(int):
+                    line = [int(round(border + d)) for d in range(-6, 7)]
+                    if min(line) < 0 or max(line) >= (w if axis == 0 else h) or not 0 <= t < (h if axis == 0 else w):
+                        return False
+                    strip = px[t, line] if axis == 0 else px[line, t]
+                    before, after = strip[:3].mean(axis=0), strip[-3:].mean(axis=0)
+                    total += 1
+                    if (np.abs(before - after).max() <= 24
+                            and np.abs(strip[4:9] - (before + after) / 2).max() > OUTLINE_CONTRAST):
+                        hits += 1
+    return total > 0 and hits >= 0.8 * total
+
+
 def _outlined(pixels: np.ndarray, lat: Lattice, gap_colour: np.ndarray) -> bool:
     """Every cell drawn as a box of its own: a line all round it (within 3 px of the cell the edges
     found) unlike both its inside and the room between the boxes (a terminal game that boxes each
@@ -297,16 +331,22 @@ def find_lattices(pixels: np.ndarray) -> Search:
     compression (JPEG) rings around edges and breaks cells into pieces.
     """
     result = _search(pixels, pixels)
-    if not result.boards and not result.cut_off:
+    if not _sure(result) and not result.cut_off:
         again = _search(pixels, cv2.GaussianBlur(pixels, (5, 5), 0))
-        if again.boards or again.cut_off:
+        if _sure(again) or (again.cut_off and not result.boards):
             return again
-    if not result.boards and not result.cut_off:
+    if not _sure(result) and not result.cut_off:
         # a grid ruled with characters (|, -, +: a mark per text line with room between them)
-        again = _search(pixels, pixels, JOIN_PX)
-        if again.boards:
-            return again
+        for join in JOINS_PX:
+            again = _search(pixels, pixels, join)
+            if _sure(again) or (again.boards and not result.boards):
+                return again
     return result
+
+
+def _sure(search: Search) -> bool:
+    """Whether a search found a board that is one by its look alone (not only cells that touch)."""
+    return any(b not in search.doubtful for b in search.boards)
 
 
 def _search(pixels: np.ndarray, edges_from: np.ndarray, join: int = 0) -> Search:
@@ -373,7 +413,9 @@ def _search(pixels: np.ndarray, edges_from: np.ndarray, join: int = 0) -> Search
             result.cut_off.append(lattice.board_rect)
             continue
         reason = _check_look(pixels, lattice)
-        if reason:
+        if reason == TOUCH and _lined(pixels, lattice):
+            result.doubtful.append(lattice)  # a grid of thin lines: a board if what is in its cells reads as one
+        elif reason:
             result.rejected.append(Rejected(lattice.board_rect, reason))
             continue
         result.boards.append(lattice)

@@ -7,7 +7,7 @@ import numpy as np
 
 from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, OutsideFrameError
-from screenbot.imaging import (FG_DIFF, LINE_PX, LINE_THICK_PX, clear_share, commonest_colour, glyph_mask, outside_blocks,
+from screenbot.imaging import (FG_DIFF, LINE_GAP_PX, LINE_PX, LINE_THICK_PX, clear_share, commonest_colour, glyph_mask, outside_blocks,
                                without_lines, words_of)
 from screenbot.profile import Profile
 from screenbot.vision import ocr
@@ -165,7 +165,7 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
     if tuple(profile.gap_colour) != tuple(background):
         ink &= glyph_mask(region, profile.gap_colour, profile.ink_diff)
     # once per read: rows are read from it (a digit's own stroke, as tall as the digits, is no line)
-    writing = without_lines(ink, max(LINE_PX, int(STROKE_SHARE * digit_h) + 1))
+    writing = without_lines(ink, max(LINE_PX, int(STROKE_SHARE * digit_h) + 1), LINE_GAP_PX)
     marked = marks_mask(profile, region.shape)
     if marked is not None:
         writing[marked] = 0  # help text, a logo: part of the look, never a number

@@ -101,6 +101,19 @@ def test_board_like_pictures_are_not_boards(make):
         calibrate(frame)
 
 
+def test_a_table_of_touching_cells_is_a_board_only_when_its_numbers_are_tiles():
+    """Cells that touch, ruled by 1 px lines (a terminal's box-drawing grid at a small font size), are
+    a board when what is written in them reads as 2048 tiles, and a table when it does not."""
+    tiles = ((0, 2, 0, 4), (2, 8, 16, 0), (0, 0, 32, 4), (0, 2, 0, 0))
+    frame = Frame(place(render.written_table(tiles), 1400, 900, 300, 150))
+    profile = calibrate(frame)
+    assert profile.shape == (4, 4)
+    assert [list(row) for row in read_board(frame, profile).grid] == [list(row) for row in tiles]
+    numbers = ((0, 3, 0, 7), (12, 9, 15, 0), (0, 0, 31, 5), (0, 11, 0, 0))
+    with pytest.raises(NoBoardError, match="no 2048 tiles"):
+        calibrate(Frame(place(render.written_table(numbers), 1400, 900, 300, 150)))
+
+
 def test_a_real_board_next_to_look_alikes_is_the_only_one_found():
     canvas = render.desktop(2200, 1100, 6)
     render.paste(canvas, render.calendar(), 50, 80)

@@ -21,10 +21,7 @@ FRAMES = {p.stem: p for folder in ("families_fonts", "corpus_fonts") for p in (F
 NAMES = sorted(FRAMES)
 # not read today (an error or unsettled, never a board)
 NOT_YET = {
-    "curses_boxes_9": "9 px: the blocks inset in boxed cells are taken for a board of their own, cut off",
-    "tuinty2048_10": "10 px: the line-art digits' strokes touch the cells' borders (writing between cells)",
-    "npm2048term_10": "10 px: the box-drawing grid's cells touch (taken for a table)",
-    "py2048cli_10": "10 px: no board found (the ASCII grid's cells, and the numbers, are not taken)",
+    "tuinty2048_10": "10 px: the line-art digits' strokes touch the cells' borders (an error, no board)",
     "tui2048_18": "18 px: a number's ink is seen between two cells (writing between cells)",
 }
 

@@ -165,6 +165,23 @@ def spreadsheet(cols: int = 4, rows: int = 4, cell: int = 90) -> np.ndarray:
     return img
 
 
+def written_table(grid, cell: int = 56, line=(128, 128, 128), ink=(230, 230, 230), paper=(0, 0, 0)) -> np.ndarray:
+    """A table ruled with 1 px lines whose cells touch, a number written in each cell that is not 0."""
+    rows, cols = len(grid), len(grid[0])
+    img = Image.new("RGB", (cols * cell + 1, rows * cell + 1), rgb(paper))
+    draw = ImageDraw.Draw(img)
+    for k in range(cols + 1):
+        draw.line([(k * cell, 0), (k * cell, rows * cell)], fill=rgb(line))
+    for k in range(rows + 1):
+        draw.line([(0, k * cell), (cols * cell, k * cell)], fill=rgb(line))
+    for r, row in enumerate(grid):
+        for c, value in enumerate(row):
+            if value:
+                draw.text((c * cell + cell / 2, r * cell + cell / 2), str(value), fill=rgb(ink), font=font(cell // 4),
+                          anchor="mm")
+    return cv2.cvtColor(np.asarray(img), cv2.COLOR_RGB2BGR)
+
+
 def tile_picture(value: int, cell: int, background, digits) -> np.ndarray:
     """One tile alone (BGR), with the classic font size for its value."""
     img = Image.new("RGB", (cell, cell), rgb(background))
