@@ -17,7 +17,7 @@ FG_DIFF = 48  # a pixel this far (largest channel difference) from the backgroun
 MIN_GLYPH_PX, MAX_GLYPH_PX = 7, 120  # the height of a digit, in pixels
 LINE_PX = 40  # a straight run this long and ...
 LINE_THICK_PX = 4  # ... at most this thick is a line of the grid, not writing
-LINE_GAP_PX = 2  # a line down may break this much between two lines of text and go on
+LINE_GAP_PX = 5  # a line down may break this much between two lines of text and go on
 SOLID = 0.6  # a mark filling this share of its box is a filled block (a tile background)
 
 

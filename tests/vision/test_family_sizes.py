@@ -30,16 +30,6 @@ def test_the_frames_cover_text_and_blocks_at_several_sizes():
     assert {"3x3", "5x5", "4x6", "8x8"} <= sizes
 
 
-# looks not found at other sizes yet, and why (strict: one that starts to read turns its test red)
-NOT_YET = {"ascii_double": "a grid ruled with `‖` and `=` of another size than 4x4: its bars are writing between "
-                           "the cells until calibration has learned them as marks, which it does once the board is taken"}
-
-
-def _param(name: str):
-    look = name.rsplit("_", 2)[0]
-    return pytest.param(name, marks=pytest.mark.xfail(reason=NOT_YET[look], strict=True)) if look in NOT_YET else name
-
-
 def _calibrated_and_read(name: str):
     frame = Frame(read_image(FRAMES / f"{name}.png"))
     board = json.loads((FRAMES / f"{name}.json").read_text())["board"]
@@ -48,7 +38,7 @@ def _calibrated_and_read(name: str):
     return profile, read_board(frame, profile), board
 
 
-@pytest.mark.parametrize("name", [_param(n) for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_a_family_board_of_another_size_is_found_at_its_size_and_read_exactly(name):
     profile, reading, board = _calibrated_and_read(name)
     assert profile.shape == (len(board), len(board[0]))

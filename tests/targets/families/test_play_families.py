@@ -16,6 +16,7 @@ pytestmark = pytest.mark.live
 MOVES = 100
 # program -> the kind of profile its look makes
 LOOKS = {
+    "ascii_double": "text",  # a grid ruled with `‖` and `=` in 16 colours
     "blocks24": "blocks",  # 24-bit colour blocks that touch, 8x3 characters, nothing on an empty cell
     "blocks24_small": "blocks",  # the same in 6x2 characters, the number on a cell's lower line
     "curses_boxes": "tiles",  # coloured blocks inset in white box lines, black digits
@@ -41,6 +42,7 @@ SIZED = {
     ("printed_wasd", (4, 6)): "text",
     ("blocks24", (3, 3)): "blocks",
     ("blocks24", (6, 4)): "blocks",
+    ("ascii_double", (5, 5)): "text",
 }
 
 
