@@ -268,8 +268,8 @@ def _check_look(pixels: np.ndarray, lat: Lattice) -> str | None:
 
 def _lined(pixels: np.ndarray, lat: Lattice) -> bool:
     """Whether cells that touch have a thin line between them: on most of every border between two
-    neighbouring cells, the cells' sides are one colour and a pixel within 2 px of the border is far from
-    it (a checkerboard's squares change colour at the border with no line)."""
+    neighbouring cells, the cells' sides 3 px from the border are one colour and a pixel within 2 px of
+    the border is far from it (a checkerboard's squares change colour at the border with no line)."""
     h, w = pixels.shape[:2]
     px = pixels.astype(np.int16)
     hits = total = 0
@@ -282,14 +282,14 @@ def _lined(pixels: np.ndarray, lat: Lattice) -> bool:
                 border = x if axis == 0 else y
                 span = (y, ch) if axis == 0 else (x, cw)
                 for t in np.linspace(span[0] + 0.2 * span[1], span[0] + 0.8 * span[1], 6).astype(int):
-                    line = [int(round(border + d)) for d in range(-6, 7)]
+                    line = [int(round(border + d)) for d in range(-3, 4)]
                     if min(line) < 0 or max(line) >= (w if axis == 0 else h) or not 0 <= t < (h if axis == 0 else w):
                         return False
                     strip = px[t, line] if axis == 0 else px[line, t]
-                    before, after = strip[:3].mean(axis=0), strip[-3:].mean(axis=0)
+                    before, after = strip[0], strip[-1]
                     total += 1
                     if (np.abs(before - after).max() <= 24
-                            and np.abs(strip[4:9] - (before + after) / 2).max() > OUTLINE_CONTRAST):
+                            and np.abs(strip[1:-1] - (before + after) / 2).max() > OUTLINE_CONTRAST):
                         hits += 1
     return total > 0 and hits >= 0.8 * total
 
