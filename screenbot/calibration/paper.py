@@ -33,6 +33,12 @@ def _interior(pixels: np.ndarray, lat: Lattice, r: int, c: int, inset: float = 0
     return pixels[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)]
 
 
+def _blank(cell: np.ndarray) -> bool:
+    """A cell of one colour with nothing number-sized written on it."""
+    own = commonest_colour(cell.reshape(-1, 3))
+    return not any(w.tall >= MIN_GLYPH_PX and not w.solid for w in words_of(without_lines(glyph_mask(cell, own, FG_DIFF))))
+
+
 def paper_board(pixels: np.ndarray, lat: Lattice) -> TextBoard | None:
     """The lattice as a board written on paper, or None when its cells are tiles told by their colour.
 
@@ -43,11 +49,13 @@ def paper_board(pixels: np.ndarray, lat: Lattice) -> TextBoard | None:
     if any(cell.size == 0 for cell in cells):
         return None
     paper = commonest_colour(np.concatenate([cell.reshape(-1, 3) for cell in cells]))
-    papers = []
+    papers, blocks = [], []
     for cell in cells:
         diff = np.abs(cell.astype(np.int16) - np.asarray(paper, np.int16)).max(axis=2)
         if float((diff <= SAME_TOL).mean()) >= PAPER_SHARE:
             papers.append((cell, diff))  # else a block of another colour, even a close one: a tile told by its colour
+        else:
+            blocks.append(cell)
     if len(papers) < MIN_PAPER_CELLS * len(cells) / 16:
         return None
     near = np.concatenate([d[d <= SAME_TOL] for _, d in papers])
@@ -60,6 +68,10 @@ def paper_board(pixels: np.ndarray, lat: Lattice) -> TextBoard | None:
         if words:
             heights.append(max(w.tall for w in words))
     if not heights:
+        return None
+    if len(heights) == len(papers) and any(_blank(cell) for cell in blocks):
+        # a number on every cell of the commonest colour, and a block of another colour with nothing on it:
+        # the commonest colour is a tile's (many 2s), the blank blocks are empty cells: a board of tiles
         return None
     return TextBoard(lat, tuple(int(v) for v in paper), int(np.median(heights)), filled=len(heights),
                      bare=len(heights), ink_diff=ink_diff)
