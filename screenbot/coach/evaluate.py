@@ -32,6 +32,44 @@ BLUNDER = 0.04
 BANDS = ("good", "inaccuracy", "mistake", "blunder")  # from the best to the worst
 
 
+@dataclass(frozen=True)
+class Bands:
+    """The least loss of an inaccuracy, a mistake and a blunder, for one judging player's values."""
+
+    inaccuracy: float = INACCURACY
+    mistake: float = MISTAKE
+    blunder: float = BLUNDER
+
+    def band_of(self, loss: float) -> str:
+        if loss >= self.blunder:
+            return "blunder"
+        if loss >= self.mistake:
+            return "mistake"
+        if loss >= self.inaccuracy:
+            return "inaccuracy"
+        return "good"
+
+    def as_json(self) -> dict:
+        return {"inaccuracy": self.inaccuracy, "mistake": self.mistake, "blunder": self.blunder}
+
+
+CLASSIC_BANDS = Bands()
+# The players of other sizes judge on values of other scales (exact-3x3: the expected score itself; any-size:
+# its own evaluation), so their bands come from their own games (benchmarks/results/coach_bands_sizes.jsonl,
+# docs/coach.md): an inaccuracy loses as much as a typical other legal move (the median over the game), a
+# mistake as much as a typical worst legal move, a blunder three times that (the 4x4 bands' ratio, about
+# 2.7). exact-3x3, 20 games: 1.5 % and 11.7 %. any-size, the median of 4x3, 5x5 and 8x8: 0.76 % and 7.7 %.
+OTHER_SIZE_BANDS: dict[str, Bands] = {
+    "exact-3x3": Bands(inaccuracy=0.015, mistake=0.12, blunder=0.35),
+    "any-size": Bands(inaccuracy=0.0075, mistake=0.08, blunder=0.24),
+}
+
+
+def bands_for(player: str) -> Bands:
+    """The bands of a judging player's values: the 4x4 players' unless the player has its own."""
+    return OTHER_SIZE_BANDS.get(player, CLASSIC_BANDS)
+
+
 class OtherSizeJudged(ScreenbotError):
     """A board of another size than the judge's player plays."""
 
@@ -56,14 +94,8 @@ def percent(x: float | None) -> str:
     return f"{100 * x:.2f}%" if abs(x) < 0.01 else f"{100 * x:.1f}%"
 
 
-def band_of(loss: float) -> str:
-    if loss >= BLUNDER:
-        return "blunder"
-    if loss >= MISTAKE:
-        return "mistake"
-    if loss >= INACCURACY:
-        return "inaccuracy"
-    return "good"
+def band_of(loss: float, bands: Bands = CLASSIC_BANDS) -> str:
+    return bands.band_of(loss)
 
 
 @dataclass(frozen=True)
@@ -109,6 +141,7 @@ class Judge:
                  shape: Size = CLASSIC) -> None:
         self.settings: dict = {}
         self.agent = None
+        self.bands = CLASSIC_BANDS
         self.shape = None if choose is not None else tuple(shape)
         if choose is None:
             from screenbot.agent.players import make_player, player_for, player_spec
@@ -122,6 +155,7 @@ class Judge:
                     agent.clock = time.thread_time  # its budget in CPU time: as strong on a busy machine
             self.agent = agent
             exact = player_spec(player).shapes == "3x3"  # the exact answer: no depth, no budget
+            self.bands = bands_for(player)
             self.settings = {"player": player, "shape": format_size(self.shape), "depth": None if exact else depth,
                              "depth_cap": getattr(agent, "depth_cap", None), "budget_ms": None if exact else budget_ms}
 
@@ -162,4 +196,4 @@ class Judge:
         values = dict(decision.values)
         best = decision.move
         loss = loss_of(values, move, best)
-        return Judged(i, board, move, best, loss, band_of(loss), values, at)
+        return Judged(i, board, move, best, loss, self.bands.band_of(loss), values, at)

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from screenbot.coach.errors import ReviewError
-from screenbot.coach.evaluate import BANDS, BLUNDER, INACCURACY, MISTAKE, Judged
+from screenbot.coach.evaluate import BANDS, Judged
 from screenbot.coach.review import Review
 from screenbot.errors import MissingExtraError
 from screenbot.game.rules import Grid, apply_move
@@ -112,14 +112,20 @@ def report_html(review: Review, plot_name: str | None = PLOT_NAME) -> str:
     worst = review.worst(WORST)
     worst_part = "".join(worst_html(j) for j in worst) or "<p>No move lost anything against the agent.</p>"
     plot = f'<p><img src="{plot_name}" alt="loss along the game" width="800"></p>' if plot_name else ""
-    bands_text = (f"inaccuracy: loss ≥ {INACCURACY:.0%}, mistake: ≥ {MISTAKE:.0%}, blunder: ≥ {BLUNDER:.0%} "
-                  "of the best move's expected value")
+    bands = review.thresholds
+    bands_text = (f"inaccuracy: loss ≥ {percent_band(bands.inaccuracy)}, mistake: ≥ {percent_band(bands.mistake)}, "
+                  f"blunder: ≥ {percent_band(bands.blunder)} of the best move's expected value")
     return (
         "<!doctype html><html><head><meta charset='utf-8'><title>screenbot review</title>"
         f"<style>{STYLE}</style></head><body><h1>Game review</h1>"
         f'<table class="summary">{summary}</table><p class="where">{html.escape(bands_text)}</p>{plot}{gaps}'
         f"<h2>The {len(worst)} worst moves</h2>{worst_part}</body></html>\n"
     )
+
+
+def percent_band(x: float) -> str:
+    """A band's threshold as a percentage: whole where it is whole (4 %), else to a tenth (0.5 %)."""
+    return f"{100 * x:.0f}%" if abs(100 * x - round(100 * x)) < 1e-9 else f"{100 * x:.1f}%"
 
 
 def plot_loss(review: Review, path: str | Path) -> Path:
@@ -138,7 +144,8 @@ def plot_loss(review: Review, path: str | Path) -> Path:
         if xs:
             ax.vlines(xs, 0, ys, colors=colours, linewidth=1.2)
             ax.scatter(xs, ys, c=colours, s=12, zorder=3)
-        for threshold, band in ((INACCURACY, "inaccuracy"), (MISTAKE, "mistake"), (BLUNDER, "blunder")):
+        bands = review.thresholds
+        for threshold, band in ((bands.inaccuracy, "inaccuracy"), (bands.mistake, "mistake"), (bands.blunder, "blunder")):
             ax.axhline(100 * threshold, color=BAND_COLOUR[band], linestyle=":", linewidth=1, label=band)
         for k, gap in enumerate(review.game.gaps):
             ax.axvline(gap.moves_before + 0.5, color="#888", linestyle="--", linewidth=1,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from screenbot.coach.errors import NoBoardInSourceError
-from screenbot.coach.evaluate import BANDS, BLUNDER, INACCURACY, MISTAKE, Judge, Judged, percent
+from screenbot.coach.evaluate import BANDS, CLASSIC_BANDS, Bands, Judge, Judged, percent
 from screenbot.coach.frames import Source, open_source, same_picture, thumbnail
 from screenbot.coach.rebuild import Believer, Game, rebuild
 from screenbot.game.sizes import CLASSIC, Size, size_of
@@ -46,6 +46,7 @@ class Review:
     stats: FrameStats
     search: dict = field(default_factory=dict)
     log_moves_disagree: list[int] = field(default_factory=list)  # rebuilt moves the recording's log names otherwise
+    thresholds: Bands = CLASSIC_BANDS  # the judging player's bands
 
     @property
     def accuracy(self) -> float | None:
@@ -90,7 +91,7 @@ class Review:
             "gap_list": [g.as_json() for g in self.game.gaps],
             "accuracy": None if self.accuracy is None else round(self.accuracy, 6),
             "bands": self.bands,
-            "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+            "thresholds": self.thresholds.as_json(),
             "search": self.search,
         }
 
@@ -223,4 +224,4 @@ def review(path: str | Path, judge: Judge | Callable[[Size], Judge] | None = Non
     moves = [judge.judge(i, step.board, step.move, step.at) for i, step in enumerate(game.steps)]
     disagree = [i for i, step in enumerate(game.steps)
                 if step.board in stats.logged_moves and stats.logged_moves[step.board] != step.move.key]
-    return Review(source.describe(), game, moves, stats, judge.described, disagree)
+    return Review(source.describe(), game, moves, stats, judge.described, disagree, judge.bands)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from screenbot.agent.base import Decision
-from screenbot.coach.evaluate import BLUNDER, INACCURACY, MISTAKE, Judge, band_of, loss_of
+from screenbot.coach.evaluate import BLUNDER, INACCURACY, MISTAKE, OTHER_SIZE_BANDS, Judge, band_of, bands_for, loss_of
 from screenbot.game.rules import Move
 
 U, D, L, R = Move.UP, Move.DOWN, Move.LEFT, Move.RIGHT
@@ -79,3 +79,14 @@ def test_the_judge_is_plays_player_and_gives_the_played_best_move_no_loss(monkey
     assert judge.judge(0, board, best).loss == 0.0
     worst = min(judge.decision(board).values.items(), key=lambda mv: mv[1])[0]
     assert judge.judge(1, board, worst).loss > 0
+
+
+def test_the_players_of_other_sizes_have_bands_of_their_own_in_order():
+    assert set(OTHER_SIZE_BANDS) == {"exact-3x3", "any-size"}
+    for name, bands in OTHER_SIZE_BANDS.items():
+        assert 0 < bands.inaccuracy < bands.mistake < bands.blunder < 1, name
+        assert bands_for(name) is bands
+        assert [bands.band_of(x) for x in (0.0, bands.inaccuracy, bands.mistake, bands.blunder, 1.0)] == [
+            "good", "inaccuracy", "mistake", "blunder", "blunder"]
+        assert bands.band_of(bands.inaccuracy * 0.99) == "good"
+    assert bands_for("corner-v4").as_json() == {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER}

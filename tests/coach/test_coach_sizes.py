@@ -13,7 +13,7 @@ from screenbot.agent.base import Decision
 from screenbot.agent.exact3 import Exact3Agent, build, default_path, load
 from screenbot.cli import main
 from screenbot.coach import Judge, explain, review
-from screenbot.coach.evaluate import OtherSizeJudged, loss_of
+from screenbot.coach.evaluate import CLASSIC_BANDS, OtherSizeJudged, bands_for, loss_of
 from screenbot.game.rules import Game, Move, legal_moves
 
 
@@ -33,6 +33,14 @@ def check_ranked(data: dict) -> list[dict]:
     return sorted((m for m in data["moves"] if m["loss"] > 0), key=lambda m: (-m["loss"], m["i"]))
 
 
+def check_bands(data: dict, player: str) -> None:
+    """The review's bands are its size's own player's, and every move is banded by them."""
+    bands = bands_for(player)
+    assert bands != CLASSIC_BANDS
+    assert data["thresholds"] == bands.as_json()
+    assert all(m["band"] == bands.band_of(m["loss"]) for m in data["moves"])
+
+
 def test_a_5x5_game_is_rebuilt_and_judged_by_the_5x5_player(tmp_path, capsys):
     boards, moves = seeded_game(51, 30, shape=(5, 5))
     folder = write_screenshots(tmp_path / "shots", boards)
@@ -44,6 +52,7 @@ def test_a_5x5_game_is_rebuilt_and_judged_by_the_5x5_player(tmp_path, capsys):
     assert [(m["board"], m["move"]) for m in data["moves"]] == [([list(r) for r in b], m.key)
                                                                  for b, m in zip(boards, moves)]
     assert data["search"]["player"] == "any-size" and data["search"]["shape"] == "5x5"
+    check_bands(data, "any-size")
     agent = AnySizeAgent()
     for m in data["moves"][:8]:  # the judge's best move is the 5x5 player's, at the judge's depth
         assert m["best"] == agent.choose(m["board"], depth=1).move.key
@@ -88,6 +97,7 @@ def test_a_3x3_recording_is_rebuilt_and_judged_by_the_exact_player(tmp_path, cap
     assert f"{len(moves)} moves rebuilt, 0 gaps" in printed
     assert [m["move"] for m in data["moves"]] == [m.key for m in moves]
     assert data["search"]["player"] == "exact-3x3" and data["search"]["shape"] == "3x3"
+    check_bands(data, "exact-3x3")
     worst = check_ranked(data)
     # the two worst moves played are the only ones that lose, ranked by how much they gave up
     assert sorted(m["i"] for m in worst) == list(BAD_AT)
