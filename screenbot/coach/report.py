@@ -124,8 +124,8 @@ def report_html(review: Review, plot_name: str | None = PLOT_NAME) -> str:
 
 
 def percent_band(x: float) -> str:
-    """A band's threshold as a percentage: whole where it is whole (4 %), else to a tenth (0.5 %)."""
-    return f"{100 * x:.0f}%" if abs(100 * x - round(100 * x)) < 1e-9 else f"{100 * x:.1f}%"
+    """A band's threshold as a percentage, to two decimals at most and no trailing zeros (4%, 0.5%, 0.75%)."""
+    return f"{100 * x:.2f}".rstrip("0").rstrip(".") + "%"
 
 
 def plot_loss(review: Review, path: str | Path) -> Path:

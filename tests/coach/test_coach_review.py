@@ -62,6 +62,8 @@ def test_the_command_reviews_a_folder_of_screenshots_and_writes_the_json_and_rep
     assert data["accuracy"] == pytest.approx(sum(m["move"] == m["best"] for m in data["moves"]) / 12, abs=1e-6)
     page_html = (report / "report.html").read_text()
     assert "Game review" in page_html and "loss.png" in page_html and "<table class=\"board\">" in page_html
+    assert "inaccuracy: loss ≥ 0.5%, mistake: ≥ 1.5%, blunder: ≥ 4%" in page_html  # the 4x4 judge's bands
+    assert data["thresholds"] == {"inaccuracy": 0.005, "mistake": 0.015, "blunder": 0.04}
     assert (report / "loss.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

@@ -53,6 +53,9 @@ def test_a_5x5_game_is_rebuilt_and_judged_by_the_5x5_player(tmp_path, capsys):
                                                                  for b, m in zip(boards, moves)]
     assert data["search"]["player"] == "any-size" and data["search"]["shape"] == "5x5"
     check_bands(data, "any-size")
+    from screenbot.coach.report import report_html
+    page = report_html(review(folder, Judge(depth=1, shape=(5, 5))))
+    assert "inaccuracy: loss ≥ 0.75%, mistake: ≥ 8%, blunder: ≥ 24%" in page
     agent = AnySizeAgent()
     for m in data["moves"][:8]:  # the judge's best move is the 5x5 player's, at the judge's depth
         assert m["best"] == agent.choose(m["board"], depth=1).move.key
