@@ -85,8 +85,12 @@ def find_board(frame: Frame, base: Profile | None = None, monitors: Sequence[Rec
 
     No board, or several: the error says what to do and where the frame is kept.
     """
+    search = find_lattices(frame.pixels)
+    # with nothing learned before, a board of another size than 4x4 is taken only where it reads as one, as
+    # `calibrate` takes it (a board found again where a profile says one was is checked against its size)
+    search.unscreened = base is None
     try:
-        fresh = calibrate(frame, search=find_lattices(frame.pixels), monitors=monitors, scale=scale, source=source)
+        fresh = calibrate(frame, search=search, monitors=monitors, scale=scale, source=source)
     except NoBoardError as exc:
         raise NoBoardError(f"{exc}{_kept_at(frame, BoardState.NO_BOARD)}") from None
     except ManyBoardsError as exc:

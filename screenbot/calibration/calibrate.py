@@ -14,7 +14,8 @@ from screenbot.calibration.blocks import find_block_boards
 from screenbot.calibration.colours import _close, gap_shades, measure_colours, theme_of
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
 from screenbot.calibration.inset import tile_inset
-from screenbot.calibration.lattice import Lattice, Rejected, Search, find_lattices
+from screenbot.calibration.lattice import Lattice, Rejected, Search, _dominant_share, find_lattices
+from screenbot.calibration.lattice_grow import unfamiliar_rows
 from screenbot.calibration.paper import paper_board
 from screenbot.calibration.text_lattice import TextBoard, find_text_boards
 from screenbot.control.desktop import black_capture_problem
@@ -86,6 +87,20 @@ def calibrate(
     return profile
 
 
+def _whole(frame: Frame, lattice: Lattice, search: Search) -> Lattice:
+    """A lattice of another size than the classic that reads as a board, grown by each row or column of
+    cells beyond it, in colours it does not have, as long as the bigger board reads too: tiles of values
+    seen nowhere else on the board (a column of them with no empty cell) left the rest looking like a
+    smaller board."""
+    while True:
+        for bigger in unfamiliar_rows(frame.pixels, lattice, _dominant_share):
+            if _lattice_reads(frame, bigger, search):
+                lattice = bigger
+                break
+        else:
+            return lattice
+
+
 def _lattice_reads(frame: Frame, lattice: Lattice, search: Search) -> bool:
     """The board of this lattice alone reads as a 2048 board."""
     try:
@@ -131,6 +146,8 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
         # cells read as a board
         boards = [b for b in search.boards if (b.shape == (4, 4) or not search.unscreened) and b not in search.doubtful
                   or _lattice_reads(frame, b, search)]
+        if search.unscreened:
+            boards = [_whole(frame, b, search) if b.shape != (4, 4) else b for b in boards]
         for b in search.boards:
             if b not in boards:
                 search.rejected.append(Rejected(b.board_rect, f"a {b.rows}x{b.cols} grid whose cells are no 2048 tiles"))

@@ -112,9 +112,22 @@ def _interior(pixels: np.ndarray, x: float, y: float, w: float, h: float) -> np.
     return pixels[max(int(y + 0.1 * h), 0):max(int(y + 0.9 * h), 0), max(int(x + 0.1 * w), 0):max(int(x + 0.9 * w), 0)]
 
 
-def _beyond(pixels: np.ndarray, lat, side: str, gap: np.ndarray, known: list, dominant: Dominant) -> str | None:
+def unfamiliar_rows(pixels: np.ndarray, lat, dominant: Dominant) -> list:
+    """The lattice one row or column bigger on each side where a row of cells lies beyond it, whole and
+    apart by the gap's colour as grown() asks, but in colours none of the lattice's cells has (tiles
+    of values not seen elsewhere on the board, or something else beside it: only reading can tell)."""
+    gap = _gap_colour(pixels, lat, dominant)
+    if gap is None:
+        return []
+    return [_with_row(lat, side) for side in ("top", "bottom", "left", "right")
+            if (lat.rows if side in ("top", "bottom") else lat.cols) < MAX_SIDE
+            and _beyond(pixels, lat, side, gap, None, dominant) == "cells"]
+
+
+def _beyond(pixels: np.ndarray, lat, side: str, gap: np.ndarray, known: list | None, dominant: Dominant) -> str | None:
     """What lies one row (or column) beyond `side` of the lattice: "cells", "cut" (cells running off the
-    picture) or None. `known`: the colours of the lattice's cells."""
+    picture) or None. `known`: the colours of the lattice's cells, at least half of the row's cells in one of
+    them (None: any colours)."""
     h, w = pixels.shape[:2]
     vertical = side in ("top", "bottom")  # the new row runs across (its cells side by side in x)
     count = lat.cols if vertical else lat.rows
@@ -161,7 +174,7 @@ def _beyond(pixels: np.ndarray, lat, side: str, gap: np.ndarray, known: list, do
             continue
         colour, share = dominant(block.reshape(-1, 3))
         cells += share >= FLAT_SHARE and np.abs(colour - gap).max() > GAP_TOL
-        familiar += any(np.abs(colour - k).max() <= SAME_TOL for k in known)
+        familiar += known is None or any(np.abs(colour - k).max() <= SAME_TOL for k in known)
     if cells < CELLS_SHARE * count or familiar < KNOWN_SHARE * count:
         return None
     return "cells" if whole else "cut"

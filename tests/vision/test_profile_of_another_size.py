@@ -4,19 +4,21 @@ non-zero and never print a board; a profile used on boards of its own size is ne
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from screenbot.board_source import open_session
+from screenbot.board_source import find_board, open_session
 from screenbot.calibration import calibrate
 from screenbot.calibration.errors import OtherSizeError
 from screenbot.calibration.size_check import size_seen
 from screenbot.cli import main
 from screenbot.control.screen import Frame
 from screenbot.imaging import read_image, write_image
+from screenbot.vision import read_board
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SIZES = FIXTURES / "sizes"
@@ -120,10 +122,18 @@ def test_a_profile_of_the_boards_size_reads_it(kept, shown):
 
 
 def test_part_of_a_board_seen_is_no_other_size():
-    """Calibration sees only three columns of this 4x4 board (rings drawn on its tiles break the first
-    column's squares up); the profile calibrated on another frame of the game is still for this board."""
+    """The squares of this 4x4 board's first column are broken up by the rings drawn on its tiles, and its
+    tiles are of values no other column shows: the three other columns alone read as a 4x3 board, which
+    calibration grows by the column of cells beside it because the whole reads too. The profile calibrated
+    on another frame of the game is for this board as well."""
     family = FIXTURES / "families" / "tk_noframe"
-    profile = calibrate(Frame(read_image(family / "still000.png")))
+    profile = calibrate(Frame(read_image(family / "still020.png")))
+    assert profile.shape == (4, 4)
     frame = Frame(read_image(family / "still020.png"))
-    assert calibrate(frame).shape == (4, 3)  # what calibration alone makes of this frame
-    assert profile.shape == (4, 4) and size_seen(frame, profile) is None
+    assert [list(row) for row in read_board(frame, profile).grid] == json.loads(
+        (family / "still020.json").read_text())["board"]
+    # read once, with nothing learned before: the same board
+    assert [list(row) for row in read_board(frame, find_board(frame)).grid] == json.loads(
+        (family / "still020.json").read_text())["board"]
+    earlier = calibrate(Frame(read_image(family / "still000.png")))
+    assert earlier.shape == (4, 4) and size_seen(frame, earlier) is None
