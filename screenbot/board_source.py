@@ -197,7 +197,8 @@ def open_session(image: str | Path | None = None, profile: str | Path | Profile 
         frame = screen.grab(None)
         first = _check(frame, loaded) if loaded is not None else None
         if loaded is not None and (first is None or first.state != BoardState.NO_BOARD):
-            _same_size(frame, loaded, size_seen(frame, loaded), live, profile_path is not None)
+            moving = first is not None and first.state == BoardState.UNSETTLED
+            _same_size(frame, loaded, size_seen(frame, loaded, moving), live, profile_path is not None)
             return Session(screen, loaded, profile_path, False, live, frame, first)
         prof = _find_on(screen, frame, loaded, live)
         if loaded is not None:

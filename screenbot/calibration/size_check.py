@@ -40,12 +40,14 @@ def _shared(a: Rect, b: Rect) -> float:
     return 0.0 if inter is None else inter.area / max(1, min(a.area, b.area))
 
 
-def size_seen(frame: Frame, profile: Profile) -> Size | None:
+def size_seen(frame: Frame, profile: Profile, moving: bool = False) -> Size | None:
     """The size of the board the frame shows where `profile` says, when it is not the profile's size.
 
     None when a board of the profile's size is there, or when no board of another size is seen
     there (no board at all is the reader's to say). A grid of another size counts only when
-    calibration takes it as a board (for any size but 4x4: its cells read as 2048 tiles).
+    calibration takes it as a board (for any size but 4x4: its cells read as 2048 tiles). `moving`:
+    the profile's reading of the frame found it mid-move; a smaller grid on the profile's own cells is
+    then the part of the board that stood still (a row of tiles between cells breaks its squares up).
     """
     near = _around(profile.board_rect, frame)
     if near is None or near.w < 2 or near.h < 2:
@@ -59,7 +61,7 @@ def size_seen(frame: Frame, profile: Profile) -> Size | None:
                 return None
             here.append((share, lattice))
     for _share, lattice in sorted(here, key=lambda item: -item[0]):
-        if _part_of(lattice, part, profile) and _lines_go_on(part, profile, lattice):
+        if _part_of(lattice, part, profile) and (moving or _lines_go_on(part, profile, lattice)):
             continue  # some of the profile's cells, and the profile's board is there as a whole
         try:
             seen = calibrate(part, search=Search(boards=[lattice]))

@@ -4,7 +4,8 @@ are never a board the game was not in: each reads `unsettled` or exactly the boa
 tests/fixtures/oneshot: frames of the practice page (classic look, real animations) grabbed 60-250 ms after
 a key by benchmarks/oneshot.py (--seed 1 and --seed 2; cropped to the board and 10 px around it), each
 labelled with the page's own boards before and after the key; `wrong_read` is the wrong board a reader
-without the checks these tests hold gave on it (measured 2026-11-26). still.png is the board before the
+without the checks these tests hold gave on it (measured 2026-11-26), `error_read` the error one gave (a
+row of tiles between cells taken for a board of another size, 2026-11-28). still.png is the board before the
 first key of the seed-1 game: the profile is calibrated on it, as `screenbot calibrate` does.
 
 The numbers that run over their cell are drawn here (a learned look, the 1024 written wider than its tile).
