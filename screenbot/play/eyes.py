@@ -154,7 +154,10 @@ class ScreenEyes(Eyes):
             grid = _own(grid)
         else:
             grid, state, why = self._reading(frame)
-            self._last = (self.profile, frame.pixels.copy(), (_own(grid), state, why))
+            # an unsettled reading is read again, even of the same pixels: what left it unsettled may pass
+            # (OCR that timed out on a busy machine, a tile named on a second try)
+            unsettled = state == BoardState.UNSETTLED
+            self._last = None if unsettled else (self.profile, frame.pixels.copy(), (_own(grid), state, why))
         return Sight(grid, state, frame, start, (self._clock() - start) * 1000, why)
 
     def glance(self) -> Sight:

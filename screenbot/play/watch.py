@@ -382,7 +382,7 @@ class Watcher:
 
     def desync(self, prediction: Prediction, check: Check | None, sight: Sight) -> StopPlaying:
         if check is None:
-            what = f"the board could not be read (state {sight.state})"
+            what = f"the board could not be read (state {sight.state}{': ' + sight.why if sight.why else ''})"
         elif check.verdict == "unchanged" and self.key_trial is not None:
             what = (f"the board did not move with any key tried ({self.key_trial.tried()}): did the window "
                     "lose focus, or does the game take other keys?")

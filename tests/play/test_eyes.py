@@ -32,3 +32,22 @@ def test_a_glance_grabs_without_reading():
     sight = eyes.glance()
     assert sight.state == BoardState.UNREAD and sight.grid is None and not calls
     assert sight.frame.pixels.shape == (40, 40, 3)
+
+
+def test_a_look_that_could_not_name_a_tile_is_read_again_on_the_same_pixels():
+    """A reading left unsettled (OCR that timed out on a busy machine) is not kept for the same pixels: the
+    next look reads them again and may name the tile, where a settled reading is kept."""
+    board = ((2, 0, 0, 0),) * 4
+    calls = []
+
+    def read(frame, profile):
+        calls.append(frame)
+        if len(calls) == 1:
+            raise UnreadableTileError("cannot read the tile in row 1, column 1", Reading(None, BoardState.UNSETTLED))
+        return Reading(board, BoardState.PLAYING)
+
+    eyes = ScreenEyes(ImageScreen(np.zeros((60, 60, 3), np.uint8)), Geometry(), read=read)
+    assert eyes.look().state == BoardState.UNSETTLED
+    second = eyes.look()
+    assert second.state == BoardState.PLAYING and second.grid == board and len(calls) == 2
+    assert eyes.look().grid == board and len(calls) == 2  # the same pixels, read settled: not read again
