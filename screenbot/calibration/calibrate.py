@@ -14,7 +14,8 @@ from screenbot.calibration.blocks import find_block_boards
 from screenbot.calibration.colours import _close, gap_shades, measure_colours, theme_of
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
 from screenbot.calibration.inset import tile_inset
-from screenbot.calibration.lattice import Lattice, Rejected, Search, _dominant_share, find_lattices
+from screenbot.calibration.lattice import Lattice, Rejected, Search, find_lattices
+from screenbot.calibration.look import dominant_share
 from screenbot.calibration.lattice_grow import unfamiliar_rows
 from screenbot.calibration.paper import paper_board
 from screenbot.calibration.text_lattice import TextBoard, find_text_boards
@@ -93,7 +94,7 @@ def _whole(frame: Frame, lattice: Lattice, search: Search) -> Lattice:
     seen nowhere else on the board (a column of them with no empty cell) left the rest looking like a
     smaller board."""
     while True:
-        for bigger in unfamiliar_rows(frame.pixels, lattice, _dominant_share):
+        for bigger in unfamiliar_rows(frame.pixels, lattice, dominant_share):
             if _lattice_reads(frame, bigger, search):
                 lattice = bigger
                 break
@@ -144,13 +145,16 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
     if search.unscreened or search.doubtful:
         # a grid of another size than the classic, or of cells that touch, is a candidate only when its
         # cells read as a board
-        boards = [b for b in search.boards if (b.shape == (4, 4) or not search.unscreened) and b not in search.doubtful
-                  or _lattice_reads(frame, b, search)]
-        if search.unscreened:
-            boards = [_whole(frame, b, search) if b.shape != (4, 4) else b for b in boards]
+        boards = []
         for b in search.boards:
-            if b not in boards:
-                search.rejected.append(Rejected(b.board_rect, f"a {b.rows}x{b.cols} grid whose cells are no 2048 tiles"))
+            other_size = search.unscreened and b.shape != (4, 4)
+            if other_size or b in search.doubtful:
+                if not _lattice_reads(frame, b, search):
+                    search.rejected.append(Rejected(b.board_rect, f"a {b.rows}x{b.cols} grid whose cells are no 2048 tiles"))
+                    continue
+                if other_size:
+                    b = _whole(frame, b, search)
+            boards.append(b)
         search.boards, search.unscreened, search.doubtful = boards, False, []
     known_look = search.boards and all(theme_of(frame, b)[0] is not None for b in search.boards)
     text = [] if known_look else find_text_boards(frame.pixels)  # a built-in theme's board is tiles

@@ -8,7 +8,8 @@ from typing import Sequence
 import numpy as np
 
 from screenbot.board_state import BoardState
-from screenbot.calibration.lattice import Lattice, _dominant_share
+from screenbot.calibration.lattice import Lattice
+from screenbot.calibration.look import dominant_share
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.imaging import LINE_THICK_PX
 from screenbot.palette import THEMES, Theme, blend
@@ -85,20 +86,20 @@ def _cells_of(theme: Theme, wash, alpha: float, cells: Sequence[tuple[int, int, 
 
 def cell_colours(pixels: np.ndarray, lattice: Lattice) -> list[tuple[int, int, int]]:
     """The commonest colour of each cell's interior."""
-    return [tuple(int(round(v)) for v in _dominant_share(_cell_interior(pixels, lattice, r, c), tol=6)[0])
+    return [tuple(int(round(v)) for v in dominant_share(_cell_interior(pixels, lattice, r, c), tol=6)[0])
             for r in range(lattice.rows) for c in range(lattice.cols)]  # type: ignore[misc]
 
 
 def measure_colours(pixels: np.ndarray, lattice: Lattice) -> tuple[tuple[int, int, int], tuple[int, int, int] | None]:
     """The gap colour and the empty-cell colour (None when no cell is empty)."""
-    gap, _ = _dominant_share(gap_samples(pixels, lattice), tol=4)
+    gap, _ = dominant_share(gap_samples(pixels, lattice), tol=4)
     flat = []
     for r in range(lattice.rows):
         for c in range(lattice.cols):
-            colour, share = _dominant_share(_cell_interior(pixels, lattice, r, c), tol=6)
+            colour, share = dominant_share(_cell_interior(pixels, lattice, r, c), tol=6)
             if share < FLAT_SHARE or _close(colour, gap, 4):
                 continue
-            if _dominant_share(_cell_interior(pixels, lattice, r, c, margin=MIDDLE_MARGIN), tol=6)[1] >= FLAT_SHARE:
+            if dominant_share(_cell_interior(pixels, lattice, r, c, margin=MIDDLE_MARGIN), tol=6)[1] >= FLAT_SHARE:
                 flat.append(tuple(int(round(v)) for v in colour))
     empty = None
     if flat:
@@ -121,7 +122,7 @@ def gap_shades(frame: Frame, profile: Profile, lattice: Lattice, most: int = 3) 
     s = sampler_for(profile)
     line_px = region[s.line_y, s.line_x].reshape(-1, 3)
     left = line_px[labels_of(s.lut, line_px) != GAP].astype(np.int16)
-    avoid = [np.asarray(_dominant_share(_cell_interior(frame.pixels, lattice, r, c), tol=6)[0], float)
+    avoid = [np.asarray(dominant_share(_cell_interior(frame.pixels, lattice, r, c), tol=6)[0], float)
              for r in range(lattice.rows) for c in range(lattice.cols)]
     if profile.empty_colour is not None:
         avoid.append(np.asarray(profile.empty_colour, float))
@@ -129,7 +130,7 @@ def gap_shades(frame: Frame, profile: Profile, lattice: Lattice, most: int = 3) 
     for _ in range(most):
         if len(left) < SHADE_SHARE * len(line_px):
             break
-        colour, _share = _dominant_share(left.astype(np.uint8), tol=COLOUR_TOL)
+        colour, _share = dominant_share(left.astype(np.uint8), tol=COLOUR_TOL)
         near = np.abs(left - colour).max(axis=1) <= COLOUR_TOL
         if near.sum() < SHADE_SHARE * len(line_px):
             break

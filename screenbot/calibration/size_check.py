@@ -6,7 +6,8 @@ import numpy as np
 
 from screenbot.calibration.calibrate import board_rect, calibrate, cell_rects
 from screenbot.calibration.errors import OtherSizeError
-from screenbot.calibration.lattice import Lattice, Search, _dominant_share, find_lattices
+from screenbot.calibration.lattice import Lattice, Search, find_lattices
+from screenbot.calibration.look import dominant_share
 from screenbot.calibration.lattice_grow import _gap_colour, _near_gap
 from screenbot.control.screen import Frame
 from screenbot.errors import ScreenbotError
@@ -88,7 +89,7 @@ def _lines_go_on(part: Frame, profile: Profile, lattice: Lattice) -> bool:
     show the gap colour of the lattice's own lines: the profile's board is there as a whole. A board
     drawn in fixed cells that shrank leaves the page's colour there."""
     pixels = part.pixels
-    gap = _gap_colour(pixels, lattice, _dominant_share)
+    gap = _gap_colour(pixels, lattice, dominant_share)
     if gap is None or not part.rect.contains(profile.board_rect):
         return False
     mine = _lattice_of(profile, part)
