@@ -96,7 +96,7 @@ class CornerAgent(ExpectimaxAgent):
     def table_decision(self, grid: Grid) -> Decision | None:
         """The tables' move and its chance where they know the board, else None."""
         if self.block is None and self.later is not None:
-            self.block = self.later.poll()
+            self.block = self.later.poll(largest=max(max(row) for row in grid))
         if self.block is None:
             return None
         start = time.perf_counter()

@@ -6,14 +6,15 @@ It holds PATH's lock file while it runs, and writes its progress (JSON) beside P
 states solved of about how many, or the one-line reason it failed.
 
 The job is two processes: this one, which holds the lock, and the worker it starts (`--work PATH`),
-which makes the file. While a game is being played (a command playing one touches PATH's `.playing`
-file at every decision, at most once a second), the worker may run only YIELD_RUN_SHARE of each second and
-be suspended for the rest: the build's random access over gigabytes of memory slows the game's own
-drawing and play's reading even at the idle priority (on the classic page 5.85 moves/s beside a build
-running whole, 6.09-6.12 beside one running 15 % of the time, 6.27 with none: docs/strength.md). The
-share is 1 (the build runs whole): at 15 % a build takes about two hours of play, and the corner search
-without the tables is far weaker than with them (docs/strength.md#tables-that-come-late), so the first
-game loses far more by late tables than by 4 % fewer moves a second. Its stages:
+which makes the file. While a game is being played (a command playing one writes the game's largest tile
+into PATH's `.playing` file at every decision, at most once a second), the worker may run only a share of
+each second and be suspended for the rest: the build's random access over gigabytes of memory slows the
+game's own drawing and play's reading even at the idle priority (on the classic page 5.85 moves/s beside
+a build running whole, 6.09-6.12 beside one running 15 % of the time, 6.27 with none: docs/strength.md).
+The share follows the game (run_share): EARLY_RUN_SHARE while its largest tile is below HURRY_TILE
+(6.32 moves/s beside it, median of three), whole from then on. The tables first matter for a game
+thousands of moves later (docs/strength.md#tables-that-come-late), so the opening is played at full
+speed and the build still ends long before a corner needs it. Its stages:
  - converting: play's tables in numpy's zip file (PATH's `.npz` twin) are read and written as the
    file play maps, in seconds;
  - building: the tables are solved from nothing (BIG and SMALL taken from a version-2 file when there
@@ -34,8 +35,9 @@ PROGRESS_SUFFIX = ".progress"
 LOG_SUFFIX = ".log"
 PLAYING_SUFFIX = ".playing"  # touched by a command while it plays a game
 PLAYING_FRESH_S = 3.0  # a touch this recent means a game is being played
-YIELD_CYCLE_S = 1.0  # while a game is played, the worker runs YIELD_RUN_SHARE of each cycle
-YIELD_RUN_SHARE = 1.0  # (see above: measured at 0.15 and 0.25)
+YIELD_CYCLE_S = 1.0  # while a game is played, the worker runs a share of each cycle (run_share)
+EARLY_RUN_SHARE = 0.05  # the share while the game's largest tile is below HURRY_TILE (measured at 0.05, 0.15 and 0.25)
+HURRY_TILE = 2048  # from this tile on the build runs whole
 WORK_FLAG = "--work"
 
 
@@ -84,26 +86,44 @@ def game_on(path: Path, now: float | None = None) -> bool:
     return (time.time() if now is None else now) - touched < PLAYING_FRESH_S
 
 
-def give_way(worker, path: Path, cycle: float = YIELD_CYCLE_S, share: float = YIELD_RUN_SHARE) -> int:
+def say_playing(path: Path, largest: int | None) -> None:
+    """Tell the job a game is on, with its largest tile (None: not known)."""
+    side_file(path, PLAYING_SUFFIX).write_text("" if largest is None else str(int(largest)))
+
+
+def run_share(path: Path, now: float | None = None) -> float:
+    """The share of each cycle the worker may run: whole with no game on, or once the game's largest tile
+    has reached HURRY_TILE (or is not known), else EARLY_RUN_SHARE."""
+    if not game_on(path, now):
+        return 1.0
+    try:
+        largest = int(side_file(path, PLAYING_SUFFIX).read_text() or HURRY_TILE)
+    except (OSError, ValueError):
+        largest = HURRY_TILE
+    return EARLY_RUN_SHARE if largest < HURRY_TILE else 1.0
+
+
+def give_way(worker, path: Path, cycle: float = YIELD_CYCLE_S, share: float | None = None) -> int:
     """Watch `worker` (a subprocess.Popen) until it ends; while a game is on, suspend it for all but
-    `share` of every `cycle` seconds. Returns its exit code; it is never left suspended."""
+    `share` of every `cycle` seconds (by default the share the game asks for: run_share). Returns its exit
+    code; it is never left suspended."""
     import psutil
 
     process = psutil.Process(worker.pid)
     try:
         while True:
-            on = share < 1 and game_on(path)
+            part = run_share(path) if share is None else (share if game_on(path) else 1.0)
             _resume(process)
             try:
-                return worker.wait(timeout=cycle * share if on else cycle / 2)
+                return worker.wait(timeout=cycle * part if part < 1 else cycle / 2)
             except subprocess.TimeoutExpired:
                 pass
-            if on:
+            if part < 1:
                 try:
                     process.suspend()
                 except psutil.Error:
                     continue  # ended meanwhile: wait() says so
-                time.sleep(cycle * (1 - share))
+                time.sleep(cycle * (1 - part))
     finally:
         _resume(process)
 

@@ -22,7 +22,7 @@ import threading
 import time
 from pathlib import Path
 
-from screenbot.agent.table_build import LOCK_SUFFIX, LOG_SUFFIX, PLAYING_SUFFIX, read_progress, side_file
+from screenbot.agent.table_build import LOCK_SUFFIX, LOG_SUFFIX, read_progress, say_playing, side_file
 
 GIB = 2**30
 BUILD_MEMORY = 8 * GIB  # a build's peak: BIG and SMALL dense (6.6 GB) until each is compacted in turn, then PAIR
@@ -251,11 +251,11 @@ class TableSupply:
             self.unavailable = error or f"the corner tables' build stopped without a file (its log: {log})"
 
     # ---------------------------------------------------------------- asked by the player
-    def poll(self, playing: bool = True):
+    def poll(self, playing: bool = True, largest: int | None = None):
         """The tables, the first time they are asked for once ready (None before, and after: the player
         keeps them). A job making them is looked at once every LOOK_EVERY_S at most (the player asks at
-        every decision), and told that a game is on (`playing`: the job then gives way to it,
-        table_build.give_way)."""
+        every decision), and told that a game is on (`playing`), with its largest tile when known: the
+        job then gives way to it as far as the game allows (table_build.run_share)."""
         with self._lock:
             if self._tables is not None and not self._taken:
                 self._taken = True
@@ -263,7 +263,7 @@ class TableSupply:
         if playing and self.job is not None and time.monotonic() - self._playing_said >= LOOK_EVERY_S:
             self._playing_said = time.monotonic()
             try:
-                side_file(self.path, PLAYING_SUFFIX).touch()
+                say_playing(self.path, largest)
             except OSError:
                 pass  # a cache dir gone read-only: the job runs on at its own pace
         if self.job is not None and not self._loading and time.monotonic() - self._job_looked >= LOOK_EVERY_S:

@@ -27,6 +27,8 @@ OFF_LATTICE = 0.1
 # A straight stroke up to this share of the digits' height may be part of a digit (a line-art "1")
 STROKE_SHARE = 1.25
 MIN_GAP_PX = 3  # cells closer than this touch: no background between them
+# On a filled block, a mark at its edge as long as this share of the side is its border, not a digit
+RIM_SPAN = 0.9
 
 
 
@@ -144,6 +146,24 @@ def _block_digits(block: np.ndarray) -> tuple[tuple[int, int, int], np.ndarray]:
     return colour, mask
 
 
+def _without_rim(block: np.ndarray, colour, mask: np.ndarray, digit_h: int) -> tuple[np.ndarray, np.ndarray]:
+    """A block well taller than a digit may hold more than its digits: the cell's border, or a strip of
+    the paper beside it, a mark at its edge along a whole side. Those are left out of the mask and
+    painted over with the block's colour (the block as OCR is to see it)."""
+    h, w = mask.shape
+    if h < 2 * digit_h:
+        return block, mask
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    rims = [i for i in range(1, n)
+            if (stats[i, 0] <= 2 or stats[i, 1] <= 2 or stats[i, 0] + stats[i, 2] >= w - 2 or stats[i, 1] + stats[i, 3] >= h - 2)
+            and (stats[i, 2] >= RIM_SPAN * (w - 4) or stats[i, 3] >= RIM_SPAN * (h - 4))]
+    if not rims:
+        return block, mask
+    mask = mask.copy()
+    mask[np.isin(labels, rims)] = 0
+    return np.where(mask[..., None].astype(bool), block, np.asarray(colour, block.dtype)), mask
+
+
 def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Reading:
     """The grid written in the profile's text cells. Each word written in a row goes to the cell
     that holds most of it; a dot or nothing is an empty cell; learned marks are left out. `won` or
@@ -197,6 +217,7 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
             if solid:  # a tile drawn as a filled block, its digits written on it
                 paper, mask = _block_digits(word)
                 colour = paper
+                word, mask = _without_rim(word, paper, mask, digit_h)
             else:
                 paper, mask = background, glyph_mask(word, background, profile.ink_diff)
             if over is not None and over.any():  # a mark drawn on the tile: paint it over with the paper

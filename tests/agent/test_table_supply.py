@@ -332,6 +332,45 @@ def test_the_player_tells_the_job_a_game_is_on_and_a_wait_does_not(tmp_path):
         sleeper.wait()
 
 
+def test_the_build_runs_a_share_while_the_game_is_young_and_whole_once_its_largest_tile_is_2048(tmp_path):
+    import time
+
+    from screenbot.agent.table_build import EARLY_RUN_SHARE, PLAYING_SUFFIX, run_share, say_playing
+
+    path = tmp_path / "corner.tables"
+    assert run_share(path) == 1.0  # no game
+    say_playing(path, 1024)
+    assert run_share(path) == EARLY_RUN_SHARE < 1
+    say_playing(path, 2048)
+    assert run_share(path) == 1.0
+    say_playing(path, None)  # a game whose tiles are not known: nothing held back
+    assert run_share(path) == 1.0
+    say_playing(path, 64)
+    assert run_share(path, now=time.time() + 10) == 1.0  # the game has ended
+    side_file(path, PLAYING_SUFFIX).write_text("garbage")
+    assert run_share(path) == 1.0
+
+
+def test_the_corner_player_tells_the_job_the_largest_tile_of_the_board_it_decides_on(tmp_path):
+    import psutil
+
+    from screenbot.agent.corner import CornerAgent
+    from screenbot.agent.table_build import EARLY_RUN_SHARE, PLAYING_SUFFIX, run_share
+
+    path = tmp_path / "corner.tables"
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        side_file(path, ".lock").write_text(
+            f'{{"pid": {sleeper.pid}, "started": {psutil.Process(sleeper.pid).create_time()}}}')
+        agent = CornerAgent(later=S.TableSupply(path).start())
+        assert agent.table_decision(((2, 4, 0, 0), (0, 512, 0, 0), (0, 0, 0, 0), (0, 0, 0, 2))) is None
+        assert side_file(path, PLAYING_SUFFIX).read_text() == "512"
+        assert run_share(path) == EARLY_RUN_SHARE
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+
+
 def test_a_worker_left_by_a_job_killed_outright_is_ended_by_the_next_job(tmp_path):
     from screenbot.agent.table_build import end_orphans
 

@@ -20,9 +20,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FRAMES = {p.stem: p for folder in ("families_fonts", "corpus_fonts") for p in (FIXTURES / folder).glob("*.png")}
 NAMES = sorted(FRAMES)
 # not read today (an error or unsettled, never a board)
-NOT_YET = {
-    "tuinty2048_10": "10 px: the line-art digits' strokes touch the cells' borders (an error, no board)",
-}
+NOT_YET: dict[str, str] = {}
 
 
 def label(name: str) -> dict:
