@@ -278,10 +278,12 @@ def _search(pixels: np.ndarray, edges_from: np.ndarray, join: int = 0) -> Search
             right_room = box[0] + box[2] + missing_c * px
             top_room = box[1] - missing_r * py
             bottom_room = box[1] + box[3] + missing_r * py
-            cut = (missing_c and (left_room < 0 or right_room > w)) or (missing_r and (top_room < 0 or bottom_room > h))
+            # ... at the edge it would run past, within a cell of it (a row of squares in the middle of
+            # the picture misses no rows above it for want of room)
+            cut = (missing_c and ((left_room < 0 and box[0] < px) or (right_room > w and box[0] + box[2] > w - px))) or \
+                  (missing_r and ((top_room < 0 and box[1] < py) or (bottom_room > h and box[1] + box[3] > h - py)))
             if cut and len(members) >= 4 and min(span_c, span_r) >= 1 and max(span_c, span_r) >= 2:
-                if box[0] < px or box[1] < py or box[0] + box[2] > w - px or box[1] + box[3] > h - py:
-                    result.cut_off.append(box)
+                result.cut_off.append(box)
             continue
         if len(members) < 0.375 * span_c * span_r or len(set(cols)) < span_c - 1 or len(set(rows)) < span_r - 1:
             continue

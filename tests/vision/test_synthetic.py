@@ -87,6 +87,20 @@ def test_board_partly_off_screen_is_a_clear_error(cut):
         calibrate(Frame(np.ascontiguousarray(pixels)))
 
 
+def test_a_row_of_tiles_well_inside_the_picture_is_not_a_board_cut_off():
+    """A game-over frame whose board is whole: one row of its inset tiles, level with nothing, is no board
+    running off the screen's edge (it is a cell's width from the left edge, but rows are what it lacks)."""
+    from pathlib import Path
+
+    from screenbot.calibration.lattice import find_lattices
+    from screenbot.imaging import read_image
+
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "families" / "curses_boxes" / "over.png"
+    search = find_lattices(read_image(path))
+    assert search.cut_off == []
+    assert [b.shape for b in search.boards] == [(4, 4)]
+
+
 def test_screen_without_a_board():
     with pytest.raises(NoBoardError, match="no 2048 board"):
         calibrate(Frame(render.desktop(1600, 1000, 5)))
