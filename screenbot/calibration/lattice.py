@@ -303,7 +303,19 @@ def _search(pixels: np.ndarray, edges_from: np.ndarray, join: int = 0) -> Search
             continue
         result.boards.append(lattice)
     result.boards = _dedupe(result.boards)
+    # squares of a lattice seen whole (every other cell of a board, at twice its pitch) are no board cut off
+    whole = [tuple(b.board_rect) for b in result.boards] + [tuple(r.box) for r in result.rejected]
+    result.cut_off = [c for c in result.cut_off if not any(_mostly_inside(c, o) for o in whole)]
     return result
+
+
+def _mostly_inside(box, outer, share: float = 0.8) -> bool:
+    """Whether most of `box` (x, y, w, h) lies inside `outer`."""
+    x, y, w, h = box
+    ox, oy, ow, oh = outer
+    iw = max(0.0, min(x + w, ox + ow) - max(x, ox))
+    ih = max(0.0, min(y + h, oy + oh) - max(y, oy))
+    return w * h > 0 and iw * ih >= share * w * h
 
 
 def _fit(pixels: np.ndarray, members: np.ndarray, cols: np.ndarray, rows: np.ndarray, matched: int,

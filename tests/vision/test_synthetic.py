@@ -87,18 +87,23 @@ def test_board_partly_off_screen_is_a_clear_error(cut):
         calibrate(Frame(np.ascontiguousarray(pixels)))
 
 
-def test_a_row_of_tiles_well_inside_the_picture_is_not_a_board_cut_off():
-    """A game-over frame whose board is whole: one row of its inset tiles, level with nothing, is no board
-    running off the screen's edge (it is a cell's width from the left edge, but rows are what it lacks)."""
+@pytest.mark.parametrize("family", ["curses_boxes", "tk_wide"])
+def test_a_whole_board_under_a_game_over_message_is_not_a_board_cut_off(family):
+    """Game-over frames whose board is whole: squares that lack rows (one row of a board's inset tiles, a
+    cell from the left edge; every other cell of a board, at twice its pitch) are no board running off the
+    screen's edge. Calibrated alone, the frame is a board or an error that does not send the user moving
+    the window."""
     from pathlib import Path
 
     from screenbot.calibration.lattice import find_lattices
     from screenbot.imaging import read_image
 
-    path = Path(__file__).resolve().parents[1] / "fixtures" / "families" / "curses_boxes" / "over.png"
-    search = find_lattices(read_image(path))
-    assert search.cut_off == []
-    assert [b.shape for b in search.boards] == [(4, 4)]
+    pixels = read_image(Path(__file__).resolve().parents[1] / "fixtures" / "families" / family / "over.png")
+    assert find_lattices(pixels).cut_off == []
+    try:
+        calibrate(Frame(pixels))
+    except NoBoardError as exc:
+        assert not isinstance(exc, BoardOffScreenError) and "off the edge" not in str(exc)
 
 
 def test_screen_without_a_board():
