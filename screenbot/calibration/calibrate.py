@@ -188,6 +188,11 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
         blocks = _read_blocks(frame)
         if blocks:
             return _blocks_profile(frame, blocks, pick, monitors, scale, source)
+        # tiles drawn as blocks in ruled cells, in too few rows for a lattice of squares (a 3x3 board with
+        # its bottom row empty): the cells' writing and blocks make the board, where they read as one
+        inset = _distinct([t for t in find_text_boards(frame.pixels, blocks=True) if _text_reads(frame, t)])
+        if inset:
+            return _text_profile(frame, inset, pick, monitors, scale, source)
     if not search.boards:
         black = black_capture_problem(frame.pixels)
         if black is not None:

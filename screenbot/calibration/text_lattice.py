@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from screenbot.calibration.lattice import Lattice
@@ -99,17 +100,20 @@ def _even(positions: list[float]) -> float | None:
 SIDES = range(MIN_SIDE, MAX_SIDE + 1)  # the rows, and the columns, a board may have
 
 
-def find_text_boards(pixels: np.ndarray) -> list[TextBoard]:
-    """Every text board in a BGR picture (usually none or one)."""
+def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard]:
+    """Every text board in a BGR picture (usually none or one). `blocks`: also those whose numbers all sit
+    in filled blocks (tiles inset in ruled cells, too few rows of them for a lattice of squares), which are
+    boards of tiles unless the caller found no such board."""
     found: list[TextBoard] = []
+    least = 0 if blocks else MIN_BARE
     for background in background_candidates(pixels):
         writing = without_lines(glyph_mask(pixels, background))
         words = outside_blocks(words_of(writing))
         digits = [w for w in words if MIN_GLYPH_PX <= w.tall and not w.solid]
-        if len(digits) < MIN_BARE:
+        if len(digits) < least:
             continue
-        for board in _boards_in(words, background):
-            if board.bare < MIN_BARE:
+        for board in _boards_in(words, background, _block_digit_heights(pixels, words) if blocks else []):
+            if board.bare < least:
                 continue  # every number sits in a filled block: a board of tiles, found by their edges
             if _gap_share(writing, board.lattice) < MIN_GAP_SHARE:
                 continue  # the space between the cells is not this colour: it is a tile's, not the background
@@ -170,9 +174,29 @@ def _part(a: Lattice, b: Lattice) -> bool:
             and 0 <= row and row + (a.rows - 1) * ky < b.rows)
 
 
-def _boards_in(words: list[Word], background) -> list[TextBoard]:
+def _block_digit_heights(pixels: np.ndarray, words: list[Word]) -> list[float]:
+    """The heights of the marks written on filled blocks (the digits on tiles drawn as blocks): what
+    their text size is where nothing is written on the background."""
+    from screenbot.imaging import commonest_colour
+
     out = []
-    heights = [float(w.tall) for w in words if w.tall >= MIN_GLYPH_PX and not w.solid]
+    for w in words:
+        if not w.solid:
+            continue
+        block = pixels[w.y0:w.y1, w.x0:w.x1]
+        mask = glyph_mask(block, commonest_colour(block)).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        tall = [int(stats[i, 3]) for i in range(1, n) if MIN_GLYPH_PX <= stats[i, 3] <= 0.6 * (w.y1 - w.y0)
+                and stats[i, 0] > 0 and stats[i, 1] > 0 and stats[i, 0] + stats[i, 2] < w.x1 - w.x0
+                and stats[i, 1] + stats[i, 3] < w.y1 - w.y0]  # the block's own rim is no digit
+        if tall:
+            out.append(float(max(tall)))
+    return out
+
+
+def _boards_in(words: list[Word], background, block_heights: list[float] = ()) -> list[TextBoard]:
+    out = []
+    heights = [float(w.tall) for w in words if w.tall >= MIN_GLYPH_PX and not w.solid] + list(block_heights)
     sizes = [int(np.median([heights[i] for i in g])) for g in _clusters(heights, 1.5) if len(g) >= 2]
     for digit_h in sizes:
         # words of this text size: digits within 25% of the height, dots (short marks on a baseline),
