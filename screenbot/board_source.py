@@ -14,9 +14,9 @@ import numpy as np
 from screenbot.board_state import BoardState
 from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices
 from screenbot.calibration.size_check import other_size_error, size_seen
-from screenbot.control.screen import Frame, ImageScreen, MssScreen, Screen
+from screenbot.control.screen import Frame, ImageScreen, MssScreen, OutsideFrameError, Screen
 from screenbot.errors import ScreenbotError
-from screenbot.game.rules import Grid
+from screenbot.game.rules import Grid, is_over
 from screenbot.geometry import Rect
 from screenbot.paths import cache_dir, default_profile_path
 from screenbot.vision.marks import learn_marks
@@ -155,7 +155,7 @@ class Session:
             if agreed:
                 break
         self.save_learned()
-        return reading
+        return ended_by_rules(reading, self.frame)
 
     def save_learned(self) -> Path | None:
         """Save the profile to its file if it learned colours or digit shapes since it was loaded."""
@@ -218,6 +218,31 @@ def open_session(image: str | Path | None = None, profile: str | Path | Profile 
         raise
 
 
+NO_MOVE_LEFT = "no move is left: the game is over"
+MESSAGE_COLOURS = 12  # the text colours tried for the words of a message over a board left unsettled
+
+
+def ended_by_rules(reading: Reading, frame: Frame | None = None) -> Reading:
+    """The reading with the game's end told where the screen shows it in a way the reader leaves open:
+    a still board with no move left is a game over, said or not (a terminal game that writes "GAME
+    OVER" beside the board, or nothing at all); a board left unsettled (something drawn across its cells)
+    under a box whose words say the game is won or over is in that state (read in `frame`, when given,
+    with tesseract where it is there)."""
+    if reading.state == BoardState.PLAYING and reading.grid is not None and is_over(reading.grid):
+        return replace(reading, state=BoardState.OVER, detail=NO_MOVE_LEFT)
+    if reading.state == BoardState.UNSETTLED and frame is not None and reading.board_rect is not None:
+        from screenbot.vision.ocr import OcrUnavailableError, read_until
+        from screenbot.vision.state_words import state_of_words
+
+        try:
+            state = read_until(frame.crop(reading.board_rect).pixels, state_of_words, MESSAGE_COLOURS, far_first=True)
+        except (OcrUnavailableError, ValueError, OutsideFrameError):
+            state = None
+        if state is not None:
+            return replace(reading, state=state, detail=f"a message over the board says the game is {state}")
+    return reading
+
+
 def _same_size(frame: Frame, profile: Profile, seen, live: bool, saved: bool) -> None:
     """OtherSizeError (the frame kept) when the board seen has another size than the profile's."""
     if seen is not None and tuple(seen) != profile.shape:
@@ -240,7 +265,9 @@ def read_grid(image: str | Path | None = None, profile: str | Path | Profile | N
     with open_session(image, profile) as session:
         reading = session.read()
     if reading.grid is not None:
-        if reading.state in (BoardState.WON, BoardState.OVER):
+        if reading.detail == NO_MOVE_LEFT:
+            print(f"screenbot: note: {NO_MOVE_LEFT}", file=sys.stderr)
+        elif reading.state in (BoardState.WON, BoardState.OVER):
             print(f"screenbot: note: the board is under the '{reading.state}' overlay", file=sys.stderr)
         return reading.grid
     where = _kept_at(session.frame, reading.state)

@@ -305,23 +305,29 @@ def text_colours(pixels: np.ndarray, count: int = 6) -> list[np.ndarray]:
     return found
 
 
-def read_text(pixels: np.ndarray):
+def read_text(pixels: np.ndarray, colours: int = 6, far_first: bool = False):
     """The text written on a picture (BGR), read by tesseract several ways, one reading at a time
     (a generator: the caller stops once a reading tells it what it needs). First the whole picture
-    in grey, then each text-coloured layer alone (dark letters on white): a message drawn over tiles
-    is read best without the tiles' own digits and edges."""
+    in grey, then each text-coloured layer alone (dark letters on white), of the `colours` commonest
+    (`far_first`: those farthest from the picture's median colour first, as a message's letters on
+    a board of tiles are): a message drawn over tiles is read best without the tiles' own digits and
+    edges."""
     pytesseract = pytesseract_module("to read the win message")
     yield pytesseract.image_to_string(cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY), config="--psm 6")
-    for colour in text_colours(pixels):
+    found = text_colours(pixels, colours)
+    if far_first:
+        median = np.median(pixels.reshape(-1, 3), axis=0)
+        found.sort(key=lambda c: -float(np.abs(c - median).max()))
+    for colour in found:
         distance = np.abs(pixels.astype(np.int16) - colour.astype(np.int16)).max(axis=2)
         layer = np.where(distance <= TEXT_COLOUR_TOLERANCE, 0, 255).astype(np.uint8)
         yield pytesseract.image_to_string(layer, config="--psm 6")
 
 
-def read_until(pixels: np.ndarray, parse):
+def read_until(pixels: np.ndarray, parse, colours: int = 6, far_first: bool = False):
     """The first non-None `parse(text)` over read_text's readings of the picture (None: none gave one).
     Raises OcrUnavailableError without tesseract."""
-    for text in read_text(pixels):
+    for text in read_text(pixels, colours, far_first):
         found = parse(text)
         if found is not None:
             return found

@@ -8,7 +8,7 @@ from screenbot.board_state import BoardState
 
 # The words of a message drawn over the board that name its state ("You win!", "Game over!", ...).
 WON_WORDS = re.compile(r"\b(you win|win|won|winner|victory|keep going)\b")
-OVER_WORDS = re.compile(r"\b(game over|over|lost|lose|no more moves|no moves)\b")
+OVER_WORDS = re.compile(r"\b(game over|over|lost|lose|loose|no more moves|no moves)\b")  # "loose": a common misspelling
 
 
 def state_of_words(text: str) -> BoardState | None:

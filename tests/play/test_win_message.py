@@ -160,7 +160,7 @@ def message(monkeypatch, screen, text=None, button=None):
 
     reads = []
 
-    def read_text(pixels):
+    def read_text(pixels, *_):
         reads.append(pixels.shape)
         yield "You win!"
         if text is not None:
@@ -206,7 +206,7 @@ def test_a_message_slow_to_dismiss_on_a_busy_machine_still_gives_the_move_its_ti
     message(monkeypatch, screen, "Press Enter to keep going")
     quick = ocr.read_text
 
-    def read_text(pixels):
+    def read_text(pixels, *_):
         clock.sleep(PlaySettings().settle_timeout_s)
         yield from quick(pixels)
 
@@ -300,7 +300,7 @@ def test_a_message_gone_while_its_text_was_read_gets_no_key(monkeypatch):
     win_message_at(screen, 2048, dismiss_key="enter")
     message(monkeypatch, screen)
 
-    def read_text(pixels):
+    def read_text(pixels, *_):
         screen.won_overlay = False  # someone dismissed it by hand meanwhile
         screen.keep_going_clicks += 1
         yield "You win! Press Enter to keep going"

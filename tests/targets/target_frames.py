@@ -27,9 +27,10 @@ class FrameResult:
 def read_target_frames(name: str, root: Path = FIXTURES) -> list[FrameResult]:
     import cv2
 
+    from screenbot.board_source import ended_by_rules
     from screenbot.calibration import calibrate
     from screenbot.control.screen import Frame
-    from screenbot.game.rules import to_grid
+    from screenbot.game.rules import is_over, to_grid
     from screenbot.vision.marks import learn_marks
     from screenbot.vision.reader import UnreadableTileError, read_board
 
@@ -46,7 +47,8 @@ def read_target_frames(name: str, root: Path = FIXTURES) -> list[FrameResult]:
     for png, lab in labels.items():
         kind = lab.get("kind", "static")
         try:
-            reading = read_board(Frame(cv2.imread(str(png)), 0, 0), profile)
+            frame = Frame(cv2.imread(str(png)), 0, 0)
+            reading = ended_by_rules(read_board(frame, profile), frame)  # as `read` says
             state, grid = str(reading.state), reading.grid
         except UnreadableTileError as exc:
             state, grid = f"unreadable ({exc})", None
@@ -55,7 +57,8 @@ def read_target_frames(name: str, root: Path = FIXTURES) -> list[FrameResult]:
         if "shown" in lab:  # a game that draws the slid board first, its new tile a moment later
             shown += (to_grid(lab["shown"]),)
         if kind == "static":
-            ok = state == "playing" and grid == truth
+            # a board with no move left is the game's end, whatever the game writes beside it
+            ok = state == ("over" if is_over(truth) else "playing") and grid == truth
         elif kind == "mid-animation":
             ok = state == "unsettled" or (state == "playing" and grid in shown)
         else:

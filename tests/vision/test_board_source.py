@@ -82,3 +82,48 @@ def test_a_missing_explicit_profile_is_an_error_before_the_screen_is_opened(tmp_
     monkeypatch.setattr(board_source, "MssScreen", lambda: pytest.fail("the screen was opened"))
     with pytest.raises(ProfileError):
         open_session(profile=tmp_path / "nope.json")
+
+
+def test_a_still_board_with_no_move_left_is_read_as_the_game_s_end(capsys):
+    """A terminal game that writes "GAME OVER" beside its board (or nothing): `read` says over, with the board."""
+    from pathlib import Path
+
+    frame = Path(__file__).resolve().parents[1] / "fixtures" / "corpus" / "py2048cli" / "over.png"
+    truth = json.loads(frame.with_suffix(".json").read_text())["board"]
+    assert main(["read", "--image", str(frame), "--json"]) == 0
+    said = json.loads(capsys.readouterr().out)
+    assert said["state"] == "over" and said["board"] == truth
+
+
+def test_ended_by_rules_names_over_only_where_no_move_is_left_or_a_message_says_so():
+    import numpy as np
+
+    from screenbot.board_state import BoardState
+    from screenbot.control.screen import Frame
+    from screenbot.geometry import Rect
+    from screenbot.vision.reading import Reading
+
+    full = ((2, 4, 2, 4), (4, 2, 4, 2), (2, 4, 2, 4), (4, 2, 4, 2))
+    merge_left = ((2, 2, 4, 8),) + full[1:]
+    rect = Rect(0, 0, 40, 40)
+    assert board_source.ended_by_rules(Reading(full, BoardState.PLAYING, rect)).state == BoardState.OVER
+    assert board_source.ended_by_rules(Reading(merge_left, BoardState.PLAYING, rect)).state == BoardState.PLAYING
+    blank = Frame(np.full((40, 40, 3), 200, np.uint8))  # nothing written: left unsettled
+    moving = Reading(None, BoardState.UNSETTLED, rect, "tile between cells")
+    assert board_source.ended_by_rules(moving, blank) == moving
+
+
+def test_a_board_under_a_box_whose_words_say_game_over_is_read_as_over(capsys):
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "fixtures" / "corpus" / "vis2048"  # "You Lose!" across four cells
+    from screenbot.calibration import calibrate
+    from screenbot.control.screen import Frame
+    from screenbot.vision.reader import read_board
+
+    profile = calibrate(Frame(cv2.imread(str(folder / "still000.png"))))
+    over = Frame(cv2.imread(str(folder / "over.png")))
+    reading = read_board(over, profile)
+    assert reading.state == "unsettled"
+    said = board_source.ended_by_rules(reading, over)
+    assert said.state == "over" and said.grid is None and "says" in said.detail

@@ -30,10 +30,11 @@ def read_family_frames(name: str, root: Path = FIXTURES) -> list[FamilyFrame]:
     """Every recorded frame of program `name` as screenbot reads it (no display needed)."""
     import cv2
 
+    from screenbot.board_source import ended_by_rules
     from screenbot.calibration import calibrate
     from screenbot.control.screen import Frame
     from screenbot.errors import ScreenbotError
-    from screenbot.game.rules import to_grid
+    from screenbot.game.rules import is_over, to_grid
     from screenbot.vision.marks import learn_marks
     from screenbot.vision.reader import read_board
 
@@ -50,7 +51,8 @@ def read_family_frames(name: str, root: Path = FIXTURES) -> list[FamilyFrame]:
     for png, lab in labels.items():
         shown = [to_grid(lab["board"])] + ([to_grid(lab["board_before"])] if "board_before" in lab else [])
         try:
-            reading = read_board(Frame(cv2.imread(str(png)), 0, 0), profile)
+            frame = Frame(cv2.imread(str(png)), 0, 0)
+            reading = ended_by_rules(read_board(frame, profile), frame)  # as `read` says
         except ScreenbotError as exc:
             out.append(FamilyFrame(png.name, lab["kind"], "error", str(exc)))
             continue
@@ -58,10 +60,12 @@ def read_family_frames(name: str, root: Path = FIXTURES) -> list[FamilyFrame]:
         seen = f"{state} {[list(r) for r in grid]}" if grid is not None else f"{state}: {reading.detail}"
         if grid is not None and grid not in shown:
             outcome = "wrong"
-        elif state == "playing" and grid is not None:
+        elif lab["kind"] == "overlay-over":
+            # the game's end named (with the board under it, or none): by its message, or by a board with
+            # no move left
+            outcome = "exact" if state == "over" else "unsettled" if state == "unsettled" else "error"
+        elif state == ("over" if is_over(shown[0]) else "playing") and grid is not None:
             outcome = "exact"
-        elif lab["kind"] == "overlay-over" and state == "over":
-            outcome = "exact"  # the overlay named (with the board under it, or none)
         elif state == "unsettled":
             outcome = "unsettled"
         else:
