@@ -246,6 +246,10 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
             touching = _touching_blocks(frame, board, monitors, scale, source)
             if touching is not None:
                 return touching
+    else:
+        # a built-in look drawn with ruled lines of its own in the gaps (a terminal game in the classic
+        # colours, boxes round the cells): their colour is the gap's too
+        profile.gap_shades = gap_shades(frame, profile, lattice)
     return profile
 
 

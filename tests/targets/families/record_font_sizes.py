@@ -1,9 +1,12 @@
 """Still frames of the terminal programs at other font sizes than their own, each with the game's true
 board: a terminal's font is the user's choice. The family programs at 9, 11, 18 and 24 px DejaVu Sans
-Mono; with --corpus, the corpus's terminal programs (real PyPI and npm games) at 10 and 18 px.
+Mono; with --corpus, the corpus's terminal programs (real PyPI and npm games) at 10 and 18 px; with
+--font, both in another font at --sizes.
 
     PYTHONPATH=. .venv/bin/python tests/targets/families/record_font_sizes.py --out tests/fixtures/families_fonts
     PYTHONPATH=. .venv/bin/python tests/targets/families/record_font_sizes.py --corpus --out tests/fixtures/corpus_fonts
+    PYTHONPATH=. .venv/bin/python tests/targets/families/record_font_sizes.py --font "Liberation Mono" --sizes 12,16 \
+        --out tests/fixtures/other_fonts
 
 Each program is started on a fresh Xvfb (1920x1440), a family program in an xterm 10 columns and 4 lines
 larger than its own, takes 40 seeded random keys, and its screen is saved as NAME_SIZE.png beside
@@ -29,32 +32,49 @@ CORPUS_PROGRAMS = ("term2048", "tui2048", "curses2048", "tuinty2048", "py2048cli
 CORPUS_SIZES = (10, 18)
 
 
-def record(name: str, size: int, out: Path, targets: dict = TARGETS) -> None:
+OWN_FONT = "DejaVu Sans Mono"  # the font every target's xterm is started with
+
+
+def record(name: str, size: int, out: Path, targets: dict = TARGETS, font: str = OWN_FONT) -> None:
     base = targets[name]
-    grown = {} if targets is not TARGETS else {"columns": base.columns + 10, "rows": base.rows + 4}
-    target = type(base.__name__, (base,), {"font_size": size, **grown})
+    attrs: dict = {"font_size": size}
+    if targets is TARGETS:
+        attrs.update(columns=base.columns + 10, rows=base.rows + 4)
+    if font != OWN_FONT:
+        def _spawn(self, args, *rest, **kw):  # the xterm started in another font, the game unchanged
+            return base._spawn(self, [font if a == OWN_FONT else a for a in args], *rest, **kw)
+        attrs["_spawn"] = _spawn
+    target = type(base.__name__, (base,), attrs)
+    stem = f"{name}_{size}" if font == OWN_FONT else f"{name}_{font.replace(' ', '')}_{size}"
     with VirtualDisplay((1920, 1440)) as xvfb, target(xvfb.display, seed=size) as game:
         game.focus()
         rng = random.Random(size)
         for _ in range(40):
             game.press(rng.choice(["left", "down", "right", "up"]))
         time.sleep(0.5)  # the terminal has drawn the last key's board
-        game.screenshot().save(out / f"{name}_{size}.png", optimize=True)
-        (out / f"{name}_{size}.json").write_text(json.dumps({"board": game.board(), "program": name, "font_size": size}) + "\n")
+        game.screenshot().save(out / f"{stem}.png", optimize=True)
+        label = {"board": game.board(), "program": name, "font_size": size, **({"font": font} if font != OWN_FONT else {})}
+        (out / f"{stem}.json").write_text(json.dumps(label) + "\n")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--corpus", action="store_true", help="the corpus's terminal programs instead")
+    ap.add_argument("--font", default=OWN_FONT, help="both the family and the corpus programs in this font")
+    ap.add_argument("--sizes", help="with --font: the font sizes, e.g. 12,16")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    targets = TARGETS
-    if args.corpus:
-        from corpus import TARGETS as targets  # noqa: N811
-    for name in CORPUS_PROGRAMS if args.corpus else PROGRAMS:
-        for size in CORPUS_SIZES if args.corpus else SIZES:
-            record(name, size, args.out, targets)
+    from corpus import TARGETS as corpus_targets
+    if args.font != OWN_FONT:
+        sizes = tuple(int(v) for v in args.sizes.split(","))
+        runs = [(n, TARGETS) for n in PROGRAMS] + [(n, corpus_targets) for n in CORPUS_PROGRAMS]
+    else:
+        sizes = CORPUS_SIZES if args.corpus else SIZES
+        runs = [(n, corpus_targets) for n in CORPUS_PROGRAMS] if args.corpus else [(n, TARGETS) for n in PROGRAMS]
+    for name, targets in runs:
+        for size in sizes:
+            record(name, size, args.out, targets, args.font)
             print(name, size, flush=True)
 
 
