@@ -3,6 +3,7 @@ made by a low-priority job of its own; memory, disk, locks and failures each sai
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -312,21 +313,28 @@ def test_while_a_game_is_played_the_job_s_worker_runs_a_share_of_each_cycle_and_
 def test_the_player_tells_the_job_a_game_is_on_and_a_wait_does_not(tmp_path):
     import time
 
-    import psutil
-
     from screenbot.agent.table_build import PLAYING_SUFFIX, game_on
 
     path = tmp_path / "corner.tables"
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    try:
-        side_file(path, ".lock").write_text(
-            f'{{"pid": {sleeper.pid}, "started": {psutil.Process(sleeper.pid).create_time()}}}')
+    with _a_job_holding(path):
         waiting = S.TableSupply(path).start()
         assert waiting.wait(timeout=0.3) is None and not game_on(path)
         playing = S.TableSupply(path).start()
         assert playing.poll() is None and game_on(path)
         assert not game_on(path, now=time.time() + 10)
         assert side_file(path, PLAYING_SUFFIX).exists()
+
+
+@contextlib.contextmanager
+def _a_job_holding(path):
+    """A process that holds PATH's lock as a job making the tables would, for the time of the block."""
+    import psutil
+
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        side_file(path, ".lock").write_text(
+            f'{{"pid": {sleeper.pid}, "started": {psutil.Process(sleeper.pid).create_time()}}}')
+        yield
     finally:
         sleeper.kill()
         sleeper.wait()
@@ -352,23 +360,14 @@ def test_the_build_runs_a_share_while_the_game_is_young_and_whole_once_its_large
 
 
 def test_the_corner_player_tells_the_job_the_largest_tile_of_the_board_it_decides_on(tmp_path):
-    import psutil
-
-    from screenbot.agent.corner import CornerAgent
     from screenbot.agent.table_build import EARLY_RUN_SHARE, PLAYING_SUFFIX, run_share
 
     path = tmp_path / "corner.tables"
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    try:
-        side_file(path, ".lock").write_text(
-            f'{{"pid": {sleeper.pid}, "started": {psutil.Process(sleeper.pid).create_time()}}}')
+    with _a_job_holding(path):
         agent = CornerAgent(later=S.TableSupply(path).start())
         assert agent.table_decision(((2, 4, 0, 0), (0, 512, 0, 0), (0, 0, 0, 0), (0, 0, 0, 2))) is None
         assert side_file(path, PLAYING_SUFFIX).read_text() == "512"
         assert run_share(path) == EARLY_RUN_SHARE
-    finally:
-        sleeper.kill()
-        sleeper.wait()
 
 
 def test_a_worker_left_by_a_job_killed_outright_is_ended_by_the_next_job(tmp_path):
