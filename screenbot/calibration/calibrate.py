@@ -108,6 +108,10 @@ def _lattice_reads(frame: Frame, lattice: Lattice, search: Search) -> bool:
         profile = _calibrate(frame, None, None, 1.0, "", Search(boards=[lattice]))
     except ScreenbotError:
         return False
+    if profile.kind == "text":  # the characters ruling its cells (`-`, `|`, `+`) are marks, as the read after knows
+        from screenbot.vision.marks import learn_marks
+
+        learn_marks(frame, profile)
     return _profile_reads(frame, profile)
 
 

@@ -11,6 +11,7 @@ import numpy as np
 RULED_GAP = 0.15  # gaps at most this share of a cell are a ruled line's room
 # A box line drawn round each cell differs from the cell and from the room between boxes by this much.
 OUTLINE_CONTRAST = 60
+DASH_PX = 4  # a ruled line's breaks (between two `-` or two `|`) are at most twice this long
 TOUCH = "squares touch (no gaps between them): a checkerboard or table, not a 2048 board"
 
 
@@ -91,12 +92,16 @@ def lined(pixels: np.ndarray, lat) -> bool:
                     line = [int(round(border + d)) for d in range(-3, 4)]
                     if min(line) < 0 or max(line) >= (w if axis == 0 else h) or not 0 <= t < (h if axis == 0 else w):
                         return False
-                    strip = px[t, line] if axis == 0 else px[line, t]
-                    before, after = strip[0], strip[-1]
                     total += 1
-                    if (np.abs(before - after).max() <= 24
-                            and np.abs(strip[1:-1] - (before + after) / 2).max() > OUTLINE_CONTRAST):
-                        hits += 1
+                    # a line drawn with characters (`-` and `|` a text cell apart) has breaks: a point counts
+                    # where the line crosses within DASH_PX of it along the border
+                    for u in range(max(0, t - DASH_PX), min(h if axis == 0 else w, t + DASH_PX + 1)):
+                        strip = px[u, line] if axis == 0 else px[line, u]
+                        before, after = strip[0], strip[-1]
+                        if (np.abs(before - after).max() <= 24
+                                and np.abs(strip[1:-1] - (before + after) / 2).max() > OUTLINE_CONTRAST):
+                            hits += 1
+                            break
     return total > 0 and hits >= 0.8 * total
 
 

@@ -1,5 +1,6 @@
 """Terminal 2048s at other font sizes than their own: the family programs at 9 to 24 px and the corpus's
-real terminal programs at 10 and 18 px, and both in another font (Liberation Mono, 12 and 16 px). Each
+real terminal programs at 10 and 18 px, both at 13 and 15 px, and both in another font (Liberation Mono,
+12 and 16 px). Each
 still frame found and read exactly as `read --image` reads it, never a board the game did not show.
 Frames: tests/targets/families/record_font_sizes.py."""
 
@@ -40,7 +41,9 @@ def test_terminal_programs_are_recorded_at_several_font_sizes():
         (other if "font" in lab else sizes).setdefault(lab["program"], set()).add(lab["font_size"])
     assert len(sizes) == 12
     assert all(s in ({9, 11, 18, 24}, {10, 18}) for s in sizes.values())
-    assert len(other) == 12 and all(s == {12, 16} for s in other.values())
+    fonts = {(label(n)["font"], label(n)["font_size"]) for n in NAMES if "font" in label(n)}
+    assert fonts == {("Liberation Mono", 12), ("Liberation Mono", 16), ("DejaVu Sans Mono", 13), ("DejaVu Sans Mono", 15)}
+    assert len(other) == 12 and all(s == {12, 13, 15, 16} for s in other.values())
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=NOT_YET[n], strict=True))
