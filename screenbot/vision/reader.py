@@ -109,20 +109,8 @@ def _edges_off(s: Sampler, region: np.ndarray, strip_px: np.ndarray) -> np.ndarr
 
 def _gap_jumps(line_px: np.ndarray, marked: np.ndarray | None = None, gap: np.ndarray | None = None) -> np.ndarray:
     """Largest sharp colour step along each gap line (lines x k x 3), leaving out steps at marks and
-    steps between two of the gap's own shades (`gap`: True where a point shows one). A mark up to
-    SPECK_PX points long is left out first (each point takes the median of the SPECK_PX points either
-    side): a tile across the line covers a long run of it, while a line of a ruled grid crossing it, or
-    ending where it begins, is a point or two."""
+    steps between two of the gap's own shades (`gap`: True where a point shows one)."""
     p = line_px.astype(np.int16)
-    jumps = _steps(p, marked, gap)
-    sharp = np.nonzero(jumps >= JUMP)[0]  # (the filter only where it may matter: reads stay fast)
-    if len(sharp):
-        jumps[sharp] = _steps(_without_specks(p[sharp]), None if marked is None else marked[sharp],
-                              None if gap is None else gap[sharp])
-    return jumps
-
-
-def _steps(p: np.ndarray, marked: np.ndarray | None, gap: np.ndarray | None) -> np.ndarray:
     d = np.abs(p[:, 2:] - p[:, :-2])
     step = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
     if marked is not None:
@@ -130,19 +118,6 @@ def _steps(p: np.ndarray, marked: np.ndarray | None, gap: np.ndarray | None) -> 
     if gap is not None:
         step[gap[:, 2:] & gap[:, :-2]] = 0
     return step.max(axis=1)
-
-
-SPECK_PX = 2  # points: a mark this short along a gap line is no tile's edge
-
-
-def _without_specks(p: np.ndarray) -> np.ndarray:
-    """Each point of each line (lines x k x 3) as the median of the 2 * SPECK_PX + 1 points around it
-    (mirrored at the line's ends, so that a speck at an end goes too)."""
-    if p.shape[1] < 2 * SPECK_PX + 1:
-        return p
-    padded = np.pad(p, ((0, 0), (SPECK_PX, SPECK_PX), (0, 0)), mode="reflect")
-    n = p.shape[1]
-    return np.median(np.stack([padded[:, k:k + n] for k in range(2 * SPECK_PX + 1)]), axis=0).astype(np.int16)
 
 
 def _rim_jump(region: np.ndarray, s: Sampler, profile: Profile) -> int:
