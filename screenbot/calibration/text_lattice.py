@@ -20,7 +20,7 @@ import numpy as np
 
 from screenbot.calibration.lattice import Lattice
 from screenbot.game.sizes import MAX_SIDE, MIN_SIDE
-from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, Word, clear_share, glyph_mask, outside_blocks, without_lines, words_of
+from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, Word, clear_share, commonest_colour, glyph_mask, outside_blocks, without_lines, words_of
 
 EVEN = 0.12  # spacings of rows or columns may differ by this share
 MIN_FILLED = 10 / 16  # the share of cells that must show a word or a dot (a board just begun shows few numbers)
@@ -177,8 +177,6 @@ def _part(a: Lattice, b: Lattice) -> bool:
 def _block_digit_heights(pixels: np.ndarray, words: list[Word]) -> list[float]:
     """The heights of the marks written on filled blocks (the digits on tiles drawn as blocks): what
     their text size is where nothing is written on the background."""
-    from screenbot.imaging import commonest_colour
-
     out = []
     for w in words:
         if not w.solid:
