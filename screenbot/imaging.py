@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from screenbot.errors import ScreenbotError
+from screenbot.segments import read_digit
 
 FG_DIFF = 48  # a pixel this far (largest channel difference) from the background belongs to a glyph
 MIN_GLYPH_PX, MAX_GLYPH_PX = 7, 120  # the height of a digit, in pixels
@@ -19,6 +20,9 @@ LINE_PX = 40  # a straight run this long and ...
 LINE_THICK_PX = 4  # ... at most this thick is a line of the grid, not writing
 LINE_GAP_PX = 5  # a line down may break this much between two lines of text and go on
 SOLID = 0.6  # a mark filling this share of its box is a filled block (a tile background)
+DRAWN_ASPECT = 0.85  # a filled mark at most this wide for its height may be a digit drawn in a block font
+BAR_ASPECT = 0.35  # ... and one at most this wide, a bar as tall as the digits, a block font's "1"
+DRAWN_GAP = 0.75  # digits drawn in a block font stand up to this share of their height apart in a number
 
 
 @dataclass(frozen=True)
@@ -75,13 +79,14 @@ RECENT = 6  # ... and how many of the last begun in each band a mark may join
 def words_of(mask: np.ndarray) -> list[Word]:
     """Marks (connected components) joined into words: side by side, overlapping vertically, gaps
     narrower than 0.6 of their height."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     marks = []
     for i in range(1, n):
         x, y, w, h, area = stats[i]
         if h <= MAX_GLYPH_PX and w <= 3 * MAX_GLYPH_PX and area >= 2:
             solid = area >= SOLID * w * h and min(w, h) > 2 * MIN_GLYPH_PX
-            marks.append([x, y, x + w, y + h, h, solid])
+            drawn = solid and _drawn_digit(labels[y:y + h, x:x + w] == i)
+            marks.append([x, y, x + w, y + h, h, solid and not drawn, drawn])
     marks.sort(key=lambda m: m[0])
     words: list[list[int]] = []
     # the words a mark may join, by the band their middle lies in: a mark looks only at the last words
@@ -98,10 +103,10 @@ def words_of(mask: np.ndarray) -> list[Word]:
         mid, reach = (m[1] + m[3]) // 2, max(m[4], 2 * MIN_GLYPH_PX)
         near_words = [wd for band in range((mid - reach) // BAND_PX, (mid + reach) // BAND_PX + 1)
                       for wd in bands.get(band, ())[-RECENT:]]
-        for wd in sorted(near_words, key=lambda wd: wd[6], reverse=True):
+        for wd in sorted(near_words, key=lambda wd: wd[7], reverse=True):
             overlap = min(wd[3], m[3]) - max(wd[1], m[1])
             height = max(wd[4], m[4])
-            near = m[0] - wd[2] <= 0.6 * height
+            near = m[0] - wd[2] <= (DRAWN_GAP if m[6] and wd[6] else 0.6) * height
             same_line = overlap >= 0.5 * min(wd[3] - wd[1], m[3] - m[1]) or (
                 # a dot or comma sits on the baseline of the digits beside it
                 abs(wd[3] - m[3]) <= 0.2 * height
@@ -109,11 +114,22 @@ def words_of(mask: np.ndarray) -> list[Word]:
             if near and same_line and m[0] >= wd[0]:
                 wd[0], wd[1], wd[2], wd[3] = min(wd[0], m[0]), min(wd[1], m[1]), max(wd[2], m[2]), max(wd[3], m[3])
                 wd[4] = max(wd[4], m[4])
+                wd[6] = wd[6] and m[6]
                 break
         else:
             words.append([*m, len(words)])
             bands.setdefault(mid // BAND_PX, []).append(words[-1])
     return [Word(int(w[0]), int(w[1]), int(w[2]), int(w[3]), int(w[4]), bool(w[5])) for w in words]
+
+
+def _drawn_digit(mark: np.ndarray) -> bool:
+    """Whether a mark that fills most of its box is a digit drawn in a block font (cells of a terminal
+    in inverse video, a game's own pixel font) rather than a filled block: taller than wide, and one
+    bar, or clearly a segment digit (its counters open where a block with writing on it has none)."""
+    h, w = mark.shape
+    if w > DRAWN_ASPECT * h:
+        return False
+    return read_digit(mark, narrow=w <= BAR_ASPECT * h) is not None
 
 
 def clear_share(writing: np.ndarray, xs: list[float], ys: list[float], x_span: tuple[float, float],

@@ -381,10 +381,12 @@ def _text_profile(frame: Frame, boards: list[TextBoard], pick: int | None, monit
                   scale: float, source: str, gap: tuple[int, int, int] | None = None) -> Profile:
     """The profile of a board written as text (a terminal game): cells sized to hold a number."""
     found = _chosen(boards, [b.lattice for b in boards], pick, frame, f"{len(boards)} boards written as text found")
-    board = board_in_picture(found.lattice, frame)
+    board = _with_room(frame, board_in_picture(found.lattice, frame), found)
     # a column's cell reaches half a step beyond its numbers: where the board is written at the
     # picture's edge (left-aligned from the terminal's first column), the cell is the part inside
-    cells = tuple(c.intersection(frame.rect) or c for c in cell_rects(found.lattice, frame))
+    # (with a little of the paper left round them: the gaps' samples lie there)
+    inner = board.inset(min(EDGE_PX, board.w // 4), 0)
+    cells = tuple(c.intersection(inner) or c for c in cell_rects(found.lattice, frame))
     return Profile.from_cells(
         board,
         cells,
@@ -399,6 +401,36 @@ def _text_profile(frame: Frame, boards: list[TextBoard], pick: int | None, monit
         ink_diff=found.ink_diff,
         shape=found.lattice.shape,
     )
+
+
+EDGE_PX = 3  # the paper kept between a text board's outer cells and its rectangle's edge
+
+
+def _with_room(frame: Frame, board: Rect, found: TextBoard) -> Rect:
+    """The text board's rectangle kept to its paper, and reaching on each side into the blank paper beside
+    it (up to half a column). A column's band may run past the paper's edge (a terminal window's, where
+    the desktop begins: no place for a number); and a number longer than any seen so far grows out of
+    its column's band where it is aligned to one side (a 256 right-aligned where only 2s stood), and must
+    still be in the picture read."""
+    lat = found.lattice
+    y0, y1 = max(board.y - frame.top, 0), min(board.bottom - frame.top, frame.height)
+    ink = glyph_mask(frame.pixels[y0:y1], found.background, found.ink_diff)
+    written, off_paper = ink.any(axis=0), ink.all(axis=0)  # off the paper: not one pixel of it down the board
+    first = int(lat.x0 + lat.cell_w / 2)  # the middles of the outer columns
+    last = int(lat.x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w / 2)
+    x0, x1 = max(board.x - frame.left, 0), min(board.right - frame.left, frame.width)
+    x0 = max([x + 1 for x in range(x0, max(first, x0)) if off_paper[x]], default=x0)
+    x1 = min([x for x in range(min(last, x1), x1) if off_paper[x]], default=x1)
+    reach = int(lat.pitch_x / 2)
+    left = 0
+    while left < reach and x0 - left - 1 >= 0 and not written[x0 - left - 1]:
+        left += 1
+    right = 0
+    while right < reach and x1 + right < len(written) and not written[x1 + right]:
+        right += 1
+    # a little short of the first writing beside it (a label there stays outside)
+    left, right = max(0, left - LINE_THICK_PX), max(0, right - LINE_THICK_PX)
+    return Rect(x0 - left + frame.left, board.y, x1 - x0 + left + right, board.h)
 
 
 # Preview -------------------------------------------------------------------------------------

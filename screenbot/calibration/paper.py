@@ -14,16 +14,12 @@ from __future__ import annotations
 import numpy as np
 
 from screenbot.calibration.lattice import Lattice
-from screenbot.calibration.text_lattice import TextBoard
+from screenbot.calibration.text_lattice import FAINT_INK, FLAT_SHARE, TextBoard
 from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, commonest_colour, glyph_mask, without_lines, words_of
 
 PAPER_SHARE = 0.7  # a cell this much of the paper colour is paper (with a number or nothing on it)
 SAME_TOL = 10  # the paper's own colour, give or take antialiasing and compression (a pale tile is not paper)
 MIN_PAPER_CELLS = 6  # (of 16 on a 4x4 board): tiles drawn as blocks of another colour may be the rest
-# Flat paper (every pixel of it one exact colour, as a terminal draws it) shows writing however faint
-# (a terminal's white on its white background differs by 26 levels); paper with noise needs FG_DIFF.
-FLAT_SHARE = 0.98
-FAINT_INK = 14
 
 
 def _interior(pixels: np.ndarray, lat: Lattice, r: int, c: int, inset: float = 0.08) -> np.ndarray:

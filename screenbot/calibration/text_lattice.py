@@ -29,6 +29,11 @@ MIN_GAP_SHARE = 0.6  # the lines between a text board's cells are mostly its bac
 MAX_WORD_CHARS = 5  # a cell's number is at most this many digit widths
 MAX_PITCH = 12  # cells at most this many digits apart (a box of five terminal lines is about 9)
 RULED = 0.6  # a line between cells with ink along this share of the board is ruled
+# Flat paper (every pixel of it one exact colour, as a terminal draws it) shows writing however faint
+# (a terminal's white on its white background differs by 26 levels); paper with noise needs FG_DIFF.
+FLAT_SHARE = 0.98
+FAINT_INK = 14
+NEAR_PAPER = 10  # pixels this close to the paper's colour are the paper, give or take antialiasing
 
 
 @dataclass(frozen=True)
@@ -106,13 +111,13 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
     boards of tiles unless the caller found no such board."""
     found: list[TextBoard] = []
     least = 0 if blocks else MIN_BARE
-    for background in background_candidates(pixels):
-        writing = without_lines(glyph_mask(pixels, background))
+    for background, ink_diff in _inks(pixels):
+        writing = without_lines(glyph_mask(pixels, background, ink_diff))
         words = outside_blocks(words_of(writing))
         digits = [w for w in words if MIN_GLYPH_PX <= w.tall and not w.solid]
         if len(digits) < least:
             continue
-        for board in _boards_in(words, background, _block_digit_heights(pixels, words) if blocks else []):
+        for board in _boards_in(words, background, _block_digit_heights(pixels, words) if blocks else [], ink_diff):
             if board.bare < least:
                 continue  # every number sits in a filled block: a board of tiles, found by their edges
             if _gap_share(writing, board.lattice) < MIN_GAP_SHARE:
@@ -128,6 +133,26 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
     # part of a board is a board of fewer rows or columns on its lattice (a row of dots beside it is
     # no table going on): the whole one stays
     return [b for b in found if not any(o is not b and _part(b.lattice, o.lattice) for o in found)]
+
+
+def flat(pixels: np.ndarray, colour) -> bool:
+    """Whether the pixels near `colour` are that very colour: paper drawn flat, as a terminal does."""
+    sub = pixels[::2, ::2].reshape(-1, 3).astype(np.int16)
+    diff = np.abs(sub - np.asarray(colour, np.int16)).max(axis=1)
+    near = diff[diff <= NEAR_PAPER]
+    return near.size > 0 and float((near <= 1).mean()) >= FLAT_SHARE
+
+
+def _inks(pixels: np.ndarray) -> list[tuple[tuple[int, int, int], int]]:
+    """(background, how far from it writing is) to look for boards with: each background candidate with
+    FG_DIFF, and flat ones with FAINT_INK too (numbers or empty cells written in a shade close to the
+    paper's: a terminal's grey 0 on its white)."""
+    out = []
+    for background in background_candidates(pixels):
+        out.append((background, FG_DIFF))
+        if flat(pixels, background):
+            out.append((background, FAINT_INK))
+    return out
 
 
 def _ruled_on(writing: np.ndarray, lat: Lattice) -> bool:
@@ -192,7 +217,7 @@ def _block_digit_heights(pixels: np.ndarray, words: list[Word]) -> list[float]:
     return out
 
 
-def _boards_in(words: list[Word], background, block_heights: list[float] = ()) -> list[TextBoard]:
+def _boards_in(words: list[Word], background, block_heights: list[float] = (), ink_diff: int = FG_DIFF) -> list[TextBoard]:
     out = []
     heights = [float(w.tall) for w in words if w.tall >= MIN_GLYPH_PX and not w.solid] + list(block_heights)
     sizes = [int(np.median([heights[i] for i in g])) for g in _clusters(heights, 1.5) if len(g) >= 2]
@@ -237,7 +262,7 @@ def _boards_in(words: list[Word], background, block_heights: list[float] = ()) -
                 continue
             bare = sum(1 for ws in row_words for w in ws if not w.solid and _digit_tall(w, digit_h)
                        and centres[0] - lat.pitch_x / 2 <= (w.x0 + w.x1) / 2 <= centres[-1] + lat.pitch_x / 2)
-            out.append(TextBoard(board.lattice, board.background, board.digit_h, board.filled, bare))
+            out.append(TextBoard(board.lattice, board.background, board.digit_h, board.filled, bare, ink_diff))
     return out
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import is_tile
 from screenbot.imaging import FG_DIFF, glyph_mask
-from screenbot.vision.segments import read_segment_number
+from screenbot.segments import read_segment_number
 from screenbot.vision.tesseract import install_hint, tesseract_program
 
 GLYPH_W, GLYPH_H = 32, 12  # digit-shape key resolution (columns x rows)

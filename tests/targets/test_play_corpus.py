@@ -18,6 +18,8 @@ LOOKS = {
     "tui2048": "tiles",  # curses: tiles inset in ruled boxes, non-square cells
     "vis2048": "tiles",  # Tk: flat labels on a frame
     "npm2048term": "text",  # node: numbers on paper in a box-drawing grid
+    "npm2048terminal": "text",  # node: big block-font numbers right-aligned with no grid, a grey 0 for empty,
+    # its own rules (a merged tile merges again)
     "curses2048": "tiles",  # curses: coloured tiles, numbers in a block font (segment digits)
     "tuinty2048": "text",  # Textual: seven-segment line-art numbers; a 2 shares the empty cells' colour
     "pycui2048": "text",  # py_cui: an ASCII box per cell, rows of unequal height, 0 for empty, a logo and a

@@ -18,7 +18,7 @@ from screenbot.errors import ScreenbotError
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
 PROGRAMS = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
 # every still and mid-move frame read right (the game-over screen is judged below only)
-READ = ["curses2048", "debian2048", "gnome2048", "npm2048html", "npm2048term", "py2048cli", "pycui2048", "qt2048", "tui2048",
+READ = ["curses2048", "debian2048", "gnome2048", "npm2048html", "npm2048term", "npm2048terminal", "py2048cli", "pycui2048", "qt2048", "tui2048",
         "tuinty2048", "vis2048"]
 
 

@@ -1,6 +1,6 @@
 """Screenshots of real 2048 programs (tests/targets/screens/corpus, see CORPUS.md there): found with no
 options and read exactly, whatever their look: classic tiles, tiles inset in ruled boxes, numbers on
-paper inside a grid of lines or of ASCII characters, blocks that touch."""
+paper inside a grid of lines or of ASCII characters, blocks that touch, numbers drawn in a block font."""
 
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ TRUTH = {
     "py2048-cli-game": ("text", [[8, 2, 2, 0], [4, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]),
     "py-cui-2048": ("text", [[2, 8, 4, 0], [4, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]]),  # 0 written in empty cells
     "debian-2048": ("blocks", [[0, 0, 2, 0], [4, 0, 0, 0], [8, 0, 0, 0], [2, 2, 2, 0]]),
+    # a block font of inverse-video cells, no grid, a grey 0 (26 levels from the white) in empty cells
+    "npm-2048-terminal": ("text", [[0, 0, 0, 0], [0, 0, 2, 0], [2, 4, 0, 0], [8, 2, 2, 0]]),
 }
 
 

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from screenbot.vision.segments import read_segment_number
+from screenbot.segments import read_segment_number
 
 # which of the seven places each digit lights (a top, b upper right, c lower right, d bottom,
 # e lower left, f upper left, g middle)
