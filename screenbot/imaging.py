@@ -47,7 +47,7 @@ class Word:
 
 def glyph_mask(pixels: np.ndarray, background, diff: int = FG_DIFF) -> np.ndarray:
     """1 where a pixel is more than `diff` from `background` in some channel (what is written on it), else 0."""
-    d = cv2.absdiff(pixels, np.full_like(pixels, np.asarray(background, np.uint8)))
+    d = cv2.absdiff(pixels, tuple(int(v) for v in background[:3]) + (0,))  # a scalar: no picture of it made
     return (np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > diff).astype(np.uint8)
 
 
@@ -65,11 +65,34 @@ def without_lines(mask: np.ndarray, min_len: int = LINE_PX, gap: int = 0) -> np.
         passes.append((thin, (1, min_len), 2))
     for source, kernel, thin_axis in passes:
         runs = cv2.morphologyEx(source, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, kernel))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8)
-        for i in range(1, n):
-            if stats[i, thin_axis] <= LINE_THICK_PX:  # height (3) of a horizontal run, width (2) of a vertical one
-                out[labels == i] = 0
+        if not cv2.countNonZero(runs):
+            continue  # no run that long at all (a board with no lines: most looks)
+        _, labels, stats = run_components(runs, (kernel, source is mask))
+        thin = stats[:, thin_axis] <= LINE_THICK_PX  # height (3) of a horizontal run, width (2) of a vertical one
+        thin[0] = False  # (the background)
+        if thin.any():
+            out[thin[labels]] = 0
     return out
+
+
+_RUNS_SEEN: dict[tuple, tuple[np.ndarray, tuple]] = {}  # run_components: the last runs of each size, and their parts
+RUNS_KEPT = 16
+
+
+def run_components(runs: np.ndarray, kind=None) -> tuple[int, np.ndarray, np.ndarray]:
+    """connectedComponentsWithStats of a mask of straight runs (8-connected): (count, labels, stats). A
+    game's ruled lines stand still from frame to frame while only its numbers change, so the runs of the
+    last picture of each size and `kind` (how they were found) are kept, and the same runs again are not
+    taken apart again (do not write into the labels returned)."""
+    key = (runs.shape, runs.dtype.str, kind)
+    seen = _RUNS_SEEN.get(key)
+    if seen is not None and np.array_equal(seen[0], runs):
+        return seen[1]
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8)
+    if len(_RUNS_SEEN) >= RUNS_KEPT:
+        _RUNS_SEEN.clear()
+    _RUNS_SEEN[key] = (runs.copy(), (n, labels, stats))
+    return n, labels, stats
 
 
 BAND_PX = 8  # words_of: the height of the bands words are kept in by their middles

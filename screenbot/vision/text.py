@@ -8,7 +8,7 @@ import numpy as np
 from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.imaging import (FG_DIFF, LINE_GAP_PX, LINE_PX, LINE_THICK_PX, clear_share, commonest_colour, glyph_mask, outside_blocks,
-                               without_lines, words_of)
+                               run_components, without_lines, words_of)
 from screenbot.profile import Profile
 from screenbot.vision import ocr
 from screenbot.vision.glyphs import known_or_read
@@ -89,7 +89,9 @@ def box_over(mask: np.ndarray, rects, digit_h: int, marked: np.ndarray | None = 
     learned marks, a top and a bottom edge at least a digit apart and one above the other.
     (x0, y0, x1, y1) in region pixels, or None."""
     runs = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (LINE_PX, 1)))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8)
+    if not cv2.countNonZero(runs):
+        return None  # no straight line across at all
+    n, labels, stats = run_components(runs, "box_over")
     cols = lattice_cols(rects)
     pitch = rects[cols].y - rects[0].y
     lines = lattice_line_ys(rects)

@@ -58,3 +58,20 @@ def test_a_filled_block_with_writing_on_it_stays_a_block():
     tall = page()
     tall[40:150, 300:380] = (100, 180, 240)  # a block taller than wide, with nothing written on it
     assert [w.solid for w in words_of(glyph_mask(tall, WHITE)) if w.tall >= 20] == [True]
+
+
+def test_ruled_lines_are_taken_out_of_each_picture_of_its_own_even_when_the_size_repeats():
+    from screenbot.imaging import without_lines
+
+    first = np.zeros((60, 200), np.uint8)
+    first[20:22, 10:190] = 1  # a ruled line
+    first[30:45, 50:58] = 1  # a digit's stroke
+    again = first.copy()
+    moved = np.zeros_like(first)
+    moved[40:42, 10:190] = 1  # the line elsewhere, and writing where the first line was
+    moved[15:25, 60:68] = 1
+    for mask in (first, again, moved, first):
+        out = without_lines(mask)
+        lines = np.zeros_like(mask)
+        lines[np.nonzero(mask.sum(axis=1) >= 150)[0]] = 1
+        assert (out == (mask & (1 - lines))).all()
