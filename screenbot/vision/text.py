@@ -62,16 +62,25 @@ def _gaps_clear(writing: np.ndarray, rects) -> float:
     return clear_share(writing, xs, ys, (rects[0].x, rects[-1].right - 1), (rects[0].y, rects[-1].bottom - 1), 48)
 
 
+_MARKS_MADE: list = [None, None]  # marks_mask: (the marks list, its length, origin, shape) and the mask made of it
+
+
 def marks_mask(profile: Profile, shape) -> np.ndarray | None:
-    """True at the pixels of the board's region that learned marks cover (see `vision.marks`), or None."""
+    """True at the pixels of the board's region that learned marks cover (see `vision.marks`), or None.
+    The mask is made again only when the marks (or where the board is) changed since the last read:
+    thousands of points, the same for every frame of a game (do not write into it)."""
     if not profile.marks:
         return None
     h, w = shape[:2]
     origin = profile.board_rect
+    made, mask = _MARKS_MADE
+    if made is not None and made[0] is profile.marks and made[1:] == (len(profile.marks), origin, (h, w)):
+        return mask
     pts = np.asarray(profile.marks, np.int64).reshape(-1, 2) - (origin.x, origin.y)
     pts = pts[(pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)]
     out = np.zeros((h, w), bool)
     out[pts[:, 1], pts[:, 0]] = True
+    _MARKS_MADE[:] = [(profile.marks, len(profile.marks), origin, (h, w)), out]
     return out
 
 
