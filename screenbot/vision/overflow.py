@@ -67,12 +67,74 @@ def wide_number(region: np.ndarray, profile: Profile, i: int, background, plain:
     centre = (cell.x + cell.right) // 2 - x_a
     left = _run_end(cols, centre, -1, space)
     right = _run_end(cols, centre, 1, space)
-    if left is None or right is None:
-        return None  # the ink runs on to the window's edge: joined to something else
-    if abs((left + right + 1) / 2 - (centre + 0.5)) > max(3, CENTRED * cell.w) or right - left + 1 > 2 * pitch:
-        return None
+    off = lambda a, b: abs((a + b + 1) / 2 - (centre + 0.5)) > max(3, CENTRED * cell.w) or b - a + 1 > 2 * pitch
+    keep = inky
+    if left is None or right is None or off(left, right):
+        # joined to ink beside it (the ink runs on to the window's edge, or is not centred on the cell): a
+        # neighbour's number as wide, written over the gap between them. Each digit belongs to the cell
+        # whose middle is nearest (numbers are centred on their cells)
+        found = _own_digits(inky, centre, pitch)
+        if found is None:
+            return None
+        own, cut_left, cut_right = found
+        left, right = int(np.nonzero(own)[0][0]), int(np.nonzero(own)[0][-1])
+        # where it was cut from a neighbour's digit on one side only, its clean end on the other side and
+        # its centring say where it ends (the cut falls where the two numbers' ink overlaps)
+        if cut_right and not cut_left:
+            right = min(len(cols) - 1, 2 * centre + 1 - left)
+        elif cut_left and not cut_right:
+            left = max(0, 2 * centre + 1 - right)
+        if off(left, right):
+            return None
+        keep = inky.copy()
+        keep[:, :left] = False
+        keep[:, right + 1:] = False
+        if cut_left and cut_right:
+            keep &= own  # cut on both sides: what the cuts left it
     part = region[y0:y1, x_a + left : x_a + right + 1]
-    return marks_alone(part, inky[:, left : right + 1], background, int(rows[-1] - rows[0] + 1))
+    return marks_alone(part, keep[:, left : right + 1], background, int(rows[-1] - rows[0] + 1))
+
+
+JOINED = 1.5  # a piece of ink this many times the usual digit's width is two digits that touch
+
+
+def _own_digits(inky: np.ndarray, centre: int, pitch: int) -> tuple[np.ndarray, bool, bool] | None:
+    """(own, cut on the left, cut on the right): the columns of `inky` (a band one cell's pitch either side
+    of a cell's middle, `centre`) that hold the digits nearer that middle than a neighbour's: pieces of ink
+    between blank columns, a piece as wide as two digits split where least ink crosses it near its middle;
+    and whether its outer pieces came from such a split. None when a piece is cut by the band's edge on the
+    cell's side, or nothing is the cell's."""
+    counts = inky.sum(axis=0)
+    cols = counts > 0
+    pieces, x = [], 0
+    while x < len(cols):
+        if not cols[x]:
+            x += 1
+            continue
+        end = x
+        while end < len(cols) and cols[end]:
+            end += 1
+        pieces.append((x, end))
+        x = end
+    if not pieces:
+        return None
+    usual = float(np.median([b - a for a, b in pieces]))
+    split = []  # (from, to, made by a cut)
+    for a, b in pieces:
+        if b - a > JOINED * usual and b - a >= 4:
+            lo, hi = a + (b - a) // 4, b - (b - a) // 4
+            cut = lo + int(np.argmin(counts[lo:hi]))
+            split += [(a, cut, True), (cut, b, True)]
+        else:
+            split.append((a, b, False))
+    mine = [(a, b, made) for a, b, made in split
+            if abs((a + b) / 2 - centre) <= min(abs((a + b) / 2 - centre + pitch), abs((a + b) / 2 - centre - pitch))]
+    if not mine or any(a == 0 or b == len(cols) for a, b, _ in mine):
+        return None  # nothing of its own, or cut by the band: not all of it seen
+    own = np.zeros(len(cols), bool)
+    for a, b, _ in mine:
+        own[a:b] = True
+    return own, mine[0][2], mine[-1][2]
 
 
 def _run_end(cols: np.ndarray, start: int, step: int, space: int) -> int | None:

@@ -374,6 +374,11 @@ def _slow_read(region, profile, s, cells, strip_px, line_px, gap_share, jump, se
                         "edge, joined to other ink (read in the cell it would lose digits)", ocr_calls)
         value, called = _read_number(profile, number, wide, colour, ocr_allowed)
         ocr_calls += called
+        if value is None and wide:
+            # a number over the cell's edges, its ink taken apart from a neighbour's: the digits as parted
+            # name no tile (a cut through a digit): no board rather than a guess
+            return done(None, BoardState.UNSETTLED, f"cell {i // cols},{i % cols}: its number runs over the cell's "
+                        "edge into another's, and the digits parted from it name no tile", ocr_calls)
         if value is None:
             reading = done(None, BoardState.UNSETTLED, f"cell {i // cols},{i % cols}: no number could be read", ocr_calls)
             raise UnreadableTileError(

@@ -20,11 +20,8 @@ from families.family_frames import FIXTURES, read_family_frames  # noqa: E402
 
 PROGRAMS = sorted(TARGETS)
 READ = ["ascii_double", "blocks24", "blocks24_small", "curses_boxes", "plain_boxes", "printed_return", "printed_wasd", "printed_zeros", "tk_noframe",
-        "tk_overhang", "tk_wide_small"]  # every still and mid-move frame read right today
-NOT_READ = {  # why each other program's still frames are not read (2026-11-26)
-    "tk_wide": "the top row 2048 1024 4096 8192: the numbers of 4096 and 8192 (one colour, read by their "
-               "digits) run into their neighbours' (unsettled: joined to other ink)",
-}
+        "tk_overhang", "tk_wide", "tk_wide_small"]  # every still and mid-move frame read right today
+NOT_READ: dict[str, str] = {}  # why each other program's still frames are not read
 # the game-over frame read as over, as `read` says it: by the message over the board (the Tk programs'
 # stippled "Game over!"), or by a board with no move left (the terminal programs write theirs beside it)
 OVER_READ = PROGRAMS
