@@ -22,6 +22,11 @@ class StopPlaying(ScreenbotError):
         self.diagnostics = diagnostics  # where the frames that explain it were saved
 
 
+class GameOverShown(ScreenbotError):
+    """The game says it is over (its message over the board) right after a move that can end it, and the
+    board under the message cannot be read: the game ended, its last board not known."""
+
+
 class Clock:
     """Real time: `clock()` is now (seconds), `clock.sleep(s)` waits."""
 

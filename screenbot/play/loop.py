@@ -10,7 +10,7 @@ from screenbot.board_state import BoardState
 from screenbot.agent.base import Agent
 from screenbot.control.keyboard import FailSafeTriggered, Keyboard
 from screenbot.game.rules import FOUR_SHARE, Grid, Move, is_over
-from screenbot.play.context import Clock, PlayContext, StopPlaying
+from screenbot.play.context import Clock, GameOverShown, PlayContext, StopPlaying
 from screenbot.play.eyes import Eyes, Sight
 from screenbot.play.guard import Guard
 from screenbot.play.keys_trial import KeyTrial
@@ -160,6 +160,9 @@ class Player:
             reason, ok = str(exc), False
         except StopPlaying as exc:
             reason, ok, diagnostics = str(exc), False, exc.diagnostics
+        except GameOverShown as exc:
+            ctx.say(f"screenbot: {exc}")
+            reason = "game over"
         finally:
             if self.warming is not None and reason and not reason.startswith("interrupted"):
                 try:

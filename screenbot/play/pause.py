@@ -5,12 +5,23 @@ from __future__ import annotations
 from typing import Callable
 
 from screenbot.board_state import BoardState
-from screenbot.game.rules import Grid
-from screenbot.play.context import PlayContext, StopPlaying
+from screenbot.game.rules import Grid, is_over
+from screenbot.play.context import GameOverShown, PlayContext, StopPlaying
 from screenbot.play.eyes import Sight
 from screenbot.play.guard import Guard
 from screenbot.play.relocate import SEARCH_AFTER_S, SEARCH_EVERY_S, Found, find_board_again
+from screenbot.play.rulebook import CLASSIC_SPAWNS
 from screenbot.play.tracker import Prediction, TrackingError, compare
+
+
+def game_over_shown(sight: Sight, prediction: Prediction, ctx: PlayContext) -> bool:
+    """Whether the screen shows the game's own "over" message over a board it hides (no board read under
+    it), after a move that can end the game: one of its new tiles (of a value this game spawns) on one of
+    its cells leaves no move."""
+    if sight.state != BoardState.OVER or sight.grid is not None:
+        return False
+    values = set(CLASSIC_SPAWNS) | set(ctx.tracker.rules.spawn_counts)
+    return any(is_over(prediction.with_spawn(r, c, v)) for r, c in prediction.spawn_cells for v in values)
 
 
 class Pauser:
@@ -48,18 +59,22 @@ class Pauser:
             check = compare(sight.grid, prediction)
             return check.board if check.matched else None
 
-        self.pause(problem, follows, lambda sight: True)
+        self.pause(problem, follows, lambda sight: True, ended=lambda sight: game_over_shown(sight, prediction, self.ctx))
 
-    def pause(self, problem: str, believe: Callable[[Sight], Grid | None], back: Callable[[Sight], bool | None]) -> None:
+    def pause(self, problem: str, believe: Callable[[Sight], Grid | None], back: Callable[[Sight], bool | None],
+              ended: Callable[[Sight], bool] | None = None) -> None:
         """Look again every pause_look_gap_s until the board is where it was, with focus, and
         `back(sight)` is True; while it is away, follow it to another place showing a board `believe`
-        accepts. Stop (no key) after safety_wait_s, or at once when `back` says None."""
+        accepts. Stop (no key) after safety_wait_s, or at once when `back` says None. `ended(sight)`
+        True: the game's own message over the board says it is over (GameOverShown)."""
         ctx, safety = self.ctx, self.guard.safety
         deadline = ctx.clock() + ctx.settings.safety_wait_s
         self._missing_since, self._search_note = None, ""
         while ctx.clock() < deadline:
             ctx.sleep(ctx.settings.pause_look_gap_s)
             sight = ctx.look()
+            if ended is not None and ended(sight):
+                raise GameOverShown("the game says it is over (its message over the board hides the last board)")
             if safety.look.problem(sight.frame) is not None:
                 if self.follow_board(believe):
                     safety = self.guard.safety

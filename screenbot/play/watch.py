@@ -9,12 +9,12 @@ import numpy as np
 
 from screenbot.board_state import BoardState
 from screenbot.game.rules import Grid
-from screenbot.play.context import PlayContext, StopPlaying
+from screenbot.play.context import GameOverShown, PlayContext, StopPlaying
 from screenbot.play.eyes import Sight
 from screenbot.play.guard import Guard
 from screenbot.play.overlay import WinOverlay
 from screenbot.play.pace import FirstSight, FramePace, RedrawStyle
-from screenbot.play.pause import Pauser
+from screenbot.play.pause import Pauser, game_over_shown
 from screenbot.play.record import Recording
 from screenbot.play.spawn import Sighting
 from screenbot.play.stats import MoveTiming
@@ -312,6 +312,8 @@ class Watcher:
             # when the key brought one up (dismissing it takes its own time, longer on a busy machine)
             since = key_t if overlay_cleared_t is None else max(key_t, overlay_cleared_t)
             if ctx.clock() - since > s.settle_timeout_s:
+                if game_over_shown(sight, prediction, ctx):
+                    raise GameOverShown("the game says it is over (its message over the board hides the last board)")
                 raise self.desync(prediction, check, sight)
             if s.poll_gap_s:
                 ctx.sleep(s.poll_gap_s)

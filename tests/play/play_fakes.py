@@ -100,6 +100,7 @@ class SimulatedScreen(Eyes):
         self.covered = False
         self.state = BoardState.PLAYING
         self.won_overlay = False
+        self.over_message = False  # the game's "over" message hides the board: read as over, no board
         self.keys_ignored = False
         self.looks = 0
         self.keep_going_clicks = 0
@@ -126,9 +127,9 @@ class SimulatedScreen(Eyes):
                 break
         if self.win_pending and not self.won_overlay and self.looks > self.win_delay_looks:
             self.won_overlay, self.win_pending = True, False
-        pixels = board_pixels((20, 200, 20) if self.covered else BOARD_BGR)
-        state = BoardState.WON if self.won_overlay else self.state
-        grid = None if state == BoardState.WON else shown
+        pixels = board_pixels((20, 200, 20) if self.covered or self.over_message else BOARD_BGR)
+        state = BoardState.WON if self.won_overlay else BoardState.OVER if self.over_message else self.state
+        grid = None if state == BoardState.WON or self.over_message else shown
         if grid is not None and self.misread is not None:
             grid = self.misread(grid)
         return Sight(grid, state, Frame(pixels, 0, 0), self.clock.now, self.look_ms)

@@ -54,6 +54,34 @@ def test_stops_at_game_over():
     assert summary.moves >= 1
 
 
+def test_the_game_s_over_message_hiding_the_last_board_ends_the_game():
+    clock = VirtualClock()
+    start = parse_board("2 4 8 16 / 32 64 128 256 / 512 1024 4 8 / 16 32 . 2")  # one move left, then over
+    screen = SimulatedScreen(clock, start=start)
+    original = screen.keyboard.on_press
+    screen.keyboard.on_press = lambda m: (original(m), setattr(screen, "over_message", True))
+    summary = make_player(screen, clock, safety_wait_s=1.0).play()
+    assert summary.reason == "game over" and summary.ok
+    assert len(screen.keyboard.moves) == 1
+
+
+def test_an_over_message_after_a_move_that_cannot_end_the_game_is_no_game_over():
+    clock = VirtualClock()
+    screen = SimulatedScreen(clock, seed=5)  # an opening: no move can end it
+    pressed = []
+
+    def message_after_three(move):
+        pressed.append(move)
+        if len(pressed) == 3:
+            screen.over_message = True
+
+    original = screen.keyboard.on_press
+    screen.keyboard.on_press = lambda m: (original(m), message_after_three(m))
+    summary = make_player(screen, clock, safety_wait_s=1.0).play()
+    assert not summary.ok and summary.reason != "game over"
+    assert len(screen.keyboard.moves) == 3
+
+
 def test_a_persistent_misread_stops_play_with_frames_and_presses_nothing_more(tmp_path):
     clock = VirtualClock()
     screen = SimulatedScreen(clock, seed=3)
