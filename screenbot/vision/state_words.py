@@ -8,7 +8,8 @@ from screenbot.board_state import BoardState
 
 # The words of a message drawn over the board that name its state ("You win!", "Game over!", ...).
 WON_WORDS = re.compile(r"\b(you win|win|won|winner|victory|keep going)\b")
-OVER_WORDS = re.compile(r"\b(game over|over|lost|lose|loose|no more moves|no moves)\b")  # "loose": a common misspelling
+OVER_WORDS = re.compile(r"\b(game over|over|lost|lose|loose|no more moves|no moves|ran out|out of moves|game ended|"
+                        r"the end|failed|defeat|defeated)\b")  # "loose": a common misspelling
 
 
 def state_of_words(text: str) -> BoardState | None:

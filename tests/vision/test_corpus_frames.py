@@ -27,8 +27,8 @@ READ = ["curses2048", "debian2048", "gnome2048", "npm2048html", "npm2048term", "
 OVER_NOT_READ = {
     "gnome2048": "a dialog over the board says 'Congratulations! Your score has made the top ten'; 'Game Over' "
                  "is in the window's title, outside the board",
-    "tuinty2048": "its box says 'Uh oh it seems like you ran out of' (no word of a state), and a number half "
-                  "under the box is not read: an error ('cannot read the number in row 2, column 2')",
+    "tuinty2048": "its box says 'Uh oh it seems like you ran out of' (its last word under the box's edge), and "
+                  "a number half under the box is not read first: an error ('cannot read the number in row 2, column 2')",
 }
 
 

@@ -119,6 +119,8 @@ def test_a_box_over_a_text_board_whose_words_name_no_state_is_unsettled():
 @pytest.mark.parametrize("text, state", [
     ("You win! [Keep going] [Try again]", "won"), ("Game over! [Try again]", "over"),
     ("You lost", "over"), ("YOU WON", "won"), ("Paused", None), ("you win ... game over", None),
+    ("Uh oh, it seems like you ran out of moves", "over"), ("No more moves!", "over"), ("The End", "over"),
+    ("You failed", "over"), ("New game? (y/n)", None), ("Press Enter to continue", None),
 ])
 def test_the_words_of_a_box_name_its_state(text, state):
     assert state_of_words(text) == state
