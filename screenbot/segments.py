@@ -91,22 +91,20 @@ def digit_boxes(mask: np.ndarray) -> list[np.ndarray] | None:
         return None
     number = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     h = number.shape[0]
-    inked = number.any(axis=0)
-    boxes, x = [], 0
-    while x < len(inked):
-        if not inked[x]:
-            x += 1
-            continue
-        end = x
-        while end < len(inked) and inked[end]:
-            end += 1
+    boxes = []
+    for x, end in true_runs(number.any(axis=0)):
         part = number[:, x:end]
         rows = np.nonzero(part.any(axis=1))[0]
         if rows[-1] - rows[0] + 1 < TALL * h:
             return None
         boxes.append(part[rows[0] : rows[-1] + 1])
-        x = end
     return boxes
+
+
+def true_runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of each run of True in a 1-D array, end exclusive: the inked columns of a number."""
+    edges = np.diff(np.concatenate(([0], np.asarray(flags, np.int8), [0])))
+    return list(zip(np.nonzero(edges == 1)[0].tolist(), np.nonzero(edges == -1)[0].tolist()))
 
 
 def read_segment_number(mask: np.ndarray) -> int | None:

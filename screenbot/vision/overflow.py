@@ -7,6 +7,7 @@ import numpy as np
 from screenbot.geometry import Rect
 from screenbot.imaging import FG_DIFF, glyph_mask, marks_alone
 from screenbot.profile import Profile
+from screenbot.segments import true_runs
 
 # On a line down a gap, the ink of a number that runs over its cell crosses it within the band the digits
 # are written in (the middle of the row), for less than this share of the cell's height; a tile between
@@ -106,16 +107,7 @@ def _own_digits(inky: np.ndarray, centre: int, pitch: int) -> tuple[np.ndarray, 
     cell's side, or nothing is the cell's."""
     counts = inky.sum(axis=0)
     cols = counts > 0
-    pieces, x = [], 0
-    while x < len(cols):
-        if not cols[x]:
-            x += 1
-            continue
-        end = x
-        while end < len(cols) and cols[end]:
-            end += 1
-        pieces.append((x, end))
-        x = end
+    pieces = true_runs(cols)
     if not pieces:
         return None
     usual = float(np.median([b - a for a, b in pieces]))

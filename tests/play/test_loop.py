@@ -65,18 +65,23 @@ def test_the_game_s_over_message_hiding_the_last_board_ends_the_game():
     assert len(screen.keyboard.moves) == 1
 
 
+def after_keys(screen, n: int, trouble: str) -> None:
+    """From the n-th key on, the screen shows `trouble` (an attribute of the simulated screen set True)."""
+    pressed = []
+
+    def hook(move):
+        pressed.append(move)
+        if len(pressed) == n:
+            setattr(screen, trouble, True)
+
+    original = screen.keyboard.on_press
+    screen.keyboard.on_press = lambda m: (original(m), hook(m))
+
+
 def test_an_over_message_after_a_move_that_cannot_end_the_game_is_no_game_over():
     clock = VirtualClock()
     screen = SimulatedScreen(clock, seed=5)  # an opening: no move can end it
-    pressed = []
-
-    def message_after_three(move):
-        pressed.append(move)
-        if len(pressed) == 3:
-            screen.over_message = True
-
-    original = screen.keyboard.on_press
-    screen.keyboard.on_press = lambda m: (original(m), message_after_three(m))
+    after_keys(screen, 3, "over_message")
     summary = make_player(screen, clock, safety_wait_s=1.0).play()
     assert not summary.ok and summary.reason != "game over"
     assert len(screen.keyboard.moves) == 3
@@ -119,15 +124,7 @@ def test_a_key_that_never_arrives_stops_play():
 def test_a_covered_board_pauses_then_stops_without_pressing():
     clock = VirtualClock()
     screen = SimulatedScreen(clock, seed=5)
-    pressed = []
-
-    def cover_after_three(move):
-        pressed.append(move)
-        if len(pressed) == 3:
-            screen.covered = True
-
-    original = screen.keyboard.on_press
-    screen.keyboard.on_press = lambda m: (original(m), cover_after_three(m))
+    after_keys(screen, 3, "covered")
     summary = make_player(screen, clock, safety_wait_s=1.0).play()
     assert not summary.ok and "no key was pressed" in summary.reason
     assert len(screen.keyboard.moves) == 3
