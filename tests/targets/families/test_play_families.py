@@ -26,6 +26,7 @@ LOOKS = {
     "printed_zeros": "text",  # a bare matrix, 0 for empty, right-aligned, no colour
     "tk_noframe": "tiles",  # picture tiles, the number small in a corner, no frame
     "tk_overhang": "tiles",  # tiles overhanging the frame, help text across the bottom row
+    "tk_wide": "tiles",  # the same from a top row 2048 1024 4096 8192, each number joined to its neighbours'
     "tk_wide_small": "tiles",  # new tiles of 2 ... 512, numbers from 1024 wider than their cells
 }
 
