@@ -13,6 +13,7 @@ words with empty space around it (and a board of another size than 4x4 must read
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 
 import cv2
@@ -95,11 +96,12 @@ def _fit_columns(points: list[tuple[int, float]]) -> tuple[float, float] | None:
 
 def _even(positions: list[float]) -> float | None:
     """The spacing of positions when it is even (within EVEN), else None."""
-    gaps = np.diff(positions)
-    if (gaps <= 0).any():
+    # (plain Python: called tens of thousands of times on a few numbers while a picture is searched)
+    gaps = [float(b) - float(a) for a, b in zip(positions, positions[1:])]
+    if not gaps or min(gaps) <= 0:
         return None
-    mean = float(gaps.mean())
-    return mean if np.abs(gaps - mean).max() <= EVEN * mean else None
+    mean = sum(gaps) / len(gaps)
+    return mean if max(abs(g - mean) for g in gaps) <= EVEN * mean else None
 
 
 SIDES = range(MIN_SIDE, MAX_SIDE + 1)  # the rows, and the columns, a board may have
@@ -329,7 +331,7 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
         owners = [r for r, ws in enumerate(row_words) for _ in ws]
         # a number centred in a terminal's cell sits half a character off where its length is odd
         groups = _clusters(anchors, (0.5 if how == "centre" else 0.35) * digit_h)
-        centres = [float(np.median([anchors[i] for i in g])) for g in groups]
+        centres = [float(statistics.median([anchors[i] for i in g])) for g in groups]
         for start, width in ((start, width) for width in SIDES for start in range(len(groups) - width + 1)):
             cols = list(range(start, start + width))
             pitch_x = _even([centres[k] for k in cols])
