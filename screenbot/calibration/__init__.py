@@ -1,6 +1,7 @@
 """Finds the 4x4 board on screen by its structure and saves a profile."""
 
-from screenbot.calibration.calibrate import calibrate, draw_preview, save_preview
+from screenbot.calibration.calibrate import calibrate
+from screenbot.calibration.preview import draw_preview, save_preview
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
 from screenbot.calibration.lattice import Lattice, Search, find_lattices
 from screenbot.paths import default_profile_path

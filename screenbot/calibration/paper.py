@@ -14,11 +14,11 @@ from __future__ import annotations
 import numpy as np
 
 from screenbot.calibration.lattice import Lattice
-from screenbot.calibration.text_lattice import FAINT_INK, FLAT_SHARE, TextBoard
+from screenbot.calibration.text_lattice import NEAR_PAPER, TextBoard, ink_diff_of
 from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, commonest_colour, glyph_mask, without_lines, words_of
 
 PAPER_SHARE = 0.7  # a cell this much of the paper colour is paper (with a number or nothing on it)
-SAME_TOL = 10  # the paper's own colour, give or take antialiasing and compression (a pale tile is not paper)
+SAME_TOL = NEAR_PAPER  # the paper's own colour, give or take antialiasing and compression (a pale tile is not paper)
 MIN_PAPER_CELLS = 6  # (of 16 on a 4x4 board): tiles drawn as blocks of another colour may be the rest
 
 
@@ -54,8 +54,7 @@ def paper_board(pixels: np.ndarray, lat: Lattice) -> TextBoard | None:
             blocks.append(cell)
     if len(papers) < MIN_PAPER_CELLS * len(cells) / 16:
         return None
-    near = np.concatenate([d[d <= SAME_TOL] for _, d in papers])
-    ink_diff = FAINT_INK if float((near <= 1).mean()) >= FLAT_SHARE else FG_DIFF
+    ink_diff = ink_diff_of(np.concatenate([d.ravel() for _, d in papers]))
     heights = []
     for cell, _ in papers:
         words = [w for w in words_of(without_lines(glyph_mask(cell, paper, ink_diff)))

@@ -137,12 +137,12 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
     return [b for b in found if not any(o is not b and _part(b.lattice, o.lattice) for o in found)]
 
 
-def flat(pixels: np.ndarray, colour) -> bool:
-    """Whether the pixels near `colour` are that very colour: paper drawn flat, as a terminal does."""
-    sub = pixels[::2, ::2].reshape(-1, 3).astype(np.int16)
-    diff = np.abs(sub - np.asarray(colour, np.int16)).max(axis=1)
+def ink_diff_of(diff: np.ndarray) -> int:
+    """How far from the paper writing is, given pixels' distances from the paper's colour (largest channel
+    difference): FAINT_INK where the pixels near it are that very colour (paper drawn flat, as a terminal
+    does), else FG_DIFF."""
     near = diff[diff <= NEAR_PAPER]
-    return near.size > 0 and float((near <= 1).mean()) >= FLAT_SHARE
+    return FAINT_INK if near.size and float((near <= 1).mean()) >= FLAT_SHARE else FG_DIFF
 
 
 def _inks(pixels: np.ndarray) -> list[tuple[tuple[int, int, int], int]]:
@@ -150,9 +150,10 @@ def _inks(pixels: np.ndarray) -> list[tuple[tuple[int, int, int], int]]:
     FG_DIFF, and flat ones with FAINT_INK too (numbers or empty cells written in a shade close to the
     paper's: a terminal's grey 0 on its white)."""
     out = []
+    sub = pixels[::2, ::2].astype(np.int16)
     for background in background_candidates(pixels):
         out.append((background, FG_DIFF))
-        if flat(pixels, background):
+        if ink_diff_of(np.abs(sub - np.asarray(background, np.int16)).max(axis=2)) == FAINT_INK:
             out.append((background, FAINT_INK))
     return out
 

@@ -26,6 +26,9 @@ class GameOverShown(ScreenbotError):
     """The game says it is over (its message over the board) right after a move that can end it, and the
     board under the message cannot be read: the game ended, its last board not known."""
 
+    def __init__(self) -> None:
+        super().__init__("the game says it is over (its message over the board hides the last board)")
+
 
 class Clock:
     """Real time: `clock()` is now (seconds), `clock.sleep(s)` waits."""

@@ -74,7 +74,7 @@ class Pauser:
             ctx.sleep(ctx.settings.pause_look_gap_s)
             sight = ctx.look()
             if ended is not None and ended(sight):
-                raise GameOverShown("the game says it is over (its message over the board hides the last board)")
+                raise GameOverShown()
             if safety.look.problem(sight.frame) is not None:
                 if self.follow_board(believe):
                     safety = self.guard.safety

@@ -313,7 +313,7 @@ class Watcher:
             since = key_t if overlay_cleared_t is None else max(key_t, overlay_cleared_t)
             if ctx.clock() - since > s.settle_timeout_s:
                 if game_over_shown(sight, prediction, ctx):
-                    raise GameOverShown("the game says it is over (its message over the board hides the last board)")
+                    raise GameOverShown()
                 raise self.desync(prediction, check, sight)
             if s.poll_gap_s:
                 ctx.sleep(s.poll_gap_s)

@@ -120,7 +120,7 @@ def _own_digits(inky: np.ndarray, centre: int, pitch: int) -> tuple[np.ndarray, 
         else:
             split.append((a, b, False))
     mine = [(a, b, made) for a, b, made in split
-            if abs((a + b) / 2 - centre) <= min(abs((a + b) / 2 - centre + pitch), abs((a + b) / 2 - centre - pitch))]
+            if abs((a + b) / 2 - centre) <= pitch / 2]  # nearer this cell's middle than either neighbour's
     if not mine or any(a == 0 or b == len(cols) for a, b, _ in mine):
         return None  # nothing of its own, or cut by the band: not all of it seen
     own = np.zeros(len(cols), bool)
