@@ -23,6 +23,7 @@ SOLID = 0.6  # a mark filling this share of its box is a filled block (a tile ba
 DRAWN_ASPECT = 0.85  # a filled mark at most this wide for its height may be a digit drawn in a block font
 BAR_ASPECT = 0.35  # ... and one at most this wide, a bar as tall as the digits, a block font's "1"
 DRAWN_GAP = 0.75  # digits drawn in a block font stand up to this share of their height apart in a number
+STROKE_SHARE = 1.25  # a straight stroke up to this share of the digits' height may be part of a digit (a line-art "1")
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,12 @@ def without_lines(mask: np.ndarray, min_len: int = LINE_PX, gap: int = 0) -> np.
         if thin.any():
             out[thin[labels]] = 0
     return out
+
+
+def writing_of(ink: np.ndarray, digit_h: int) -> np.ndarray:
+    """A text board's ink less its straight lines: runs longer than LINE_PX (and than a digit's own
+    stroke) broken by at most LINE_GAP_PX (a side drawn with one bar per text line is one line)."""
+    return without_lines(ink, max(LINE_PX, int(STROKE_SHARE * digit_h) + 1), LINE_GAP_PX)
 
 
 _RUNS_SEEN: dict[tuple, tuple[np.ndarray, tuple]] = {}  # run_components: the last runs of each size, and their parts

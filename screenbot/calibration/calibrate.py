@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+
 from dataclasses import replace
 from typing import Sequence
 
 from screenbot.board_state import BoardState
 from screenbot.calibration.blocks import find_block_boards
 from screenbot.calibration.colours import _close, gap_shades, measure_colours, theme_of
+from screenbot.calibration.framed import as_text, find_framed_lattices
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
 from screenbot.calibration.inset import tile_inset
 from screenbot.calibration.lattice import Lattice, Rejected, Search, find_lattices
@@ -101,7 +104,7 @@ def _whole(frame: Frame, lattice: Lattice, search: Search) -> Lattice:
 def _lattice_reads(frame: Frame, lattice: Lattice, search: Search) -> bool:
     """The board of this lattice alone reads as a 2048 board."""
     try:
-        profile = _calibrate(frame, None, None, 1.0, "", Search(boards=[lattice]))
+        profile = _calibrate(frame, None, None, 1.0, "", Search(boards=[lattice]), framed=False)
     except ScreenbotError:
         return False
     if profile.kind == "text":  # the characters ruling its cells (`-`, `|`, `+`) are marks, as the read after knows
@@ -109,6 +112,18 @@ def _lattice_reads(frame: Frame, lattice: Lattice, search: Search) -> bool:
 
         learn_marks(frame, profile)
     return _profile_reads(frame, profile)
+
+
+def _reads_with_marks(frame: Frame, profile: Profile) -> bool:
+    """The profile reads as a board once the marks over it are learned (as a calibrated profile's are),
+    learned on a copy: the profile is left as it is."""
+    if profile.kind != "text":
+        return _profile_reads(frame, profile)
+    from screenbot.vision.marks import learn_marks
+
+    trial = copy.deepcopy(profile)
+    learn_marks(frame, trial)
+    return _profile_reads(frame, trial)
 
 
 def _profile_reads(frame: Frame, profile: Profile) -> bool:
@@ -138,7 +153,7 @@ def _reads_as_a_board(frame: Frame, profile: Profile) -> None:
 
 
 def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, scale: float, source: str,
-               search: Search | None) -> Profile:
+               search: Search | None, framed: bool = True) -> Profile:
     if search is None:
         search = find_lattices(frame.pixels)
         search.unscreened = True
@@ -178,7 +193,11 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
             if search.boards:
                 if _profile_reads(frame, profile):
                     return profile
-            elif _profile_reads(frame, profile) or not (blocks := _read_blocks(frame)):
+            elif _profile_reads(frame, profile):
+                return profile
+            elif framed and (inside := _framed_profile(frame, monitors, scale, source)) is not None:
+                return inside
+            elif not (blocks := _read_blocks(frame)):
                 return profile
             else:
                 # numbers written on blocks that touch, the commonest of them taken for a background,
@@ -193,6 +212,9 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
         inset = _distinct([t for t in find_text_boards(frame.pixels, blocks=True) if _text_reads(frame, t)])
         if inset:
             return _text_profile(frame, inset, pick, monitors, scale, source)
+        inside = _framed_profile(frame, monitors, scale, source) if framed else None
+        if inside is not None:
+            return inside
     if not search.boards:
         black = black_capture_problem(frame.pixels)
         if black is not None:
@@ -220,7 +242,9 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
         if paper is not None:  # numbers written on cells of one colour: read as text, in these cells
             # cells apart on a colour of their own (gaps wider than a drawn line): that colour is no writing
             apart = min(lattice.gap_x, lattice.gap_y) > LINE_THICK_PX and not _close(gap, paper.background, 16)
-            return _text_profile(frame, [paper], None, monitors, scale, source, gap if apart else None)
+            written = _text_profile(frame, [paper], None, monitors, scale, source, gap if apart else None)
+            if not framed or _reads_with_marks(frame, written):
+                return written  # else (tiles that filled the board, read as paper) the tiles' look is tried
     board = board_in_picture(lattice, frame)
     if theme is not None:
         gap, empty = theme.gap, theme.empty
@@ -246,11 +270,40 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
             touching = _touching_blocks(frame, board, monitors, scale, source)
             if touching is not None:
                 return touching
+        if framed and not _profile_reads(frame, profile):
+            inside = _framed_profile(frame, monitors, scale, source)
+            if inside is not None:
+                return inside
     else:
         # a built-in look drawn with ruled lines of its own in the gaps (a terminal game in the classic
         # colours, boxes round the cells): their colour is the gap's too
         profile.gap_shades = gap_shades(frame, profile, lattice)
     return profile
+
+
+def _framed_profile(frame: Frame, monitors: Sequence[Rect] | None, scale: float, source: str) -> Profile | None:
+    """The profile of a board whose empty cells are not drawn (a frame with tiles on the background inside
+    it) where one reads, else None: filled tiles read as blocks (each by its own colour and digits), else
+    as tiles or, where their colours tell too little (the empty cells are the gaps' colour), as text."""
+    for found in find_framed_lattices(frame.pixels):
+        lat = found.lattice
+        if found.filled:  # blocks on the background: each cell's own colour and digits
+            try:
+                blocks = _blocks_profile(frame, [lat], None, monitors, scale, source)
+            except ScreenbotError:
+                blocks = None
+            if blocks is not None and _profile_reads(frame, blocks):
+                return blocks
+        try:
+            profile = _calibrate(frame, None, monitors, scale, source, Search(boards=[lat]), framed=False)
+        except ScreenbotError:
+            profile = None
+        if profile is not None and _reads_with_marks(frame, profile):
+            return profile
+        written = as_text(frame.pixels, lat)
+        if written is not None and _text_reads(frame, written):
+            return _text_profile(frame, [written], None, monitors, scale, source)
+    return None
 
 
 def _touching_blocks(frame: Frame, board: Rect, monitors: Sequence[Rect] | None, scale: float,

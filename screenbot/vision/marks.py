@@ -74,6 +74,14 @@ def learn_text_marks(frame: Frame, profile: Profile) -> int:
     writing = without_lines(glyph_mask(region, profile.gap_colour))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(writing, connectivity=8)
     marked = np.zeros(writing.shape, bool)
+    # a stroke taller than the digits (a box's side drawn with a bar per text line) is no number, nor part
+    # of the word beside it: marked alone, before words are made (a number near a box's side stays a number)
+    rules = [i for i in range(1, n) if stats[i, 3] > TALLER * digit_h and stats[i, 2] <= LINE_THICK_PX]
+    if rules:
+        ruled = np.isin(labels, rules)
+        marked |= ruled
+        writing = writing.copy()
+        writing[ruled] = 0
     for word in outside_blocks(words_of(writing)):
         if word.solid or word.tall < 0.5 * digit_h:
             continue  # a tile, or a speck the reader takes for nothing written (a dot, a stub of the grid)

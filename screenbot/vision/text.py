@@ -7,8 +7,8 @@ import numpy as np
 
 from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, OutsideFrameError
-from screenbot.imaging import (FG_DIFF, LINE_GAP_PX, LINE_PX, LINE_THICK_PX, clear_share, commonest_colour, glyph_mask, outside_blocks,
-                               run_components, without_lines, words_of)
+from screenbot.imaging import (FG_DIFF, LINE_PX, LINE_THICK_PX, clear_share, commonest_colour, glyph_mask, outside_blocks,
+                               run_components, words_of, writing_of)
 from screenbot.profile import Profile
 from screenbot.vision import ocr
 from screenbot.vision.glyphs import known_or_read
@@ -24,8 +24,6 @@ PAD = 0.5
 # A horizontal line this far (share of a row's pitch) from every line of the lattice is not the board's:
 # the edge of a box drawn over it.
 OFF_LATTICE = 0.1
-# A straight stroke up to this share of the digits' height may be part of a digit (a line-art "1")
-STROKE_SHARE = 1.25
 MIN_GAP_PX = 3  # cells closer than this touch: no background between them
 # On a filled block, a mark at its edge as long as this share of the side is its border, not a digit
 RIM_SPAN = 0.9
@@ -107,9 +105,12 @@ def box_over(mask: np.ndarray, rects, digit_h: int, marked: np.ndarray | None = 
     # a game that draws a box round each cell: its lines run along the cells' own edges
     firsts = rects[::cols]
     edges = [r.y - 1 for r in firsts] + [r.bottom for r in firsts]
+    # and a game that draws a box round each tile inside its cell: its lines lie within one cell
     off = [(int(x), int(y), int(x + w), int(y + h)) for i, (x, y, w, h, _) in enumerate(stats[1:], 1)
            if h <= LINE_THICK_PX and min(abs(y + h / 2 - ly) for ly in lines) > max(3.0, OFF_LATTICE * pitch)
            and min(abs(y + h / 2 - e) for e in edges) > LINE_THICK_PX
+           and not any(r.x - LINE_THICK_PX <= x and x + w <= r.right + LINE_THICK_PX
+                       and r.y <= y + h / 2 <= r.bottom for r in rects)
            and (marked is None or marked[labels == i].mean() < 0.5)]
     for top in off:
         for bottom in off:
@@ -196,7 +197,7 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
     if tuple(profile.gap_colour) != tuple(background):
         ink &= glyph_mask(region, profile.gap_colour, profile.ink_diff)
     # once per read: rows are read from it (a digit's own stroke, as tall as the digits, is no line)
-    writing = without_lines(ink, max(LINE_PX, int(STROKE_SHARE * digit_h) + 1), LINE_GAP_PX)
+    writing = writing_of(ink, digit_h)
     marked = marks_mask(profile, region.shape)
     if marked is not None:
         writing[marked] = 0  # help text, a logo: part of the look, never a number

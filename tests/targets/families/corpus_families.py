@@ -199,9 +199,32 @@ class Blocks24Small(Blocks24):
         return env
 
 
+class FramedBlocks(XtermFamilyTarget):
+    """curses: a frame around the board and nothing else; tiles as coloured blocks, empty cells the terminal's
+    background."""
+
+    name = "framed_blocks"
+    program = "framed_tiles.py"
+    columns, rows = 40, 22
+    style = "blocks"
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = super().env
+        env.update(FAMILY_TILE=self.style)
+        return env
+
+
+class FramedBoxes(FramedBlocks):
+    """framed_blocks with each tile a box of line-drawing characters in its value's colour, no fill."""
+
+    name = "framed_boxes"
+    style = "boxes"
+
+
 TARGETS: dict[str, type[Target]] = {t.name: t for t in (TkWide, TkWideSmall, TkOverhang, CursesBoxes, AsciiDouble,
                                                         PlainBoxes, TkNoFrame, Printed, PrintedWasd, PrintedReturn,
-                                                        Blocks24, Blocks24Small)}
+                                                        Blocks24, Blocks24Small, FramedBlocks, FramedBoxes)}
 PROGRAMS: dict[str, str] = {
     "tk_wide": "families/tk_wide.py (Tk, written here)",
     "tk_wide_small": "families/tk_wide.py from a small first board (Tk, written here)",
@@ -215,4 +238,6 @@ PROGRAMS: dict[str, str] = {
     "printed_return": "families/printed.py, 0 for empty, a letter then Return (input() in xterm, written here)",
     "blocks24": "families/blocks24.py, 24-bit colour blocks 8x3 (print in xterm, written here)",
     "blocks24_small": "families/blocks24.py, 24-bit colour blocks 6x2 (print in xterm, written here)",
+    "framed_blocks": "families/framed_tiles.py, coloured blocks in a bare frame (curses in xterm, written here)",
+    "framed_boxes": "families/framed_tiles.py, coloured line boxes in a bare frame (curses in xterm, written here)",
 }
