@@ -154,6 +154,24 @@ def _reads_as_a_board(frame: Frame, profile: Profile) -> None:
 
 def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, scale: float, source: str,
                search: Search | None, framed: bool = True) -> Profile:
+    profile = _calibrate_found(frame, pick, monitors, scale, source, search, framed)
+    if framed and pick is None:
+        # a board in a frame whose empty cells are not drawn may leave whole rows or columns of it blank:
+        # what was found is then part of it, and the frame says how much more there is
+        inside = _framed_profile(frame, monitors, scale, source)
+        if inside is not None and len(inside.cells) > len(profile.cells) and _holds(inside.board_rect, profile):
+            return inside
+    return profile
+
+
+def _holds(board: Rect, profile: Profile) -> bool:
+    """Every cell of the profile lies within `board`."""
+    return all(board.x <= c.x and board.y <= c.y and c.right <= board.right and c.bottom <= board.bottom
+               for c in profile.cells)
+
+
+def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, scale: float, source: str,
+                     search: Search | None, framed: bool = True) -> Profile:
     if search is None:
         search = find_lattices(frame.pixels)
         search.unscreened = True

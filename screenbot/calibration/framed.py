@@ -1,5 +1,6 @@
 """Boards whose empty cells are the background: a frame drawn around the board and, inside it, nothing but
-the tiles (coloured blocks, or boxes of lines), so that a fresh game shows two tiles in an empty frame.
+the tiles (coloured blocks, or boxes of lines), so that a fresh game shows two tiles in an empty frame; or
+a board painted one colour, its empty cells too, with the tiles on it.
 
 No lattice of squares shows there: the empty cells are not drawn. The frame and the tiles still fix one.
 Tiles are all of one size, and the cells divide the frame's inside evenly, so n cells across put the
@@ -26,13 +27,18 @@ CLOSE_PX = 5  # ink this close joins (a line drawn with characters breaks betwee
 MIN_FRAME_PX = 60  # a frame's inside is at least this wide and tall
 EDGE_BAND_PX = 4  # a frame's line lies within this of its box's edge ...
 EDGE_SHARE = 0.75  # ... along at least this share of each side
+PAINTED_SHARE = 0.5  # a painted board's colour fills at least this share of its box (the rest: its tiles)
 INSIDE_CLEAR = 0.2  # the background (the frame's outside) fills at least this share of its inside
 MIN_TILE_PX = 12  # a tile is at least this wide and tall
 SAME_SIZE = 0.12  # tiles' widths (heights) differ by at most this share
 MIDDLE_SHARE = 0.15  # of a pitch: a tile's middle lies this near a cell's middle
 FILL_MIN = 0.45  # a tile is at least this share of its pitch each way
 MAX_COUNTS = 3  # at most this many candidate lattices per frame
-SQUARE_BIAS = 0.01  # of a pitch, per row more or fewer than the columns: of two counts that fit as well, the squarer
+# Of two counts that fit about as well, the one with as many rows as columns, and cells about as tall as wide
+# (a board is drawn square-ish; the frame may hold a margin that makes a wrong count fit a little better):
+SQUARE_BIAS = 0.01  # of a pitch, per row more or fewer than the columns
+ROUND_BIAS = 0.5  # of a pitch, per unit of |log(pitch down / pitch across)|
+PITCH_SLACK = 0.2  # a pitch fitted to the tiles lies this near the frame's share
 EDGE_IN_PX = 2  # a cell's edge this far inside its tile's
 FILLED = 0.5  # of a tile's box in ink: a filled block (else an outline, or a number on the background)
 TILE_INSET = 0.15  # of a tile's side: its number is looked for this far inside its edges
@@ -54,7 +60,9 @@ def find_framed_lattices(pixels: np.ndarray) -> list[Framed]:
     for background in _backgrounds(pixels):
         ink = _ink(pixels, background)
         for box in _frames(ink):
-            found += _lattices_in(pixels, box, background)
+            found += _lattices_in(pixels, box, background, _inside(pixels, box, background))
+        for box in _painted(ink):
+            found += _lattices_in(pixels, box, background, box)
     found.sort(key=lambda item: item[0])
     out: list[Framed] = []
     for _, board in found:
@@ -98,11 +106,27 @@ def _frames(ink: np.ndarray) -> list[tuple[int, int, int, int]]:
     return boxes
 
 
-def _lattices_in(pixels: np.ndarray, box: tuple[int, int, int, int],
-                 background: np.ndarray) -> list[tuple[float, Framed]]:
-    """Up to MAX_COUNTS lattices of tiles on the background inside the frame `box`, each with its rank."""
+def _painted(ink: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Boxes x, y, w, h of regions of the background's colour on another (a board painted one colour,
+    its empty cells too, in a window of another): mostly filled, not reaching every edge of the picture."""
+    h_all, w_all = ink.shape
+    n, _, stats, _ = cv2.connectedComponentsWithStats((1 - ink).astype(np.uint8), connectivity=4)
+    boxes = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if w < MIN_FRAME_PX or h < MIN_FRAME_PX or area < PAINTED_SHARE * w * h:
+            continue
+        if x == 0 and y == 0 and w == w_all and h == h_all:
+            continue  # the picture's own background
+        boxes.append((x, y, w, h))
+    return boxes
+
+
+def _lattices_in(pixels: np.ndarray, box: tuple[int, int, int, int], background: np.ndarray,
+                 inner: tuple[int, int, int, int] | None) -> list[tuple[float, Framed]]:
+    """Up to MAX_COUNTS lattices of tiles on the background inside `inner` (the inside of the frame `box`),
+    each with its rank."""
     x, y, w, h = box
-    inner = _inside(pixels, box, background)
     if inner is None:
         return []
     ix, iy, iw, ih = inner
@@ -122,15 +146,16 @@ def _lattices_in(pixels: np.ndarray, box: tuple[int, int, int, int],
     ys = [t[1] + t[3] / 2 for t in tiles]
     out = []
     for nc, ex in cols:
-        ax, px = _fitted(xs, iw / nc)
+        ax, px = _fitted(xs, iw, nc)
         for nr, ey in rows:
-            ay, py = _fitted(ys, ih / nr)
+            ay, py = _fitted(ys, ih, nr)
             # each cell a little inside its tile: a pixel's error in the fit leaves no background in it
             cw, ch = tw - 2 * EDGE_IN_PX, th - 2 * EDGE_IN_PX
             x0, y0 = ix + ax - cw / 2, iy + ay - ch / 2
             lat = Lattice(x0=x0, y0=y0, pitch_x=px, pitch_y=py, cell_w=cw, cell_h=ch, margin_x=x0 - x,
                           margin_y=y0 - y, matched=len(tiles), rows=nr, cols=nc)
-            out.append((ex + ey + SQUARE_BIAS * abs(nr - nc), Framed(lat, filled)))
+            shape = SQUARE_BIAS * abs(nr - nc) + ROUND_BIAS * abs(float(np.log(py / px)))
+            out.append((ex + ey + shape, Framed(lat, filled)))
     out.sort(key=lambda item: item[0])
     return out[:MAX_COUNTS]
 
@@ -171,17 +196,24 @@ def _framed_background(pixels: np.ndarray, lat: Lattice) -> np.ndarray:
     return np.asarray(commonest_colour(samples if len(samples) else part.reshape(-1, 3)))
 
 
-def _fitted(middles: list[float], pitch: float) -> tuple[float, float]:
-    """(the first cell's middle, the pitch) that put the tiles' middles best on their cells' middles: by
-    least squares where they stand in two or more cells, else at the frame's pitch through their middle.
-    The frame need not divide into cells exactly (a margin on one side)."""
+def _fitted(middles: list[float], span: float, n: int) -> tuple[float, float]:
+    """(the first cell's middle, the pitch) of n cells across `span` that put the tiles' middles best on
+    their cells' middles. Where they stand in two or more cells, by least squares; where in one, with as
+    much room before the first cell as after the last (the frame need not hold an even share of a gap
+    round the cells: a margin of its own)."""
+    pitch = span / n
     index = np.array([round(m / pitch - 0.5) for m in middles], float)
     at = np.asarray(middles, float)
     if len(set(index.tolist())) >= 2:
         fitted, first = np.polyfit(index, at, 1)
-        if 0.9 * pitch <= fitted <= 1.1 * pitch:
+        if (1 - PITCH_SLACK) * pitch <= fitted <= (1 + PITCH_SLACK) * pitch:
             return float(first), float(fitted)
-    return float(np.mean(at - index * pitch)), pitch
+    i, middle = index[0], float(np.mean(at))
+    if 2 * i + 1 != n:  # not the middle cell: the margins fix the pitch
+        even = (2 * middle - span) / (2 * i + 1 - n)
+        if (1 - PITCH_SLACK) * pitch <= even <= (1 + PITCH_SLACK) * pitch:
+            pitch = even
+    return float(middle - i * pitch), float(pitch)
 
 
 def _inside(pixels: np.ndarray, box: tuple[int, int, int, int],

@@ -19,7 +19,7 @@ from families.corpus_families import TARGETS  # noqa: E402
 from families.family_frames import FIXTURES, read_family_frames  # noqa: E402
 
 PROGRAMS = sorted(TARGETS)
-READ = ["ascii_double", "blocks24", "blocks24_small", "curses_boxes", "framed_blocks", "framed_boxes", "plain_boxes", "printed_return", "printed_wasd", "printed_zeros", "tk_noframe",
+READ = ["ascii_double", "blocks24", "blocks24_small", "curses_boxes", "framed_blocks", "framed_boxes", "painted_blocks", "plain_boxes", "printed_return", "printed_wasd", "printed_zeros", "tk_noframe",
         "tk_overhang", "tk_wide", "tk_wide_small"]  # every still and mid-move frame read right today
 NOT_READ: dict[str, str] = {}  # why each other program's still frames are not read
 # the game-over frame read as over, as `read` says it: by the message over the board (the Tk programs'

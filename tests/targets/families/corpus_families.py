@@ -222,9 +222,17 @@ class FramedBoxes(FramedBlocks):
     style = "boxes"
 
 
+class PaintedBlocks(FramedBlocks):
+    """framed_blocks with no frame lines: the board's rectangle painted one grey, empty cells and all."""
+
+    name = "painted_blocks"
+    style = "painted"
+
+
 TARGETS: dict[str, type[Target]] = {t.name: t for t in (TkWide, TkWideSmall, TkOverhang, CursesBoxes, AsciiDouble,
                                                         PlainBoxes, TkNoFrame, Printed, PrintedWasd, PrintedReturn,
-                                                        Blocks24, Blocks24Small, FramedBlocks, FramedBoxes)}
+                                                        Blocks24, Blocks24Small, FramedBlocks, FramedBoxes,
+                                                        PaintedBlocks)}
 PROGRAMS: dict[str, str] = {
     "tk_wide": "families/tk_wide.py (Tk, written here)",
     "tk_wide_small": "families/tk_wide.py from a small first board (Tk, written here)",
@@ -240,4 +248,5 @@ PROGRAMS: dict[str, str] = {
     "blocks24_small": "families/blocks24.py, 24-bit colour blocks 6x2 (print in xterm, written here)",
     "framed_blocks": "families/framed_tiles.py, coloured blocks in a bare frame (curses in xterm, written here)",
     "framed_boxes": "families/framed_tiles.py, coloured line boxes in a bare frame (curses in xterm, written here)",
+    "painted_blocks": "families/framed_tiles.py, coloured blocks on a board painted grey (curses in xterm, written here)",
 }

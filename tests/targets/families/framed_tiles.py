@@ -5,7 +5,8 @@ around the board and nothing else but the tiles, so a fresh game shows two tiles
 
 FAMILY_TILE=blocks: each tile a block of a 256-colour pair, 7 columns by 3 lines, its number black on its
 middle line. FAMILY_TILE=boxes: each tile a box of line-drawing characters in its value's colour, 7 by 3,
-its number inside in that colour, on the terminal's background. Cells are 8 columns by 4 lines (a column
+its number inside in that colour, on the terminal's background. FAMILY_TILE=painted: no frame lines; the
+board's whole rectangle painted dark grey (the empty cells too), the tiles blocks on it. Cells are 8 columns by 4 lines (a column
 and a line of background between tiles), inside a frame one character away. "2048" and the score above.
 Truth: the board after every key (engine.py).
 """
@@ -25,6 +26,7 @@ COLOUR = {2: 229, 4: 222, 8: 215, 16: 209, 32: 203, 64: 196, 128: 227, 256: 220,
 BOX_COLOUR = {2: 250, 4: 187, 8: 215, 16: 209, 32: 203, 64: 196, 128: 227, 256: 220, 512: 214, 1024: 45,
               2048: 39, 4096: 33, 8192: 129, 16384: 93}
 STYLE = os.environ.get("FAMILY_TILE", "blocks")
+PAPER = 238  # the painted board's grey
 
 
 def draw(screen, game, colour):
@@ -33,7 +35,11 @@ def draw(screen, game, colour):
     width, height = COLS * PITCH_W + 3, ROWS * PITCH_H + 1
     plain = colour(-1, -1)
     screen.addstr(0, left, f"2048   score {game.score}" + ("   GAME OVER" if game.over() else ""), plain)
-    for y in range(height):
+    if STYLE == "painted":
+        paper = colour(-1, PAPER)
+        for y in range(height):
+            screen.addstr(top + y, left, " " * width, paper)
+    for y in range(height if STYLE != "painted" else 0):
         for x in range(width):
             edge_y, edge_x = y in (0, height - 1), x in (0, width - 1)
             if edge_y and edge_x:

@@ -20,7 +20,10 @@ LOOKS = {
     "blocks24": "blocks",  # 24-bit colour blocks that touch, 8x3 characters, nothing on an empty cell
     "blocks24_small": "blocks",  # the same in 6x2 characters, the number on a cell's lower line
     "curses_boxes": "tiles",  # coloured blocks inset in white box lines, black digits
+    "framed_blocks": "blocks",  # a bare frame with coloured blocks inside, empty cells the terminal's background
+    "framed_boxes": "text",  # a bare frame with a coloured line box round each tile, nothing else
     "plain_boxes": "text",  # a box of lines round each cell, no colour
+    "painted_blocks": "blocks",  # coloured blocks on a board painted one grey, empty cells too
     "printed_return": "text",  # a bare matrix, 0 for empty, left-aligned from the first column; a letter and Enter
     "printed_wasd": "text",  # a bare matrix, . for empty, centred; w a s d only (learned from the first move)
     "printed_zeros": "text",  # a bare matrix, 0 for empty, right-aligned, no colour
@@ -44,6 +47,8 @@ SIZED = {
     ("blocks24", (3, 3)): "blocks",
     ("blocks24", (6, 4)): "blocks",
     ("ascii_double", (5, 5)): "text",
+    ("framed_boxes", (5, 5)): "text",
+    ("framed_blocks", (3, 4)): "blocks",
 }
 
 
