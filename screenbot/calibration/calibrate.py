@@ -156,11 +156,13 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
                search: Search | None, framed: bool = True) -> Profile:
     profile = _calibrate_found(frame, pick, monitors, scale, source, search, framed)
     if framed and pick is None:
-        # a board in a frame whose empty cells are not drawn may leave whole rows or columns of it blank:
-        # what was found is then part of it, and the frame says how much more there is
         inside = _framed_profile(frame, monitors, scale, source)
-        if inside is not None and len(inside.cells) > len(profile.cells) and _holds(inside.board_rect, profile):
-            return inside
+        if inside is not None and _holds(inside.board_rect, profile):
+            # a board in a frame whose empty cells are not drawn may leave whole rows or columns of it blank:
+            # what was found is then part of it, and the frame says how much more there is; or what was
+            # found does not read (its empty cells taken for the gaps' colour)
+            if len(inside.cells) > len(profile.cells) or not _reads_with_marks(frame, profile):
+                return inside
     return profile
 
 
@@ -288,10 +290,6 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
             touching = _touching_blocks(frame, board, monitors, scale, source)
             if touching is not None:
                 return touching
-        if framed and not _profile_reads(frame, profile):
-            inside = _framed_profile(frame, monitors, scale, source)
-            if inside is not None:
-                return inside
     else:
         # a built-in look drawn with ruled lines of its own in the gaps (a terminal game in the classic
         # colours, boxes round the cells): their colour is the gap's too

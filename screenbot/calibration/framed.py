@@ -23,13 +23,15 @@ from screenbot.game.sizes import MAX_SIDE, MIN_SIDE
 from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, commonest_colour, glyph_mask, without_lines, words_of
 
 INK_DIFF = 40  # colour levels (largest channel) from the background: ink of the frame or of a tile
-CLOSE_PX = 5  # ink this close joins (a line drawn with characters breaks between text lines)
+CLOSE_PX = 5  # ink this close joins (a tile's parts)
+LINE_BREAK_PX = 11  # a frame's line may break this much along its length (drawn with characters)
 MIN_FRAME_PX = 60  # a frame's inside is at least this wide and tall
-EDGE_BAND_PX = 4  # a frame's line lies within this of its box's edge ...
+EDGE_BAND_PX = 8  # a frame's line lies within this of its box's edge (a `|` stands mid-character, inside the `+`) ...
 EDGE_SHARE = 0.75  # ... along at least this share of each side
 PAINTED_SHARE = 0.5  # a painted board's colour fills at least this share of its box (the rest: its tiles)
 INSIDE_CLEAR = 0.2  # the background (the frame's outside) fills at least this share of its inside
 MIN_TILE_PX = 12  # a tile is at least this wide and tall
+MIN_TILES = 2  # a game shows at least two tiles (a lone mark in a box is no board)
 SAME_SIZE = 0.12  # tiles' widths (heights) differ by at most this share
 MIDDLE_SHARE = 0.15  # of a pitch: a tile's middle lies this near a cell's middle
 FILL_MIN = 0.45  # a tile is at least this share of its pitch each way
@@ -90,8 +92,9 @@ def _ink(pixels: np.ndarray, background: np.ndarray) -> np.ndarray:
 
 def _frames(ink: np.ndarray) -> list[tuple[int, int, int, int]]:
     """Boxes x, y, w, h whose four sides are drawn lines of ink (joined across short breaks)."""
-    kernel = np.ones((CLOSE_PX, CLOSE_PX), np.uint8)
-    closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, kernel)
+    # along each direction apart (a line drawn with `-` or `|` characters breaks between them)
+    closed = (cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((1, LINE_BREAK_PX), np.uint8))
+              | cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((LINE_BREAK_PX, 1), np.uint8)))
     n, _, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
     boxes = []
     for i in range(1, n):
@@ -135,7 +138,7 @@ def _lattices_in(pixels: np.ndarray, box: tuple[int, int, int, int], background:
     if 1 - ink.mean() < INSIDE_CLEAR:
         return []
     tiles = _tiles(ink)
-    if not tiles:
+    if len(tiles) < MIN_TILES:
         return []
     filled = float(np.median([ink[t[1]:t[1] + t[3], t[0]:t[0] + t[2]].mean() for t in tiles])) >= FILLED
     tw = float(np.median([t[2] for t in tiles]))

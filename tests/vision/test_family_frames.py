@@ -19,12 +19,12 @@ from families.corpus_families import TARGETS  # noqa: E402
 from families.family_frames import FIXTURES, read_family_frames  # noqa: E402
 
 PROGRAMS = sorted(TARGETS)
-READ = ["ascii_double", "blocks24", "blocks24_small", "curses_boxes", "framed_blocks", "framed_boxes", "painted_blocks", "plain_boxes", "printed_return", "printed_wasd", "printed_zeros", "tk_noframe",
+READ = ["ascii_double", "blocks24", "blocks24_small", "curses_boxes", "framed_blocks", "framed_boxes", "painted_blocks", "plain_boxes", "printed_return", "printed_wasd", "printed_zeros", "tk_noframe", "tk_painted",
         "tk_overhang", "tk_wide", "tk_wide_small"]  # every still and mid-move frame read right today
 NOT_READ: dict[str, str] = {}  # why each other program's still frames are not read
 # the game-over frame read as over, as `read` says it: by the message over the board (the Tk programs'
 # stippled "Game over!"), or by a board with no move left (the terminal programs write theirs beside it)
-OVER_READ = PROGRAMS
+OVER_READ = [p for p in PROGRAMS if p != "tk_painted"]
 
 
 @functools.cache
@@ -58,7 +58,10 @@ def test_every_still_frame_is_read_exactly(program):
     assert [(f.name, f.seen) for f in stills if f.outcome != "exact"] == []
 
 
-MID_NOT_READ: dict[str, str] = {}
+MID_NOT_READ: dict[str, str] = {
+    "tk_painted": "read as blocks on the board's colour: a tile sliding into a cell leaves digits that name no tile, "
+                  "an error rather than unsettled",
+}
 
 
 @pytest.mark.parametrize("program", [p for p in PROGRAMS if p not in MID_NOT_READ]
@@ -69,7 +72,9 @@ def test_a_frame_caught_mid_move_is_unsettled_or_a_board_of_the_move(program):
     assert [(f.name, f.seen) for f in mids if f.outcome not in ("exact", "unsettled")] == []
 
 
-OVER_NOT_READ: dict[str, str] = {}
+OVER_NOT_READ: dict[str, str] = {
+    "tk_painted": "the stippled 'Game over!' over blocks read on the board's colour: no board",
+}
 
 
 @pytest.mark.parametrize("program", OVER_READ + [expected_failure(p, why) for p, why in sorted(OVER_NOT_READ.items())])

@@ -140,6 +140,13 @@ class TkNoFrame(TkTarget):
     program = "tk_noframe.py"
 
 
+class TkPainted(TkTarget):
+    """Tk: the board one painted rectangle, no empty cells drawn, tiles in the classic colours on it."""
+
+    name = "tk_painted"
+    program = "tk_painted.py"
+
+
 class Printed(XtermFamilyTarget):
     """print and ANSI clear: a bare matrix of numbers, `0` for an empty cell, right-aligned, arrow keys."""
 
@@ -232,7 +239,7 @@ class PaintedBlocks(FramedBlocks):
 TARGETS: dict[str, type[Target]] = {t.name: t for t in (TkWide, TkWideSmall, TkOverhang, CursesBoxes, AsciiDouble,
                                                         PlainBoxes, TkNoFrame, Printed, PrintedWasd, PrintedReturn,
                                                         Blocks24, Blocks24Small, FramedBlocks, FramedBoxes,
-                                                        PaintedBlocks)}
+                                                        PaintedBlocks, TkPainted)}
 PROGRAMS: dict[str, str] = {
     "tk_wide": "families/tk_wide.py (Tk, written here)",
     "tk_wide_small": "families/tk_wide.py from a small first board (Tk, written here)",
@@ -249,4 +256,5 @@ PROGRAMS: dict[str, str] = {
     "framed_blocks": "families/framed_tiles.py, coloured blocks in a bare frame (curses in xterm, written here)",
     "framed_boxes": "families/framed_tiles.py, coloured line boxes in a bare frame (curses in xterm, written here)",
     "painted_blocks": "families/framed_tiles.py, coloured blocks on a board painted grey (curses in xterm, written here)",
+    "tk_painted": "families/tk_painted.py (Tk, written here)",
 }

@@ -6,7 +6,8 @@ around the board and nothing else but the tiles, so a fresh game shows two tiles
 FAMILY_TILE=blocks: each tile a block of a 256-colour pair, 7 columns by 3 lines, its number black on its
 middle line. FAMILY_TILE=boxes: each tile a box of line-drawing characters in its value's colour, 7 by 3,
 its number inside in that colour, on the terminal's background. FAMILY_TILE=painted: no frame lines; the
-board's whole rectangle painted dark grey (the empty cells too), the tiles blocks on it. Cells are 8 columns by 4 lines (a column
+board's whole rectangle painted dark grey (the empty cells too), the tiles blocks on it. FAMILY_FRAME=ascii:
+the frame drawn with `+`, `-` and `|`. Cells are 8 columns by 4 lines (a column
 and a line of background between tiles), inside a frame one character away. "2048" and the score above.
 Truth: the board after every key (engine.py).
 """
@@ -27,6 +28,7 @@ BOX_COLOUR = {2: 250, 4: 187, 8: 215, 16: 209, 32: 203, 64: 196, 128: 227, 256: 
               2048: 39, 4096: 33, 8192: 129, 16384: 93}
 STYLE = os.environ.get("FAMILY_TILE", "blocks")
 PAPER = 238  # the painted board's grey
+ASCII = os.environ.get("FAMILY_FRAME") == "ascii"  # the frame drawn with + - | instead of line drawing
 
 
 def draw(screen, game, colour):
@@ -43,12 +45,12 @@ def draw(screen, game, colour):
         for x in range(width):
             edge_y, edge_x = y in (0, height - 1), x in (0, width - 1)
             if edge_y and edge_x:
-                char = (curses.ACS_ULCORNER if y == 0 and x == 0 else curses.ACS_URCORNER if y == 0
-                        else curses.ACS_LLCORNER if x == 0 else curses.ACS_LRCORNER)
+                char = ord("+") if ASCII else (curses.ACS_ULCORNER if y == 0 and x == 0 else curses.ACS_URCORNER
+                                               if y == 0 else curses.ACS_LLCORNER if x == 0 else curses.ACS_LRCORNER)
             elif edge_y:
-                char = curses.ACS_HLINE
+                char = ord("-") if ASCII else curses.ACS_HLINE
             elif edge_x:
-                char = curses.ACS_VLINE
+                char = ord("|") if ASCII else curses.ACS_VLINE
             else:
                 continue
             screen.addch(top + y, left + x, char, plain)

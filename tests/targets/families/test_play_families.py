@@ -28,7 +28,8 @@ LOOKS = {
     "printed_wasd": "text",  # a bare matrix, . for empty, centred; w a s d only (learned from the first move)
     "printed_zeros": "text",  # a bare matrix, 0 for empty, right-aligned, no colour
     "tk_noframe": "tiles",  # picture tiles, the number small in a corner, no frame
-    "tk_overhang": "tiles",  # tiles overhanging the frame, help text across the bottom row
+    "tk_overhang": "tiles",
+    "tk_painted": "blocks",  # classic tiles on one painted rectangle, no empty cells drawn  # tiles overhanging the frame, help text across the bottom row
     "tk_wide": "tiles",  # the same from a top row 2048 1024 4096 8192, each number joined to its neighbours'
     "tk_wide_small": "tiles",  # new tiles of 2 ... 512, numbers from 1024 wider than their cells
 }
