@@ -42,7 +42,8 @@ SQUARE_BIAS = 0.01  # of a pitch, per row more or fewer than the columns
 ROUND_BIAS = 0.5  # of a pitch, per unit of |log(pitch down / pitch across)|
 PITCH_SLACK = 0.2  # a pitch fitted to the tiles lies this near the frame's share
 EDGE_IN_PX = 2  # a cell's edge this far inside its tile's
-FILLED = 0.5  # of a tile's box in ink: a filled block (else an outline, or a number on the background)
+FILLED = 0.5  # of a tile's box in ink: a filled block (else an outline)
+BOX_SIDE_SHARE = 0.6  # of each side of an outlined tile's box drawn
 TILE_INSET = 0.15  # of a tile's side: its number is looked for this far inside its edges
 
 
@@ -157,6 +158,9 @@ def _lattices_in(pixels: np.ndarray, box: tuple[int, int, int, int], background:
             x0, y0 = ix + ax - cw / 2, iy + ay - ch / 2
             lat = Lattice(x0=x0, y0=y0, pitch_x=px, pitch_y=py, cell_w=cw, cell_h=ch, margin_x=x0 - x,
                           margin_y=y0 - y, matched=len(tiles), rows=nr, cols=nc)
+            bx, by, bw, bh = lat.board_rect
+            if lat.margin_x < 0 or lat.margin_y < 0 or bx + bw > x + w + 1 or by + bh > y + h + 1:
+                continue  # cells that would stand outside the frame: not its board
             shape = SQUARE_BIAS * abs(nr - nc) + ROUND_BIAS * abs(float(np.log(py / px)))
             out.append((ex + ey + shape, Framed(lat, filled)))
     out.sort(key=lambda item: item[0])
@@ -251,12 +255,22 @@ def _tiles(ink: np.ndarray) -> list[tuple[int, int, int, int]]:
     marks = [tuple(int(v) for v in stats[i][:4]) for i in range(1, n)
              if stats[i][2] >= MIN_TILE_PX and stats[i][3] >= MIN_TILE_PX]
     marks = [m for m in marks if not any(o != m and _within(m, o) for o in marks)]
+    marks = [m for m in marks if _tile_like(closed[m[1]:m[1] + m[3], m[0]:m[0] + m[2]])]
     best: list = []
     for m in marks:
         group = [o for o in marks if abs(o[2] - m[2]) <= SAME_SIZE * m[2] and abs(o[3] - m[3]) <= SAME_SIZE * m[3]]
         if len(group) > len(best):
             best = group
     return best
+
+
+def _tile_like(part: np.ndarray) -> bool:
+    """A mark that can be a tile: a filled block, or a box whose four sides are drawn (a digit is neither)."""
+    if part.mean() >= FILLED:
+        return True
+    b = min(EDGE_BAND_PX // 2, max(1, min(part.shape) // 6))
+    sides = (part[:b].any(axis=0), part[-b:].any(axis=0), part[:, :b].any(axis=1), part[:, -b:].any(axis=1))
+    return all(side.mean() >= BOX_SIDE_SHARE for side in sides)
 
 
 def _within(a, b) -> bool:

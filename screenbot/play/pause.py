@@ -11,7 +11,7 @@ from screenbot.play.eyes import Sight
 from screenbot.play.guard import Guard
 from screenbot.play.relocate import SEARCH_AFTER_S, SEARCH_EVERY_S, Found, find_board_again
 from screenbot.play.rulebook import CLASSIC_SPAWNS
-from screenbot.play.tracker import Prediction, TrackingError, compare
+from screenbot.play.tracker import Prediction, TrackingError, agrees_everywhere, compare
 
 
 def game_over_shown(sight: Sight, prediction: Prediction, ctx: PlayContext) -> bool:
@@ -60,6 +60,33 @@ class Pauser:
             return check.board if check.matched else None
 
         self.pause(problem, follows, lambda sight: True, ended=lambda sight: game_over_shown(sight, prediction, self.ctx))
+
+    def printed_elsewhere(self, prediction: Prediction) -> bool:
+        """The key seems to have moved nothing: a game that prints each board under the last (a terminal that
+        scrolls) leaves the old board where it was and shows the move's board at another place. Search the
+        whole screen once for a board of the same size there showing the move's board with its new tile,
+        or the board as it was (printed again for a line the game refused); if there is exactly one, move
+        everything there (True), and the watch goes on there."""
+        ctx = self.ctx
+        around = ctx.eyes.look_around()
+        if around is None or getattr(ctx.eyes, "profile", None) is None:
+            return False
+
+        def follows(sight: Sight) -> Grid | None:
+            if sight.grid is None or sight.state != BoardState.PLAYING:
+                return None
+            if agrees_everywhere(sight.grid, prediction.before):
+                return prediction.before
+            check = compare(sight.grid, prediction)
+            return check.board if check.matched else None
+
+        frame, monitors = around
+        result = find_board_again(frame, monitors, ctx.eyes.profile,
+                                  lambda f, profile: ctx.eyes.read_frame(f, profile=profile), follows)
+        if result.found is None:
+            return False
+        self.move_board(result.found, click=False)
+        return True
 
     def pause(self, problem: str, believe: Callable[[Sight], Grid | None], back: Callable[[Sight], bool | None],
               ended: Callable[[Sight], bool] | None = None) -> None:
@@ -124,9 +151,10 @@ class Pauser:
         self.move_board(result.found)
         return True
 
-    def move_board(self, found: Found) -> None:
+    def move_board(self, found: Found, click: bool = True) -> None:
         """Everything that knows where the board is moves to its new place; then one click on the
-        board there gives it focus (no key yet: the caller reads the board there once more)."""
+        board there gives it focus (no key yet: the caller reads the board there once more). No click
+        where the game printed its board at another place in a window that kept the focus."""
         ctx = self.ctx
         ctx.eyes.move_to(found.profile)
         g = ctx.eyes.geometry
@@ -137,4 +165,5 @@ class Pauser:
         self._missing_since, self._search_note = None, ""
         ctx.stats.relocations += 1
         ctx.say(f"screenbot: the board moved to ({g.board_rect.x}, {g.board_rect.y}): carrying on")
-        self.guard.focus()
+        if click:
+            self.guard.focus()

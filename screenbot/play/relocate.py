@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from screenbot.board_state import BoardState
@@ -19,6 +19,8 @@ SEARCH_EVERY_S = 1.0
 # The board found must have the old board's size, and its cells the old cells' sizes and places
 # relative to the board, within this many pixels (calibration rounds a fractional board).
 SIZE_SLACK_PX = 2
+# At most this many boards written as text are tried (a terminal that printed the board again and again).
+MAX_TEXT_BOARDS = 6
 
 
 @dataclass(frozen=True)
@@ -72,11 +74,14 @@ def find_board_again(
     search = find_lattices(frame.pixels)
     passed: list[Found] = []
     notes: list[str] = []
-    for pick in range(1, len(search.boards) + 1):
+    # the lattices of tiles found, or where there are none, the boards written as text (each picked in turn)
+    for pick in range(1, (len(search.boards) or MAX_TEXT_BOARDS) + 1):
         try:
             seen = calibrate(frame, pick=pick, monitors=monitors, scale=profile.scale, source="found again",
-                             search=search)
-        except NoBoardError:
+                             search=replace(search, boards=list(search.boards)))
+        except NoBoardError as exc:
+            if str(exc).startswith("--pick"):
+                break  # no board of that number
             continue
         where = seen.board_rect.as_list()
         if seen.board_rect == profile.board_rect:

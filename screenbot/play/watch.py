@@ -223,6 +223,7 @@ class Watcher:
         check: Check | None = None
         overlay_cleared_t: float | None = None
         repressed = False
+        searched_for = None  # the key after which the screen was searched for the board printed elsewhere
         while True:
             sight = ctx.look()
             # the same pixels as the look before (worked out only where two looks may count)
@@ -249,7 +250,15 @@ class Watcher:
                     self.pauser.pause_after_key(problem, prediction)
                     key_t = ctx.clock()
                     continue
-            if sight.grid is not None and sight.state in (BoardState.PLAYING, BoardState.OVER):
+            readable = sight.grid is not None and sight.state in (BoardState.PLAYING, BoardState.OVER)
+            if searched_for != key_t and ctx.clock() - key_t > s.key_try_s and (
+                    not readable or ctx.tracker.rules.follows(sight.grid, prediction)[0].verdict == "unchanged"):
+                # once a key, where it seems to have moved nothing: the move's board printed at another place
+                # (a terminal that scrolls), the old one left where it was or scrolled away?
+                searched_for = key_t
+                if self.pauser.printed_elsewhere(prediction):
+                    continue
+            if readable:
                 # a variant of the rules may explain the board (believed once still, like any)
                 check, explained = ctx.tracker.rules.follows(sight.grid, prediction)
                 if (check.verdict == "unchanged" and self.key_trial is not None

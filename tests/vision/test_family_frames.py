@@ -21,10 +21,13 @@ from families.family_frames import FIXTURES, read_family_frames  # noqa: E402
 PROGRAMS = sorted(TARGETS)
 READ = ["ascii_double", "blocks24", "blocks24_small", "curses_boxes", "framed_blocks", "framed_boxes", "painted_blocks", "plain_boxes", "printed_return", "printed_wasd", "printed_zeros", "tk_noframe", "tk_painted",
         "tk_overhang", "tk_wide", "tk_wide_small"]  # every still and mid-move frame read right today
-NOT_READ: dict[str, str] = {}  # why each other program's still frames are not read
+NOT_READ: dict[str, str] = {  # why each other program's still frames are not read
+    "printed_scroll": "each board is printed under the last: after the first move the board stands lower in the "
+                      "terminal than where it was calibrated (an error there, never a board; play follows it)",
+}
 # the game-over frame read as over, as `read` says it: by the message over the board (the Tk programs'
 # stippled "Game over!"), or by a board with no move left (the terminal programs write theirs beside it)
-OVER_READ = [p for p in PROGRAMS if p != "tk_painted"]
+OVER_READ = [p for p in PROGRAMS if p not in ("tk_painted", "printed_scroll")]
 
 
 @functools.cache
@@ -59,6 +62,7 @@ def test_every_still_frame_is_read_exactly(program):
 
 
 MID_NOT_READ: dict[str, str] = {
+    "printed_scroll": NOT_READ["printed_scroll"],
     "tk_painted": "read as blocks on the board's colour: a tile sliding into a cell leaves digits that name no tile, "
                   "an error rather than unsettled",
 }
@@ -73,6 +77,7 @@ def test_a_frame_caught_mid_move_is_unsettled_or_a_board_of_the_move(program):
 
 
 OVER_NOT_READ: dict[str, str] = {
+    "printed_scroll": NOT_READ["printed_scroll"],
     "tk_painted": "the stippled 'Game over!' over blocks read on the board's colour: no board",
 }
 

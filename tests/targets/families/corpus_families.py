@@ -185,6 +185,15 @@ class PrintedReturn(Printed):
         return super()._xdotool(*args, check=check)
 
 
+class PrintedScroll(PrintedReturn):
+    """The bare matrix, a letter then Return, and no clear: each board printed under the last, so the board
+    moves down the terminal until it fills, then the terminal scrolls it into one place."""
+
+    name = "printed_scroll"
+    rows = 24
+    options = {"FAMILY_EMPTY": "0", "FAMILY_ALIGN": "left", "FAMILY_KEYS": "wasd_return", "FAMILY_CLEAR": "0"}
+
+
 class Blocks24(XtermFamilyTarget):
     """print and ANSI clear: cells filled edge to edge in 24-bit colour, nothing on an empty cell."""
 
@@ -238,7 +247,7 @@ class PaintedBlocks(FramedBlocks):
 
 TARGETS: dict[str, type[Target]] = {t.name: t for t in (TkWide, TkWideSmall, TkOverhang, CursesBoxes, AsciiDouble,
                                                         PlainBoxes, TkNoFrame, Printed, PrintedWasd, PrintedReturn,
-                                                        Blocks24, Blocks24Small, FramedBlocks, FramedBoxes,
+                                                        PrintedScroll, Blocks24, Blocks24Small, FramedBlocks, FramedBoxes,
                                                         PaintedBlocks, TkPainted)}
 PROGRAMS: dict[str, str] = {
     "tk_wide": "families/tk_wide.py (Tk, written here)",
@@ -251,6 +260,7 @@ PROGRAMS: dict[str, str] = {
     "printed_zeros": "families/printed.py, 0 for empty, arrows (print in xterm, written here)",
     "printed_wasd": "families/printed.py, . for empty, w a s d (print in xterm, written here)",
     "printed_return": "families/printed.py, 0 for empty, a letter then Return (input() in xterm, written here)",
+    "printed_scroll": "families/printed.py, a letter then Return, no clear: the terminal scrolls (input() in xterm, written here)",
     "blocks24": "families/blocks24.py, 24-bit colour blocks 8x3 (print in xterm, written here)",
     "blocks24_small": "families/blocks24.py, 24-bit colour blocks 6x2 (print in xterm, written here)",
     "framed_blocks": "families/framed_tiles.py, coloured blocks in a bare frame (curses in xterm, written here)",

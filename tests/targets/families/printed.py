@@ -7,8 +7,8 @@ Each number sits in a column `$FAMILY_WIDTH` characters wide (6 by default), rig
 left-aligned (`$FAMILY_ALIGN`), one blank line between the rows. `2048 -- score: n` stands over the
 board and the key help under it; "Game over" under that at the end. Keys (`$FAMILY_KEYS`):
 `arrows` (read in cbreak mode), `wasd` (letters only, cbreak mode), or `wasd_return` (a letter then
-Return, read by `input()`; any other line says "Invalid move"). q quits. Truth: the board after every
-key (engine.py).
+Return, read by `input()`; any other line says "Invalid move"). q quits. `$FAMILY_CLEAR=0`: no clear,
+each screen printed under the last (the terminal scrolls). Truth: the board after every key (engine.py).
 """
 
 import os
@@ -24,6 +24,7 @@ EMPTY = os.environ.get("FAMILY_EMPTY", "0")
 ALIGN = os.environ.get("FAMILY_ALIGN", "right")
 WIDTH = int(os.environ.get("FAMILY_WIDTH", "6"))
 KEYS = os.environ.get("FAMILY_KEYS", "arrows")
+CLEAR = os.environ.get("FAMILY_CLEAR", "1") == "1"  # 0: each board printed under the last, the terminal scrolling
 HELP = {"arrows": "arrow keys: move   q: quit", "wasd": "w a s d: move   q: quit",
         "wasd_return": "type w a s d and press Enter to move, q to quit"}
 
@@ -44,7 +45,7 @@ def screen(game, said: str = "") -> str:
         lines += ["", said]
     if KEYS == "wasd_return":
         lines += ["", "Your move: "]
-    return "\x1b[H\x1b[2J" + "\r\n".join(lines)
+    return ("\x1b[H\x1b[2J" if CLEAR else "\r\n\r\n") + "\r\n".join(lines)
 
 
 def main() -> None:

@@ -24,6 +24,7 @@ LOOKS = {
     "framed_boxes": "text",  # a bare frame with a coloured line box round each tile, nothing else
     "plain_boxes": "text",  # a box of lines round each cell, no colour
     "painted_blocks": "blocks",  # coloured blocks on a board painted one grey, empty cells too
+    "printed_scroll": "text",  # the same, never cleared: each board printed under the last (the terminal scrolls)
     "printed_return": "text",  # a bare matrix, 0 for empty, left-aligned from the first column; a letter and Enter
     "printed_wasd": "text",  # a bare matrix, . for empty, centred; w a s d only (learned from the first move)
     "printed_zeros": "text",  # a bare matrix, 0 for empty, right-aligned, no colour
