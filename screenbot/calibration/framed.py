@@ -87,8 +87,7 @@ def _backgrounds(pixels: np.ndarray) -> list[np.ndarray]:
 
 
 def _ink(pixels: np.ndarray, background: np.ndarray) -> np.ndarray:
-    diff = np.abs(pixels.astype(np.int16) - background.astype(np.int16)).max(axis=2)
-    return (diff > INK_DIFF).astype(np.uint8)
+    return glyph_mask(pixels, np.round(background), INK_DIFF)
 
 
 def _frames(ink: np.ndarray) -> list[tuple[int, int, int, int]]:
@@ -135,7 +134,7 @@ def _lattices_in(pixels: np.ndarray, box: tuple[int, int, int, int], background:
         return []
     ix, iy, iw, ih = inner
     part = pixels[iy:iy + ih, ix:ix + iw]
-    ink = (np.abs(part.astype(np.int16) - background.astype(np.int16)).max(axis=2) > INK_DIFF).astype(np.uint8)
+    ink = _ink(part, background)
     if 1 - ink.mean() < INSIDE_CLEAR:
         return []
     tiles = _tiles(ink)
@@ -227,8 +226,7 @@ def _inside(pixels: np.ndarray, box: tuple[int, int, int, int],
             background: np.ndarray) -> tuple[int, int, int, int] | None:
     """The box less its lines: from each side inwards, past the rows (columns) that are mostly ink."""
     x, y, w, h = box
-    part = pixels[y:y + h, x:x + w].astype(np.int16)
-    clear = np.abs(part - background.astype(np.int16)).max(axis=2) <= INK_DIFF
+    clear = _ink(pixels[y:y + h, x:x + w], background) == 0
     rows, cols = clear.mean(axis=1), clear.mean(axis=0)
 
     def inward(shares: np.ndarray) -> int:
