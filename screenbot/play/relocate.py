@@ -69,19 +69,23 @@ def find_board_again(
     must pass: two boards that would both do are not told apart by guessing.
     """
     from screenbot.calibration import calibrate, find_lattices
-    from screenbot.calibration.errors import NoBoardError
+    from screenbot.calibration.errors import ManyBoardsError, NoBoardError
 
     search = find_lattices(frame.pixels)
     passed: list[Found] = []
     notes: list[str] = []
-    # the lattices of tiles found, or where there are none, the boards written as text (each picked in turn)
-    for pick in range(1, (len(search.boards) or MAX_TEXT_BOARDS) + 1):
+    # the lattices of tiles found, or where there are none, the boards written as text (each picked in turn;
+    # one board alone is seen with no pick, a calibration saved)
+    picks: list[int | None] = list(range(1, len(search.boards) + 1)) if search.boards else [None]
+    while picks:
+        pick = picks.pop(0)
         try:
             seen = calibrate(frame, pick=pick, monitors=monitors, scale=profile.scale, source="found again",
                              search=replace(search, boards=list(search.boards)))
-        except NoBoardError as exc:
-            if str(exc).startswith("--pick"):
-                break  # no board of that number
+        except ManyBoardsError as exc:
+            picks = list(range(1, min(len(exc.candidates), MAX_TEXT_BOARDS) + 1))
+            continue
+        except NoBoardError:
             continue
         where = seen.board_rect.as_list()
         if seen.board_rect == profile.board_rect:

@@ -251,10 +251,13 @@ class Watcher:
                     key_t = ctx.clock()
                     continue
             readable = sight.grid is not None and sight.state in (BoardState.PLAYING, BoardState.OVER)
-            if searched_for != key_t and ctx.clock() - key_t > s.key_try_s and (
-                    not readable or ctx.tracker.rules.follows(sight.grid, prediction)[0].verdict == "unchanged"):
+            lines = self.key_trial is None or self.key_trial.keys == "wasd+enter"
+            if searched_for != key_t and ctx.clock() - key_t > s.key_try_s and (not readable or (
+                    lines and ctx.tracker.rules.follows(sight.grid, prediction)[0].verdict == "unchanged")):
                 # once a key, where it seems to have moved nothing: the move's board printed at another place
-                # (a terminal that scrolls), the old one left where it was or scrolled away?
+                # (a terminal that scrolls), the old one left where it was or scrolled away? While the keys are
+                # learned, only for a letter and Enter where the board still stands (a game that prints its
+                # boards one under another reads its moves as lines; the other key sets are tried at once)
                 searched_for = key_t
                 if self.pauser.printed_elsewhere(prediction):
                     continue
