@@ -62,11 +62,13 @@ class XtermFamilyTarget(FamilyTarget):
 
     columns, rows, font_size = 80, 24, 14
     fg, bg = "grey90", "black"
+    options: dict[str, str] = {}  # the program's own settings ($FAMILY_... variables)
 
     @property
     def env(self) -> dict[str, str]:
         env = super().env
         env.update(LC_ALL="C.UTF-8")  # xterm and curses in UTF-8 (the `‖` of ascii_double)
+        env.update(self.options)
         return env
 
     def _launch(self) -> None:
@@ -156,12 +158,6 @@ class Printed(XtermFamilyTarget):
     fg, bg = "black", "white"
     options = {"FAMILY_EMPTY": "0", "FAMILY_ALIGN": "right", "FAMILY_KEYS": "arrows"}
 
-    @property
-    def env(self) -> dict[str, str]:
-        env = super().env
-        env.update(self.options)
-        return env
-
 
 class PrintedWasd(Printed):
     """The bare matrix with `.` for an empty cell, centred, moved by w a s d only (letters in cbreak mode)."""
@@ -207,12 +203,7 @@ class Blocks24Small(Blocks24):
 
     name = "blocks24_small"
     font_size = 12
-
-    @property
-    def env(self) -> dict[str, str]:
-        env = super().env
-        env.update(FAMILY_CELL="6x2")
-        return env
+    options = {"FAMILY_CELL": "6x2"}
 
 
 class FramedBlocks(XtermFamilyTarget):
@@ -222,27 +213,21 @@ class FramedBlocks(XtermFamilyTarget):
     name = "framed_blocks"
     program = "framed_tiles.py"
     columns, rows = 40, 22
-    style = "blocks"
-
-    @property
-    def env(self) -> dict[str, str]:
-        env = super().env
-        env.update(FAMILY_TILE=self.style)
-        return env
+    options = {"FAMILY_TILE": "blocks"}
 
 
 class FramedBoxes(FramedBlocks):
     """framed_blocks with each tile a box of line-drawing characters in its value's colour, no fill."""
 
     name = "framed_boxes"
-    style = "boxes"
+    options = {"FAMILY_TILE": "boxes"}
 
 
 class PaintedBlocks(FramedBlocks):
     """framed_blocks with no frame lines: the board's rectangle painted one grey, empty cells and all."""
 
     name = "painted_blocks"
-    style = "painted"
+    options = {"FAMILY_TILE": "painted"}
 
 
 TARGETS: dict[str, type[Target]] = {t.name: t for t in (TkWide, TkWideSmall, TkOverhang, CursesBoxes, AsciiDouble,
