@@ -3,11 +3,13 @@ the tiles (coloured blocks, or boxes of lines), so that a fresh game shows two t
 a board painted one colour, its empty cells too, with the tiles on it.
 
 No lattice of squares shows there: the empty cells are not drawn. The frame and the tiles still fix one.
-Tiles are all of one size, and the cells divide the frame's inside evenly, so n cells across put the
-middles of the tiles at (i + 1/2) of the inside's width over n. The count n is the one where every tile's
-middle falls on such a place, each tile fits in its cell and fills most of it. Two tiles in a frame
-mostly leave one count that fits each way; where more than one does, the one whose places the middles
-fit best comes first, and the calibration takes the first whose cells read as a board.
+Tiles are all of one size (filled blocks, or boxes drawn on four sides), and the cells stand evenly in the
+frame's inside, so n cells across put the middles of the tiles near (i + 1/2) of the inside's width over n.
+The count n is the one where every tile's middle falls on such a place, each tile fits in its cell and
+fills most of it. Two tiles in a frame mostly leave one count that fits each way; where more than one
+does, the one whose places the middles fit best comes first, and the calibration takes the first whose
+cells read as a board. The pitch is then fitted to the tiles (or, where they stand in one row, to equal
+room before the first cell and after the last).
 """
 
 from __future__ import annotations
@@ -49,8 +51,7 @@ TILE_INSET = 0.15  # of a tile's side: its number is looked for this far inside 
 
 @dataclass(frozen=True)
 class Framed:
-    """A board found in a frame: its lattice, and whether its tiles are filled blocks (else outlines or
-    bare numbers on the background)."""
+    """A board found in a frame: its lattice, and whether its tiles are filled blocks (else outlines)."""
 
     lattice: Lattice
     filled: bool
