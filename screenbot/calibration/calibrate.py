@@ -157,13 +157,31 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
     profile = _calibrate_found(frame, pick, monitors, scale, source, search, framed)
     if framed and pick is None:
         inside = _framed_profile(frame, monitors, scale, source)
-        if inside is not None and _holds(inside.board_rect, profile):
+        if inside is not None and _holds(inside.board_rect, profile) and _same_steps(inside, profile):
             # a board in a frame whose empty cells are not drawn may leave whole rows or columns of it blank:
             # what was found is then part of it, and the frame says how much more there is; or what was
-            # found does not read (its empty cells taken for the gaps' colour)
-            if len(inside.cells) > len(profile.cells) or not _reads_with_marks(frame, profile):
+            # found does not read and looks for empty cells of another colour than the frame's (they are
+            # the gaps' colour). Where both agree on the empty cells, what was found is kept: it may not
+            # read now for another reason (a number wider than its cell, read once still)
+            if len(inside.cells) > len(profile.cells) or (
+                    inside.empty_colour is not None and not _same_colour(inside.empty_colour, profile.empty_colour)
+                    and not _reads_with_marks(frame, profile)):
                 return inside
     return profile
+
+
+def _same_colour(a, b, tol: int = 12) -> bool:
+    return a is not None and b is not None and _close(a, b, tol)
+
+
+def _same_steps(a: Profile, b: Profile, slack: float = 0.1) -> bool:
+    """The two profiles' cells stand the same distance apart each way (one lattice, maybe more of it)."""
+    def steps(p: Profile) -> tuple[float, float]:
+        cols = p.cols
+        across = p.cells[1].x - p.cells[0].x if cols > 1 else p.cells[0].w
+        down = p.cells[cols].y - p.cells[0].y if len(p.cells) > cols else p.cells[0].h
+        return float(across), float(down)
+    return all(abs(u - v) <= slack * max(u, v) for u, v in zip(steps(a), steps(b)))
 
 
 def _holds(board: Rect, profile: Profile) -> bool:
