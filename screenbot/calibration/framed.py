@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from screenbot.calibration.lattice import Lattice
-from screenbot.calibration.text_lattice import TextBoard
+from screenbot.calibration.text_lattice import TextBoard, background_candidates
 from screenbot.game.sizes import MAX_SIDE, MIN_SIDE
 from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, commonest_colour, glyph_mask, without_lines, words_of
 
@@ -61,7 +61,8 @@ def find_framed_lattices(pixels: np.ndarray) -> list[Framed]:
     """Boards drawn as a frame with tiles on its background inside, in the picture's pixels, best first
     (the tiles' middles nearest their cells' middles)."""
     found: list[tuple[float, Framed]] = []
-    for background in _backgrounds(pixels):
+    for colour in background_candidates(pixels, most=2):  # the screen's and a window's
+        background = np.asarray(colour, float)
         ink = _ink(pixels, background)
         for box in _frames(ink):
             found += _lattices_in(pixels, box, background, _inside(pixels, box, background))
@@ -72,18 +73,6 @@ def find_framed_lattices(pixels: np.ndarray) -> list[Framed]:
     for _, board in found:
         if all(board.lattice.board_rect != o.lattice.board_rect or board.lattice.shape != o.lattice.shape for o in out):
             out.append(board)
-    return out
-
-
-def _backgrounds(pixels: np.ndarray) -> list[np.ndarray]:
-    """The two commonest colours of the picture (the screen's and a window's)."""
-    q = (pixels[::2, ::2].reshape(-1, 3) >> 3).astype(np.int32)
-    codes = (q[:, 0] << 10) | (q[:, 1] << 5) | q[:, 2]
-    counts = np.bincount(codes)
-    out = []
-    for code in np.argsort(counts)[::-1][:2]:
-        if counts[code] * 20 >= len(codes):
-            out.append(pixels[::2, ::2].reshape(-1, 3)[codes == code].mean(axis=0))
     return out
 
 

@@ -24,6 +24,16 @@ def game_over_shown(sight: Sight, prediction: Prediction, ctx: PlayContext) -> b
     return any(is_over(prediction.with_spawn(r, c, v)) for r, c in prediction.spawn_cells for v in values)
 
 
+def _shows_move(prediction: Prediction) -> Callable[[Sight], Grid | None]:
+    """The board a sight shows when it is the move's board with its new tile, else None."""
+    def shows(sight: Sight) -> Grid | None:
+        if sight.grid is None or sight.state != BoardState.PLAYING:
+            return None
+        check = compare(sight.grid, prediction)
+        return check.board if check.matched else None
+    return shows
+
+
 class Pauser:
     """Play's pauses: before a key (`wait_until_safe`, the guard's answer to a problem) and after one
     (`pause_after_key`, the board went out of sight while a move landed). While the board is away it
@@ -53,13 +63,7 @@ class Pauser:
         """After a key: wait (bounded) until the board shows again, or is found at another place
         showing the move's board with its new tile; else stop."""
 
-        def follows(sight: Sight) -> Grid | None:
-            if sight.grid is None or sight.state != BoardState.PLAYING:
-                return None
-            check = compare(sight.grid, prediction)
-            return check.board if check.matched else None
-
-        self.pause(problem, follows, lambda sight: True, ended=lambda sight: game_over_shown(sight, prediction, self.ctx))
+        self.pause(problem, _shows_move(prediction), lambda sight: True, ended=lambda sight: game_over_shown(sight, prediction, self.ctx))
 
     def printed_elsewhere(self, prediction: Prediction) -> bool:
         """The key seems to have moved nothing: a game that prints each board under the last (a terminal that
@@ -72,13 +76,12 @@ class Pauser:
         if around is None or getattr(ctx.eyes, "profile", None) is None:
             return False
 
+        shows_move = _shows_move(prediction)
+
         def follows(sight: Sight) -> Grid | None:
-            if sight.grid is None or sight.state != BoardState.PLAYING:
-                return None
-            if agrees_everywhere(sight.grid, prediction.before):
+            if sight.grid is not None and sight.state == BoardState.PLAYING and agrees_everywhere(sight.grid, prediction.before):
                 return prediction.before
-            check = compare(sight.grid, prediction)
-            return check.board if check.matched else None
+            return shows_move(sight)
 
         frame, monitors = around
         result = find_board_again(frame, monitors, ctx.eyes.profile,
