@@ -65,6 +65,7 @@ LIMITS = tuple(r["limits"] for r in _RULES)
 MAX_ANCHORS = tuple(r["max_anchor"] for r in _RULES)  # 1024, 128, 256, 512
 PREFILLS = tuple(r["prefill"] for r in _RULES)  # the block each table is solved with
 SMALL_SURE = 0.9
+HOLD_LOOK_S = 0.5  # a held build thread looks this often whether it may go on (solve_shared)
 PAIR_MIN = 0.0  # PAIR's move is played from this chance (when it is above 0)
 STATES = tuple(int(np.prod(c, dtype=np.int64)) for c in CAPS)
 
@@ -371,12 +372,13 @@ class BlockTables:
                 return best, best_move, kind
         return 0.0, None, -1
 
-    def solve_shared(self, grid: Grid, kind: int, threads: int = 2, report: Callable[[int], None] | None = None
-                     ) -> None:
+    def solve_shared(self, grid: Grid, kind: int, threads: int = 2, report: Callable[[int], None] | None = None,
+                     hold: Callable[[], bool] | None = None) -> None:
         """For a build (dense tables only, nothing else using them meanwhile): solve every state one
         table's lookups of this board need, the subproblems one move and one tile below each unsolved
         root shared out among `threads` threads (the numba solve runs without the GIL; two threads
-        writing one state write the same entry). `report(states solved so far)` about once a second."""
+        writing one state write the same entry). `report(states solved so far)` about once a second.
+        While `hold()` is true, only the first thread takes new subproblems (the others wait)."""
         jobs = []
         if kind in self.tables:
             table = self.tables[kind]
@@ -396,15 +398,20 @@ class BlockTables:
         lock = threading.Lock()
         layout = self.tables[kind].layout()
 
-        def worker(work: np.ndarray) -> None:
+        taken = threading.Event()  # every subproblem handed out
+
+        def worker(work: np.ndarray, first: bool) -> None:
             while True:
+                while not first and hold is not None and not taken.is_set() and hold():
+                    taken.wait(HOLD_LOOK_S)
                 with lock:
                     child = next(pending, None)
                 if child is None:
+                    taken.set()
                     return
                 solve_state(child, kind, *layout, work)
 
-        pool = [threading.Thread(target=worker, args=(w,), daemon=True) for w in works]
+        pool = [threading.Thread(target=worker, args=(w, i == 0), daemon=True) for i, w in enumerate(works)]
         for t in pool:
             t.start()
         base = self.solved

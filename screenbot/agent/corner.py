@@ -162,11 +162,12 @@ BUILD_STATES = GAME_STATES + PAIR_STATES
 
 
 def build_tables(progress: Callable[[int], None] | None = None, seed: int = BUILD_SEED,
-                 earlier: BlockTables | None = None, threads: int = BUILD_THREADS) -> BlockTables:
+                 earlier: BlockTables | None = None, threads: int = BUILD_THREADS,
+                 hold: Callable[[], bool] | None = None) -> BlockTables:
     """Solve what the tables need: BIG and SMALL by playing one whole game on them (depth BUILD_DEPTH),
-    solving every board the game asks about completely first (a big solve on `threads` threads), unless
-    `earlier` (a version-2 file's) has them; then PAIR from its starts. progress(states solved so far)
-    now and then. Nearly all the states later games ask about are solved by then (a second and a third
+    solving every board the game asks about completely first (a big solve on `threads` threads, one
+    while `hold()` is true), unless `earlier` (a version-2 file's) has them; then PAIR from its starts.
+    progress(states solved so far) now and then. Nearly all the states later games ask about are solved by then (a second and a third
     game add 0.1 % more)."""
     solved = 0
     reported = 0
@@ -178,11 +179,11 @@ def build_tables(progress: Callable[[int], None] | None = None, seed: int = BUIL
             progress(reported)
 
     if earlier is None:
-        tables = _play_build_game(report, seed, threads)
+        tables = _play_build_game(report, seed, threads, hold)
         solved = tables.solved
     else:
         tables = earlier
-    tables.tables[PAIR] = solve_pair_table(threads, report)
+    tables.tables[PAIR] = solve_pair_table(threads, report, hold)
     return tables
 
 
@@ -202,15 +203,17 @@ def pair_starts() -> list[Grid]:
     return starts
 
 
-def solve_pair_table(threads: int = BUILD_THREADS, report: Callable[[int], None] | None = None) -> SolvedStates:
+def solve_pair_table(threads: int = BUILD_THREADS, report: Callable[[int], None] | None = None,
+                     hold: Callable[[], bool] | None = None) -> SolvedStates:
     """PAIR solved whole from its starts (dense while solving: 4.4 GB), compact."""
     pair = BlockTables(kinds=(PAIR,))
     for grid in pair_starts():
-        pair.solve_shared(grid, PAIR, threads, report)
+        pair.solve_shared(grid, PAIR, threads, report, hold)
     return pair.compact().tables[PAIR]
 
 
-def _play_build_game(report: Callable[[int], None], seed: int, threads: int = BUILD_THREADS) -> BlockTables:
+def _play_build_game(report: Callable[[int], None], seed: int, threads: int = BUILD_THREADS,
+                     hold: Callable[[], bool] | None = None) -> BlockTables:
     """BIG and SMALL as one whole game asks for them, compact."""
     tables = BlockTables(kinds=EARLIER_KINDS)
     agent = CornerAgent(tables, threads=1)
@@ -225,7 +228,7 @@ def _play_build_game(report: Callable[[int], None], seed: int, threads: int = BU
                 if not short:
                     break
                 # the first table suggest did not finish, as a solve without a budget goes: the same states
-                tables.solve_shared(game.grid, min(short, key=(SMALL, BIG).index), threads, report)
+                tables.solve_shared(game.grid, min(short, key=(SMALL, BIG).index), threads, report, hold)
             report(tables.solved)
             game.step(agent.choose(game.grid, depth=BUILD_DEPTH).move)
     finally:
@@ -255,8 +258,8 @@ def earlier_tables(path: Path) -> BlockTables | None:
         return None
 
 
-def load_or_build(path: Path | None = None, progress: Callable[[int], None] | None = None
-                  ) -> tuple[BlockTables, float | None]:
+def load_or_build(path: Path | None = None, progress: Callable[[int], None] | None = None,
+                  hold: Callable[[], bool] | None = None) -> tuple[BlockTables, float | None]:
     """The tables from `path` (default: the user cache dir), waited for: mapped from the file, converted
     from numpy's zip file of the same tables beside it, or built and saved there when missing or
     unusable (BIG and SMALL taken from a version-2 file when there is one); (tables, seconds the build
@@ -276,7 +279,7 @@ def load_or_build(path: Path | None = None, progress: Callable[[int], None] | No
         except TableError:
             pass
     start = time.perf_counter()
-    tables = build_tables(progress, earlier=earlier_tables(path))
+    tables = build_tables(progress, earlier=earlier_tables(path), hold=hold)
     seconds = time.perf_counter() - start
     tables.save(path)
     del tables  # the file's mapped copy is what is kept

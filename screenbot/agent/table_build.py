@@ -18,7 +18,9 @@ speed and the build still ends long before a corner needs it. Its stages:
  - converting: play's tables in numpy's zip file (PATH's `.npz` twin) are read and written as the
    file play maps, in seconds;
  - building: the tables are solved from nothing (BIG and SMALL taken from a version-2 file when there
-   is one), about 11 minutes on two idle cores and 8 GB of memory at the peak.
+   is one), about 11 minutes on two idle cores and 8 GB of memory at the peak. While a game is on the
+   solve goes on with one thread instead of two (block_tables.solve_shared's `hold`): the second thread's
+   memory traffic slowed play more than it sped the build (docs/strength.md).
 """
 
 from __future__ import annotations
@@ -200,7 +202,8 @@ def make_file(path: Path) -> str:
                    total=total)
     start = time.monotonic()
     _, seconds = load_or_build(path, lambda solved: write_progress(
-        path, stage="building", solved=min(solved, int(total * 0.99)), total=total, seconds=time.monotonic() - start))
+        path, stage="building", solved=min(solved, int(total * 0.99)), total=total, seconds=time.monotonic() - start),
+        hold=lambda: game_on(path))
     return "converted" if seconds is None else "built"
 
 

@@ -208,6 +208,29 @@ def test_a_solve_shared_out_between_threads_solves_the_same_states():
         BlockTables.empty_compact().solve_shared(_prefilled(BIG, CROWDED[0][1]), BIG)
 
 
+@pytest.mark.slow
+def test_a_held_solve_goes_on_with_its_first_thread_alone_and_solves_the_same_states(monkeypatch):
+    import threading
+
+    from screenbot.agent import block_tables
+
+    kind, rest = CROWDED[0]
+    grid = _prefilled(kind, rest)
+    expected = BlockTables().suggest(grid)
+    solvers, asked = set(), []
+    real = block_tables.solve_state
+
+    def solve(*args):
+        solvers.add(threading.get_ident())
+        return real(*args)
+
+    monkeypatch.setattr(block_tables, "solve_state", solve)
+    held = BlockTables()
+    held.solve_shared(grid, kind, threads=3, hold=lambda: asked.append(1) or True)
+    assert asked and len(solvers) == 1  # the two others waited the whole solve
+    assert held.suggest(grid, budget=16) == expected
+
+
 def test_a_solve_over_its_budget_is_unknown_now_and_goes_on_later():
     grid = _prefilled(BIG, CROWDED[0][1])
     tables = BlockTables(kinds=(BIG,))
