@@ -228,7 +228,8 @@ def ended_by_rules(reading: Reading, frame: Frame | None = None) -> Reading:
     OVER" beside the board, or nothing at all); a board left unsettled (something drawn across its cells)
     under a box whose words say the game is won or over is in that state (read in `frame`, when given,
     with tesseract where it is there)."""
-    if reading.state == BoardState.PLAYING and reading.grid is not None and is_over(reading.grid):
+    if reading.state == BoardState.PLAYING and reading.grid is not None and any(map(any, reading.grid)) \
+            and is_over(reading.grid):  # (a board with no tile has no move either, but no game ended there)
         return replace(reading, state=BoardState.OVER, detail=NO_MOVE_LEFT)
     if reading.state == BoardState.UNSETTLED and frame is not None and reading.board_rect is not None:
         from screenbot.vision.ocr import OcrUnavailableError, read_until

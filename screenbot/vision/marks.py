@@ -82,15 +82,18 @@ def learn_text_marks(frame: Frame, profile: Profile) -> int:
         marked |= ruled
         writing = writing.copy()
         writing[ruled] = 0
-    for word in outside_blocks(words_of(writing)):
-        if word.solid or word.tall < 0.5 * digit_h:
-            continue  # a tile, or a speck the reader takes for nothing written (a dot, a stub of the grid)
-        width = word.x1 - word.x0
+    words = [w for w in outside_blocks(words_of(writing)) if not w.solid and w.tall >= 0.5 * digit_h]
+    # (a tile, or a speck the reader takes for nothing written, a dot or a stub of the grid, is left out)
+    cells = []
+    for word in words:
         inside = [max(0, min(word.x1, r.right) - max(word.x0, r.x)) * max(0, min(word.y1, r.bottom) - max(word.y0, r.y))
                   for r in rects]
-        cell = rects[int(np.argmax(inside))]
+        cells.append(rects[int(np.argmax(inside))])
+    line = _number_line(words, cells, digit_h)
+    for word, cell in zip(words, cells):
+        width = word.x1 - word.x0
         in_cell = max(0, min(word.x1, cell.right) - max(word.x0, cell.x))
-        off_middle = abs((word.y0 + word.y1) / 2 - (cell.y + cell.h / 2))
+        off_middle = abs((word.y0 + word.y1) / 2 - (cell.y + cell.h / 2 + line))
         dot = word.tall < 0.45 * digit_h and off_middle <= digit_h
         # a stroke taller than the digits (a box's side drawn with a bar per text line) is no number
         rule = word.tall > TALLER * digit_h and width <= LINE_THICK_PX
@@ -109,3 +112,19 @@ def learn_text_marks(frame: Frame, profile: Profile) -> int:
     profile.marks = [[int(x) + origin.x, int(y) + origin.y] for x, y in zip(xs, ys)]
     profile.changed = True
     return len(profile.marks)
+
+
+def _number_line(words: list, cells: list, digit_h: int) -> float:
+    """How far below a cell's middle (negative: above) this look writes its numbers: 0, unless the words
+    written wholly inside cells (stubs of a grid's lines are not), one to a cell, mostly stand at one other height (a tall cell whose
+    number is on a text line below or above its middle). A logo over a number shares its cell; help
+    text crosses cells."""
+    inside = [(word, cell) for word, cell in zip(words, cells) if word.x1 - word.x0 > LINE_THICK_PX
+              and word.x0 >= cell.x and word.x1 <= cell.right and word.y0 >= cell.y and word.y1 <= cell.bottom]
+    offsets = [(word.y0 + word.y1) / 2 - (cell.y + cell.h / 2) for word, cell in inside
+               if sum(c is cell for _, c in inside) == 1]
+    if len(offsets) < 2:
+        return 0.0
+    line = float(np.median(offsets))
+    agree = sum(abs(o - line) <= OFF_MIDDLE * digit_h for o in offsets)
+    return line if abs(line) > OFF_MIDDLE * digit_h and agree * 3 >= 2 * len(offsets) else 0.0

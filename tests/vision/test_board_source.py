@@ -108,6 +108,8 @@ def test_ended_by_rules_names_over_only_where_no_move_is_left_or_a_message_says_
     rect = Rect(0, 0, 40, 40)
     assert board_source.ended_by_rules(Reading(full, BoardState.PLAYING, rect)).state == BoardState.OVER
     assert board_source.ended_by_rules(Reading(merge_left, BoardState.PLAYING, rect)).state == BoardState.PLAYING
+    empty = ((0,) * 4,) * 4  # nothing moves on it either, but no game ends with no tile
+    assert board_source.ended_by_rules(Reading(empty, BoardState.PLAYING, rect)).state == BoardState.PLAYING
     blank = Frame(np.full((40, 40, 3), 200, np.uint8))  # nothing written: left unsettled
     moving = Reading(None, BoardState.UNSETTLED, rect, "tile between cells")
     assert board_source.ended_by_rules(moving, blank) == moving

@@ -253,3 +253,35 @@ PROGRAMS: dict[str, str] = {
     "painted_blocks": "families/framed_tiles.py, coloured blocks on a board painted grey (curses in xterm, written here)",
     "tk_painted": "families/tk_painted.py (Tk, written here)",
 }
+
+
+class AnyLook(XtermFamilyTarget):
+    """any_look.py: a terminal look drawn at random from `look_seed` (any_look.look), the xterm sized and
+    coloured to suit it."""
+
+    program = "any_look.py"
+    look_seed = 1
+
+    def __init__(self, display: str, seed: int | None = 1, workdir: str | Path | None = None,
+                 big_start: bool | None = None, shape: tuple[int, int] = (4, 4)) -> None:
+        super().__init__(display, seed, workdir, big_start, shape)
+        from families.any_look import layout, look
+
+        spec = look(self.look_seed)
+        _, _, height, width = layout(spec, *shape)
+        self.options = {"FAMILY_LOOK": str(self.look_seed)}
+        self.columns = spec["margin"][0] + max(width, 40) + 4
+        self.rows = spec["margin"][1] + height + 8
+        self.font_size = spec["font_size"]
+        self.fg, self.bg = ("grey90", "black") if spec["dark"] else ("black", "white")
+
+    def _launch(self) -> None:  # the xterm sized for this board already (not grown by its shape)
+        xterm = need("xterm", "xterm")
+        self._spawn([xterm, "-tn", "xterm-256color", "-fa", "DejaVu Sans Mono", "-fs", str(self.font_size),
+                     "-fg", self.fg, "-bg", self.bg, "-geometry", f"{self.columns}x{self.rows}+0+0",
+                     "-title", self.name, "-e", *self._command()], "xterm.log")
+
+
+def any_look_target(look_seed: int) -> type[AnyLook]:
+    """The Target class of look `look_seed`, named any_look_<seed>."""
+    return type(f"AnyLook{look_seed}", (AnyLook,), {"name": f"any_look_{look_seed}", "look_seed": look_seed})
