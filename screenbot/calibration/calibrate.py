@@ -248,6 +248,7 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
         # tiles drawn as blocks in ruled cells, in too few rows for a lattice of squares (a 3x3 board with
         # its bottom row empty): the cells' writing and blocks make the board, where they read as one
         inset = _distinct([t for t in find_text_boards(frame.pixels, blocks=True) if _text_reads(frame, t)])
+        inset = [t for t in inset if not _goes_on(frame, t)]
         if inset:
             return _text_profile(frame, inset, pick, monitors, scale, source)
         inside = _framed_profile(frame, monitors, scale, source) if framed else None
@@ -407,6 +408,39 @@ def _grown(frame: Frame, board: TextBoard) -> TextBoard:
                 break
         else:
             return board
+
+
+def _goes_on(frame: Frame, board: TextBoard) -> bool:
+    """Marks one step past the board, each wholly inside a cell of the row (or column) the lattice would
+    have there, in all but one of its cells: the board goes on there (a row it could not read, a tile in
+    it standing off the lattice), so it is no board of its own size. A help line under a board crosses
+    the cells; a title stands apart from them."""
+    writing = glyph_mask(frame.pixels, board.background, board.ink_diff)
+    lat = board.lattice
+    for line in (-1, lat.rows):
+        if _marked_cells(writing, lat, [(line, c) for c in range(lat.cols)]) >= max(2, lat.cols - 1):
+            return True
+    for line in (-1, lat.cols):
+        if _marked_cells(writing, lat, [(r, line) for r in range(lat.rows)]) >= max(2, lat.rows - 1):
+            return True
+    return False
+
+
+def _marked_cells(writing, lat: Lattice, cells: list[tuple[int, int]]) -> int:
+    """How many of these cells (of the lattice grown past its edge) hold a mark wholly inside them; 0 where
+    any of them lies off the frame."""
+    import cv2
+
+    marked = 0
+    for r, c in cells:
+        x, y, w, h = (int(round(v)) for v in lat.cell(r, c))
+        if x < 1 or y < 1 or x + w + 1 > writing.shape[1] or y + h + 1 > writing.shape[0]:
+            return 0
+        # the cell with a pixel round it: a mark touching that rim crosses the cell's edge
+        n, _, stats, _ = cv2.connectedComponentsWithStats(writing[y - 1:y + h + 1, x - 1:x + w + 1], connectivity=8)
+        if any(sx > 0 and sy > 0 and sx + sw < w + 2 and sy + sh < h + 2 for sx, sy, sw, sh, _ in stats[1:]):
+            marked += 1
+    return marked
 
 
 def _inside(lattice: Lattice, frame: Frame) -> bool:

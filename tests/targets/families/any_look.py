@@ -19,13 +19,9 @@ again. Arrow keys; q quits. Truth: the board after every key (engine.py).
 
 from __future__ import annotations
 
+import colorsys
 import os
 import random
-
-from engine import Game
-
-import corpus_launch  # tests/targets, put on sys.path by engine.py
-from plain_boxes import play_in_cbreak
 
 LINE_SETS = {  # corners, tees, cross, horizontal, vertical: ┌ ┬ ┐ ├ ┼ ┤ └ ┴ ┘ ─ │
     "light": "┌┬┐├┼┤└┴┘─│",
@@ -104,8 +100,6 @@ def _palette(spec: dict) -> dict[int, str]:
         return {v: f"{bold}48;5;{hues[i % len(hues)]};38;5;{16 if i % 2 else 231};" for i, v in enumerate(values)}
     start = rng.random()
     for i, v in enumerate(values):  # 24-bit: hues around the wheel, light to dark
-        import colorsys
-
         r, g, b = (int(255 * c) for c in colorsys.hsv_to_rgb((start + 0.13 * i) % 1.0, 0.35 + 0.04 * (i % 12),
                                                                0.95 - 0.03 * (i % 10)))
         text = "30;" if (r * 299 + g * 587 + b * 114) / 1000 > 150 else "97;"
@@ -261,9 +255,16 @@ def screen_of(spec: dict):
 
 
 def main() -> None:
+    from engine import Game
+    from plain_boxes import play_in_cbreak
+
     spec = look(int(os.environ.get("FAMILY_LOOK", "1")))
     play_in_cbreak(Game(), screen_of(spec))
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # (look() is imported by the tests without the game's modules)
+    from engine import ROWS  # noqa: F401 - puts tests/targets on sys.path
+
+    import corpus_launch
+
     corpus_launch.run(main)

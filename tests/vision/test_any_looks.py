@@ -1,0 +1,72 @@
+"""Terminal looks drawn at random (tests/targets/families/any_look.py, one seed per look; recorded by
+sweep_looks.py into tests/fixtures/any_looks), read without a display as `calibrate` and `read` read them:
+calibrated on the sparsest still frame, then every still frame read.
+
+No look is ever read as a board the game did not show. The looks read today have every frame exact; the
+others are strict expected failures naming where reading stops, so a look that starts to read turns its
+test red until it joins READ."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "targets"))
+from families.any_look import look  # noqa: E402
+from families.family_frames import read_family_frames  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "any_looks"
+LOOKS = sorted(int(p.name.rsplit("_", 1)[1]) for p in ROOT.iterdir() if p.is_dir())
+_WIDE = "blocks a text line tall, far wider than tall: no lattice of squares, no text board"
+_HALF_TOUCHING = "blocks that touch one way and stand apart the other: neither a lattice of squares nor touching blocks"
+NOT_READ: dict[int, str] = {
+    2: "blocks a text line tall in a bare frame: read as a block between cells",
+    3: _WIDE + " (a ruled grid round them)",
+    6: _HALF_TOUCHING + " (in a bare frame)",
+    9: _HALF_TOUCHING + " (rules between the rows)",
+    11: _HALF_TOUCHING + " (rules between the rows): writing between cells",
+    14: "blocks 2.25 times as wide as tall, the number on the lower line: no lattice of squares",
+    20: _WIDE + " (a box round each)",
+    21: "the number on the top line of a ruled cell 4 lines tall, on a block: a tile blank in an unknown colour",
+    24: _WIDE + " (a box round each)",
+    25: _WIDE + " (rules between the rows): a 4x3 grid whose cells are no tiles",
+    27: _WIDE + " (a box round each)",
+    28: _HALF_TOUCHING,
+    30: _HALF_TOUCHING + " (bars between the columns)",
+    31: "numbers on the top line of blocks 3 lines tall: the text lattice stands on the numbers, off the blocks "
+        "(no board: the row it could not read goes on under it)",
+    33: "`_` for an empty cell, bars between the columns: no board",
+    37: "`_` for an empty cell, blocks in boxes that touch: no board",
+    40: _WIDE + " (rules between the rows; no board: the row it could not read goes on under it)",
+}
+READ = [n for n in LOOKS if n not in NOT_READ]
+
+
+@functools.cache
+def frames(seed: int):
+    return read_family_frames(f"any_look_{seed}", ROOT)
+
+
+def test_the_recorded_looks_are_the_looks_their_seeds_draw():
+    assert len(LOOKS) >= 30 and set(NOT_READ) <= set(LOOKS)
+    for seed in LOOKS:
+        labels = [json.loads(p.read_text()) for p in (ROOT / f"any_look_{seed}").glob("*.json")]
+        assert len(labels) == 4 and {lab["program"] for lab in labels} == {f"any_look_{seed}"}
+    assert look(3) == look(3) and look(3) != look(4)  # a seed draws one look, every time
+    drawn = {look(seed)["lines"] for seed in LOOKS} | {look(seed)["colour"] for seed in LOOKS}
+    assert {"grid", "rows", "bars", "cellbox", "frame", "none"} | {"mono", "fg16", "fg256", "bg16", "bg256", "bg24"} <= drawn
+
+
+@pytest.mark.parametrize("seed", LOOKS)
+def test_no_look_is_ever_read_as_a_board_the_game_did_not_show(seed):
+    assert [(f.name, f.seen) for f in frames(seed) if f.outcome == "wrong"] == []
+
+
+@pytest.mark.parametrize("seed", READ + [pytest.param(s, marks=pytest.mark.xfail(reason=why, strict=True))
+                                         for s, why in sorted(NOT_READ.items())])
+def test_every_frame_of_a_look_is_read_exactly(seed):
+    assert [(f.name, f.outcome, f.seen) for f in frames(seed) if f.outcome != "exact"] == []
