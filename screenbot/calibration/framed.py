@@ -267,14 +267,19 @@ def _within(a, b) -> bool:
 
 def _counts(middles: list[float], size: float, span: float) -> list[tuple[int, float]]:
     """The cell counts along one side that put every middle on a cell's middle, each with its error (the
-    largest distance, in pitches), where a tile fits its cell and fills most of it."""
+    largest distance, in pitches), where a tile fits its cell and fills most of it. The cells either share
+    the span evenly, or stand at the pitch fitted to the tiles (`_fitted`) with as much room before the
+    first as after the last (a frame whose margin is a whole gap, not half of one)."""
     out = []
     for n in range(MIN_SIDE, MAX_SIDE + 1):
-        pitch = span / n
-        if not FILL_MIN * pitch <= size <= pitch:
-            continue
-        places = [m / pitch - 0.5 for m in middles]
-        error = max(abs(p - round(p)) for p in places)
-        if error <= MIDDLE_SHARE and all(0 <= round(p) < n for p in places):
-            out.append((n, error))
+        best = None
+        for first, pitch in ((span / n / 2, span / n), _fitted(middles, span, n)):
+            if not FILL_MIN * pitch <= size <= pitch or first - pitch / 2 < -1 or first + (n - 0.5) * pitch > span + 1:
+                continue
+            places = [(m - first) / pitch for m in middles]
+            error = max(abs(p - round(p)) for p in places)
+            if error <= MIDDLE_SHARE and all(0 <= round(p) < n for p in places):
+                best = error if best is None else min(best, error)
+        if best is not None:
+            out.append((n, best))
     return out
