@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from screenbot.board_state import BoardState
+from screenbot.calibration.apart import find_apart_blocks
 from screenbot.calibration.blocks import find_block_boards
 from screenbot.calibration.colours import _close, gap_shades, measure_colours, theme_of
 from screenbot.calibration.framed import as_text, find_framed_lattices
@@ -242,7 +243,8 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
                 # that do not read as a board: the blocks that read as one are the board
                 return _blocks_profile(frame, blocks, pick, monitors, scale, source)
     if not search.boards and not text:
-        blocks = _read_blocks(frame)
+        blocks = _read_blocks(frame) or find_apart_blocks(frame.pixels, find_block_boards,
+                                                          lambda lat: _blocks_read(frame, lat))
         if blocks:
             return _blocks_profile(frame, blocks, pick, monitors, scale, source)
         # tiles drawn as blocks in ruled cells, in too few rows for a lattice of squares (a 3x3 board with

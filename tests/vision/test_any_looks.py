@@ -27,8 +27,6 @@ _UNDERSCORE = "`_` for an empty cell (a mark too flat for a dot): no board"
 NOT_READ: dict[int, str] = {
     2: "blocks a text line tall in a bare frame: read as a block between cells",
     3: _WIDE + " (a ruled grid round them)",
-    6: _HALF_TOUCHING + " (in a bare frame)",
-    9: _HALF_TOUCHING + " (rules between the rows)",
     11: _HALF_TOUCHING + " (rules between the rows): writing between cells",
     14: "blocks 2.25 times as wide as tall, the number on the lower line: no lattice of squares",
     20: _WIDE + " (a box round each)",
@@ -36,8 +34,6 @@ NOT_READ: dict[int, str] = {
     24: _WIDE + " (a box round each)",
     25: _WIDE + " (rules between the rows): a 4x3 grid whose cells are no tiles",
     27: _WIDE + " (a box round each)",
-    28: _HALF_TOUCHING,
-    30: _HALF_TOUCHING + " (bars between the columns)",
     31: "numbers on the top line of blocks 3 lines tall: the text lattice stands on the numbers, off the blocks "
         "(no board: the row it could not read goes on under it)",
     33: _UNDERSCORE + " (bars between the columns)",
@@ -48,7 +44,6 @@ NOT_READ: dict[int, str] = {
         "no empty colour is learned and each tile shows two colours",
     46: _UNDERSCORE + " (blocks that touch one way)",
     49: _UNDERSCORE,
-    50: _UNDERSCORE + " (blocks, rules between the rows)",
     53: _UNDERSCORE + " (blocks, bars between the columns)",
     54: "blocks two lines tall and 9 columns wide in a ruled grid: no board",
     55: _UNDERSCORE,
@@ -57,7 +52,6 @@ NOT_READ: dict[int, str] = {
     71: _WIDE + " (a ruled grid round them)",
     72: _UNDERSCORE + " (blocks that touch one way)",
     74: _HALF_TOUCHING + " (in a bare frame)",
-    75: _HALF_TOUCHING + " (rules between the rows)",
     76: _WIDE + " (a ruled grid round them)",
     77: _HALF_TOUCHING + " (a text line tall, in a bare frame)",
 }

@@ -4,6 +4,9 @@ program live on a fresh Xvfb with the commands a user types (`screenbot calibrat
 
     PYTHONPATH=. .venv/bin/python tests/targets/families/measure_families.py [NAME ...] [--moves 50]
 
+A NAME of the form any_look_<seed> is a random terminal look (any_look.py; its frames in
+tests/fixtures/any_looks).
+
 Prints one JSON line per program, then a Markdown table (README.md beside this file).
 """
 
@@ -19,7 +22,15 @@ from pathlib import Path
 
 TARGETS_DIR = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(TARGETS_DIR))
-from families.corpus_families import TARGETS  # noqa: E402
+from families.corpus_families import TARGETS, any_look_target  # noqa: E402
+from families.family_frames import FIXTURES  # noqa: E402
+
+LOOKS = FIXTURES.parent / "any_looks"  # the random looks' frames (any_look_<seed>)
+
+
+def target_of(name: str):
+    """The Target class of a family program, or of a random look named any_look_<seed>."""
+    return TARGETS[name] if name in TARGETS else any_look_target(int(name.rsplit("_", 1)[1]))
 from target_processes import VirtualDisplay  # noqa: E402
 
 
@@ -28,7 +39,7 @@ def frame_tally(name: str) -> dict:
     what was seen on each frame not read exactly."""
     from families.family_frames import read_family_frames
 
-    frames = read_family_frames(name)
+    frames = read_family_frames(name, LOOKS if name not in TARGETS else FIXTURES)
     tally = {"total": len(frames)}
     for outcome in ("exact", "unsettled", "error", "wrong"):
         tally[outcome] = sum(f.outcome == outcome for f in frames)
@@ -49,7 +60,7 @@ def live(name: str, moves: int, seed: int = 7, **options) -> dict:
     """`name` on a fresh Xvfb: calibrate, read, play; each against the program's own boards."""
     out: dict = {}
     home = Path(tempfile.mkdtemp(prefix=f"family-{name}-"))
-    with VirtualDisplay((1280, 800)) as xvfb, TARGETS[name](xvfb.display, seed=seed, **options) as game:
+    with VirtualDisplay((1280, 800)) as xvfb, target_of(name)(xvfb.display, seed=seed, **options) as game:
         game.focus()
         env = dict(os.environ, DISPLAY=xvfb.display, XDG_CONFIG_HOME=str(home / "config"),
                    XDG_CACHE_HOME=str(home / "cache"))
