@@ -17,7 +17,8 @@ import cv2
 import numpy as np
 
 from screenbot.calibration.lattice import MIN_CELL_PX, Lattice
-from screenbot.imaging import LINE_THICK_PX, commonest_colour
+from screenbot.calibration.text_lattice import background_candidates
+from screenbot.imaging import LINE_THICK_PX
 
 BACKGROUND_TOL = 12  # colour levels: a pixel this near the background's colour is background
 BRIDGE_PX = 25  # gaps up to this wide are bridged when grouping blocks (two terminal columns, a text line)
@@ -30,14 +31,14 @@ def find_apart_blocks(pixels: np.ndarray, find: Callable[..., list[Lattice]],
                       confirm: Callable[[Lattice], bool]) -> list[Lattice]:
     """Boards of blocks apart one way in a BGR picture, in its coordinates. `find(pixels, confirm=...)` is the
     touching-blocks search; `confirm(lattice)` says whether a lattice in this picture reads as a board."""
-    background = np.asarray(commonest_colour(pixels.reshape(-1, 3)), np.int16)
-    ink = (np.abs(pixels.astype(np.int16) - background).max(axis=2) > BACKGROUND_TOL).astype(np.uint8)
     out: list[Lattice] = []
-    for across in (True, False):  # gaps between the columns, then between the rows
-        picture, mask = (pixels, ink) if across else (pixels.transpose(1, 0, 2), ink.T)
-        for x, y, w, h in _groups(mask):
-            found = _in_group(picture, mask, (x, y, w, h), background, find, confirm, across)
-            out += found
+    for colour in background_candidates(pixels, most=2):  # the screen's, and a window's (a terminal's)
+        background = np.asarray(colour, np.int16)
+        ink = (np.abs(pixels.astype(np.int16) - background).max(axis=2) > BACKGROUND_TOL).astype(np.uint8)
+        for across in (True, False):  # gaps between the columns, then between the rows
+            picture, mask = (pixels, ink) if across else (pixels.transpose(1, 0, 2), ink.T)
+            for x, y, w, h in _groups(mask):
+                out += _in_group(picture, mask, (x, y, w, h), background, find, confirm, across)
     # one board found twice (both ways, or a part of it alone): the one of more cells stays
     out.sort(key=lambda lat: -lat.rows * lat.cols)
     kept: list[Lattice] = []

@@ -50,7 +50,8 @@ class Guard:
     def learn(self, sight: Sight) -> None:
         """Remember how the board looks now (the pixels the check compares with)."""
         g = self.ctx.eyes.geometry
-        self.safety = Safety(learn_look(sight.frame, g.board_rect, g.cells), self.focus_watch)
+        blocks = getattr(getattr(self.ctx.eyes, "profile", None), "kind", "") == "blocks"
+        self.safety = Safety(learn_look(sight.frame, g.board_rect, g.cells, blocks), self.focus_watch)
 
     def board_moved(self, geometry: BoardGeometry) -> None:
         if self.focus_watch is not None:

@@ -114,10 +114,13 @@ class BoardLook:
         )
 
 
-def learn_look(frame: Frame, board_rect: Rect, cells: Sequence[Rect]) -> "BoardLook | BlocksLook":
+def learn_look(frame: Frame, board_rect: Rect, cells: Sequence[Rect], blocks: bool = False) -> "BoardLook | BlocksLook":
     """How the board looks now, for the check before every key: its gaps' colour, or for a board of
-    touching blocks (no gaps) its cells' rings."""
-    return BlocksLook.learn(board_rect, cells) if touching(cells) else BoardLook.learn(frame, board_rect, cells)
+    blocks (`blocks`: each cell read as one flat colour; blocks that touch, or touch one way) or of
+    touching cells its cells' rings."""
+    if blocks or touching(cells):
+        return BlocksLook.learn(board_rect, cells)
+    return BoardLook.learn(frame, board_rect, cells)
 
 
 def touching(cells: Sequence[Rect]) -> bool:
@@ -168,9 +171,11 @@ class BlocksLook:
 
     def problem(self, frame: Frame, skip: Iterable[tuple[int, int]] = ()) -> str | None:
         colours = self._rings(frame, skip)
-        black = black_capture_problem(colours) if colours is not None else None
+        # an all-black picture is flat everywhere; rings that are all black are not (a terminal's black
+        # cells on a black screen): the whole picture tells
+        black = black_capture_problem(frame.pixels)
         if black is not None:
-            return black  # an all-black picture is flat everywhere
+            return black
         share = _flat_share(colours)
         if share >= GAP_SHARE:
             return None

@@ -117,6 +117,19 @@ def test_the_guard_names_a_board_gone_black():
     assert "not where it was" in look.problem(Frame(np.full_like(board_pixels(), 255)))
 
 
+def test_a_board_of_black_cells_on_a_black_screen_is_no_black_capture():
+    from screenbot.geometry import Rect
+    from screenbot.play.safety import BlocksLook
+
+    # a terminal's board: black cells touching, a grey number in one of them, on a black screen
+    cells = [Rect(10 + 50 * c, 10 + 40 * r, 50, 40) for r in range(4) for c in range(4)]
+    pixels = np.zeros((200, 220, 3), np.uint8)
+    pixels[25:35, 30:40] = 200
+    look = BlocksLook.learn(Rect(10, 10, 200, 160), cells)
+    assert look.problem(Frame(pixels)) is None
+    assert look.problem(Frame(np.zeros_like(pixels))) == BLACK_CAPTURE
+
+
 def test_play_without_a_display_exits_with_one_line(monkeypatch, capsys):
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)

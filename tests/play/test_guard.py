@@ -108,3 +108,23 @@ def test_every_key_is_pressed_right_after_the_guard_checked_the_board(monkeypatc
     presses = [i for i, e in enumerate(events) if e == "press"]
     assert len(presses) == len([e for e in screen.keyboard.events if isinstance(e, Press)]) >= 8
     assert all(events[i - 1] == "check" for i in presses)
+
+
+def test_a_board_of_blocks_apart_one_way_is_checked_by_its_cells_rings_not_by_gaps_past_its_edge():
+    import numpy as np
+
+    from screenbot.control.screen import Frame
+    from screenbot.geometry import Rect
+    from screenbot.play.safety import BlocksLook, BoardLook, learn_look
+
+    # columns 60 px wide, 20 px apart; rows 40 px tall, touching (a terminal printing its rows back to back)
+    cells = [Rect(10 + 80 * c, 10 + 40 * r, 60, 40) for r in range(4) for c in range(4)]
+    board = Rect(10, 10, 300, 160)
+    pixels = np.zeros((200, 340, 3), np.uint8)
+    for i, cell in enumerate(cells):
+        pixels[cell.y:cell.bottom, cell.x:cell.right] = (40 * (i % 5), 90, 200)
+    frame = Frame(pixels, 0, 0)
+    look = learn_look(frame, board, cells, blocks=True)
+    assert isinstance(look, BlocksLook) and look.problem(frame) is None
+    gapped = [Rect(10 + 80 * c, 10 + 50 * r, 60, 40) for r in range(4) for c in range(4)]
+    assert isinstance(learn_look(frame, Rect(0, 0, 330, 190), gapped), BoardLook)  # tiles with gaps: as before
