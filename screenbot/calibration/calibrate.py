@@ -13,7 +13,7 @@ from screenbot.calibration.blocks import find_block_boards
 from screenbot.calibration.colours import _close, gap_shades, measure_colours, theme_of
 from screenbot.calibration.framed import as_text, find_framed_lattices
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
-from screenbot.calibration.inset import tile_inset
+from screenbot.calibration.inset import block_inset, tile_inset
 from screenbot.calibration.lattice import Lattice, Rejected, Search, find_lattices
 from screenbot.calibration.look import dominant_share
 from screenbot.calibration.lattice_grow import unfamiliar_rows
@@ -249,10 +249,16 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
             return _blocks_profile(frame, blocks, pick, monitors, scale, source)
         # tiles drawn as blocks in ruled cells, in too few rows for a lattice of squares (a 3x3 board with
         # its bottom row empty): the cells' writing and blocks make the board, where they read as one
-        inset = _distinct([t for t in find_text_boards(frame.pixels, blocks=True) if _text_reads(frame, t)])
+        ruled = find_text_boards(frame.pixels, blocks=True)
+        inset = _distinct([t for t in ruled if _text_reads(frame, t)])
         inset = [t for t in inset if not _goes_on(frame, t)]
         if inset:
             return _text_profile(frame, inset, pick, monitors, scale, source)
+        # every cell a block inset in its ruled box, the empty cells' blocks too (wider than any lattice of
+        # squares: a text line tall): the blocks, each read by its own colour and digits, are the board
+        blocks = _blocks_inside(frame, ruled)
+        if blocks:
+            return _blocks_profile(frame, blocks, pick, monitors, scale, source)
         inside = _framed_profile(frame, monitors, scale, source) if framed else None
         if inside is not None:
             return inside
@@ -410,6 +416,39 @@ def _grown(frame: Frame, board: TextBoard) -> TextBoard:
                 break
         else:
             return board
+
+
+def _blocks_inside(frame: Frame, boards: list[TextBoard]) -> list[Lattice]:
+    """The lattices of the blocks drawn at one inset in every cell of these text boards' lattices, where
+    they read as a board and no row or column of such blocks goes on past them."""
+    out = []
+    for board in boards:
+        lat = board.lattice
+        inset = block_inset(frame.pixels, list(cell_rects(lat, frame)), board.background)
+        if inset is None:
+            continue
+        left, top, right, bottom = inset
+        inner = replace(lat, x0=lat.x0 + left, y0=lat.y0 + top, cell_w=lat.cell_w - left - right,
+                        cell_h=lat.cell_h - top - bottom, margin_x=lat.margin_x + left, margin_y=lat.margin_y + top)
+        if _blocks_go_on(frame, lat, board.background, inset) or not _blocks_read(frame, inner):
+            continue
+        if all(inner != o for o in out):
+            out.append(inner)
+    return out
+
+
+def _blocks_go_on(frame: Frame, lat: Lattice, background, inset: tuple[int, int, int, int]) -> bool:
+    """Blocks at the same inset one step past the lattice, along a whole side: the board goes on there."""
+    sides = [[(line, c) for c in range(lat.cols)] for line in (-1, lat.rows)]
+    sides += [[(r, line) for r in range(lat.rows)] for line in (-1, lat.cols)]
+    for cells in sides:
+        rects = [Rect(*(int(round(v)) for v in lat.cell(r, c))) for r, c in cells]
+        if any(r.x < 0 or r.y < 0 or r.right > frame.width or r.bottom > frame.height for r in rects):
+            continue
+        past = block_inset(frame.pixels, rects, background)
+        if past is not None and max(abs(a - b) for a, b in zip(past, inset)) <= 2:
+            return True
+    return False
 
 
 def _goes_on(frame: Frame, board: TextBoard) -> bool:

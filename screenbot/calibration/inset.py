@@ -62,3 +62,48 @@ def tile_inset(pixels: np.ndarray, cells: list[Rect], empty) -> tuple[int, int, 
     if any(v < m for v, m in zip(inset, least)):
         return None
     return inset  # type: ignore[return-value]
+
+
+BLOCK_TOL = 24  # colour levels: a pixel this close to a cell's block colour is the block
+BLOCK_LINE = 0.6  # a row (column) of the cell is the block's where its share of the block's colour is this much of the most
+BLOCK_CELLS = 0.75  # share of the cells whose block stands at the common inset
+MIN_BLOCK = 0.3  # a block spans at least this share of its cell each way
+
+
+def block_inset(pixels: np.ndarray, cells: list[Rect], background) -> tuple[int, int, int, int] | None:
+    """(left, top, right, bottom) margin between each cell's edge and the block drawn in it, where every
+    cell holds a block of its own colour (the empty cells' blocks too: a terminal's coloured blocks in a
+    ruled grid, each a few characters inside its box) and most stand at the same inset; else None.
+    `cells`: picture coordinates; `background`: the colour round the blocks, which no block is."""
+    bg = np.asarray(background, np.int16)
+    insets = []
+    for c in cells:
+        px = pixels[c.y : c.bottom, c.x : c.right].astype(np.int16)
+        if px.size == 0:
+            return None
+        off = np.abs(px - bg).max(axis=2) > BLOCK_TOL
+        if off.mean() < MIN_BLOCK * MIN_BLOCK:
+            return None  # a cell with no block in it
+        codes = (px[..., 0].astype(np.int32) << 16) | (px[..., 1].astype(np.int32) << 8) | px[..., 2]
+        values, counts = np.unique(codes[off], return_counts=True)
+        top = int(values[counts.argmax()])
+        colour = np.array([top >> 16, (top >> 8) & 255, top & 255], np.int16)
+        block = np.abs(px - colour).max(axis=2) <= BLOCK_TOL
+        spans = []
+        for share in (block.mean(axis=1), block.mean(axis=0)):
+            on = np.concatenate([[False], share >= BLOCK_LINE * share.max(), [False]])
+            edges = np.flatnonzero(np.diff(on.astype(np.int8)))
+            runs = list(zip(edges[::2], edges[1::2]))
+            if not runs:
+                return None
+            a, b = max(runs, key=lambda r: r[1] - r[0])
+            spans.append((int(a), int(b), len(share)))
+        (t, b, n_y), (l, r, n_x) = spans
+        if b - t < MIN_BLOCK * n_y or r - l < MIN_BLOCK * n_x:
+            return None
+        insets.append((l, t, n_x - r, n_y - b))
+    arr = np.asarray(insets)
+    inset = np.median(arr, axis=0).round()
+    if (np.abs(arr - inset).max(axis=1) <= AGREE_PX).mean() < BLOCK_CELLS or not inset.any():
+        return None
+    return tuple(int(v) for v in inset)  # type: ignore[return-value]

@@ -28,12 +28,10 @@ NOT_READ: dict[int, str] = {
     2: "blocks a text line tall in a bare frame: read as a block between cells",
     3: _WIDE + " (a ruled grid round them)",
     11: _HALF_TOUCHING + " (rules between the rows): writing between cells",
-    14: "blocks 2.25 times as wide as tall, the number on the lower line: no lattice of squares",
     20: _WIDE + " (a box round each)",
     21: "the number on the top line of a ruled cell 4 lines tall, on a block: a tile blank in an unknown colour",
     24: _WIDE + " (a box round each)",
     25: _WIDE + " (rules between the rows): a 4x3 grid whose cells are no tiles",
-    27: _WIDE + " (a box round each)",
     31: "numbers on the top line of blocks 3 lines tall: the text lattice stands on the numbers, off the blocks "
         "(no board: the row it could not read goes on under it)",
     33: _UNDERSCORE + " (bars between the columns)",
@@ -49,10 +47,8 @@ NOT_READ: dict[int, str] = {
     55: _UNDERSCORE,
     63: _HALF_TOUCHING + " (rules between the rows)",
     68: _WIDE + " (a box round each)",
-    71: _WIDE + " (a ruled grid round them)",
     72: _UNDERSCORE + " (blocks that touch one way)",
     74: _HALF_TOUCHING + " (in a bare frame)",
-    76: _WIDE + " (a ruled grid round them)",
     77: _HALF_TOUCHING + " (a text line tall, in a bare frame)",
 }
 READ = [n for n in LOOKS if n not in NOT_READ]
