@@ -14,11 +14,11 @@ from screenbot.calibration.colours import _close, gap_shades, measure_colours, t
 from screenbot.calibration.framed import as_text, find_framed_lattices
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
 from screenbot.calibration.inset import block_inset, tile_inset
-from screenbot.calibration.lattice import Lattice, Rejected, Search, find_lattices
+from screenbot.calibration.lattice import WIDE_ASPECT, Lattice, Rejected, Search, find_lattices
 from screenbot.calibration.look import dominant_share
 from screenbot.calibration.lattice_grow import unfamiliar_rows
 from screenbot.calibration.paper import paper_board
-from screenbot.calibration.text_lattice import TextBoard, find_text_boards
+from screenbot.calibration.text_lattice import TextBoard, background_candidates, find_text_boards
 from screenbot.control.desktop import black_capture_problem
 from screenbot.control.screen import Frame
 from screenbot.errors import ScreenbotError
@@ -256,12 +256,24 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
             return _text_profile(frame, inset, pick, monitors, scale, source)
         # every cell a block inset in its ruled box, the empty cells' blocks too (wider than any lattice of
         # squares: a text line tall): the blocks, each read by its own colour and digits, are the board
-        blocks = _blocks_inside(frame, ruled)
+        blocks = _blocks_inside(frame, [(t.lattice, t.background) for t in ruled])
         if blocks:
             return _blocks_profile(frame, blocks, pick, monitors, scale, source)
         inside = _framed_profile(frame, monitors, scale, source) if framed else None
         if inside is not None:
             return inside
+        # blocks far wider than tall (a text line tall), apart both ways or in boxes of their own: a lattice
+        # of such cells, where each holds a block at one inset (the empty cells' blocks too)
+        wide = find_lattices(frame.pixels, WIDE_ASPECT)
+        blocks = _blocks_inside(frame, [(lat, bg) for lat in wide.boards
+                                        for bg in background_candidates(frame.pixels, most=2)])
+        if blocks:
+            return _blocks_profile(frame, blocks, pick, monitors, scale, source)
+        # such cells with the empty ones bare: the lattice of wide cells, where it reads as a board
+        wide.boards = [b for b in wide.boards if _lattice_reads(frame, b, wide)]
+        if wide.boards:
+            wide.doubtful, wide.unscreened = [], False
+            return _calibrate_found(frame, pick, monitors, scale, source, wide, framed)
     if not search.boards:
         black = black_capture_problem(frame.pixels)
         if black is not None:
@@ -418,19 +430,18 @@ def _grown(frame: Frame, board: TextBoard) -> TextBoard:
             return board
 
 
-def _blocks_inside(frame: Frame, boards: list[TextBoard]) -> list[Lattice]:
-    """The lattices of the blocks drawn at one inset in every cell of these text boards' lattices, where
-    they read as a board and no row or column of such blocks goes on past them."""
+def _blocks_inside(frame: Frame, lattices: list[tuple[Lattice, tuple[int, int, int]]]) -> list[Lattice]:
+    """The lattices of the blocks drawn at one inset in every cell of these lattices (each with the colour
+    round its blocks), where they read as a board and no row or column of such blocks goes on past them."""
     out = []
-    for board in boards:
-        lat = board.lattice
-        inset = block_inset(frame.pixels, list(cell_rects(lat, frame)), board.background)
+    for lat, background in lattices:
+        inset = block_inset(frame.pixels, list(cell_rects(lat, frame)), background)
         if inset is None:
             continue
         left, top, right, bottom = inset
         inner = replace(lat, x0=lat.x0 + left, y0=lat.y0 + top, cell_w=lat.cell_w - left - right,
                         cell_h=lat.cell_h - top - bottom, margin_x=lat.margin_x + left, margin_y=lat.margin_y + top)
-        if _blocks_go_on(frame, lat, board.background, inset) or not _blocks_read(frame, inner):
+        if _blocks_go_on(frame, lat, background, inset) or not _blocks_read(frame, inner):
             continue
         if all(inner != o for o in out):
             out.append(inner)

@@ -57,9 +57,10 @@ def tile_inset(pixels: np.ndarray, cells: list[Rect], empty) -> tuple[int, int, 
     if (arr.max(axis=0) - arr.min(axis=0) > AGREE_PX).any():
         return None  # tiles of different sizes: one growing, or no common inset
     inset = tuple(int(v) for v in np.median(arr, axis=0).round())
-    w, h = cells[0].w, cells[0].h
-    least = [max(3, MIN_MARGIN * d) for d in (w, h, w, h)]
-    if any(v < m for v, m in zip(inset, least)):
+    # against the cell's shorter side: a cell many times wider than tall (a text line tall) keeps a margin
+    # of a character or two each way
+    least = max(3, MIN_MARGIN * min(cells[0].w, cells[0].h))
+    if any(v < least for v in inset):
         return None
     return inset  # type: ignore[return-value]
 

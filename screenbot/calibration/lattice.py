@@ -25,7 +25,8 @@ MIN_CELL_PX = 12  # a 150 px board has ~32 px cells; below this there is nothing
 # the room between one text line's rule character and the next's (| + |): about 9 px at usual font sizes,
 # less at small ones and more at large ones; each is tried in turn
 JOINS_PX = (9, 6, 12)
-MAX_ASPECT = 2.0  # a cell is at most twice as wide as tall, or twice as tall as wide
+MAX_ASPECT = 2.0  # a cell is at most twice as wide as tall, or twice as tall as wide ...
+WIDE_ASPECT = 6.0  # ... but where nothing else is a board: a block a text line tall, a few characters wide
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ class Search:
     doubtful: list[Lattice] = field(default_factory=list)
 
 
-def _squares(pixels: np.ndarray, join: int = 0) -> np.ndarray:
+def _squares(pixels: np.ndarray, join: int = 0, max_aspect: float = MAX_ASPECT) -> np.ndarray:
     """Cell-like regions bounded by edges: rows of (cx, cy, size, x, y, w, h).
 
     Cells need not be square (a terminal's character cells make them wider than tall, a window may
@@ -113,8 +114,8 @@ def _squares(pixels: np.ndarray, join: int = 0) -> np.ndarray:
     keep = (
         (w >= MIN_CELL_PX)
         & (h >= MIN_CELL_PX)
-        & (w <= MAX_ASPECT * h)
-        & (h <= MAX_ASPECT * w)
+        & (w <= max_aspect * h)
+        & (h <= max_aspect * w)
         & (area >= 0.5 * w * h)
         & (w <= width / 3)
         & (h <= height / 3)
@@ -205,21 +206,22 @@ def _refine_axis(pixels: np.ndarray, axis: int, centres: np.ndarray, pitch: floa
     return half, margin
 
 
-def find_lattices(pixels: np.ndarray) -> Search:
+def find_lattices(pixels: np.ndarray, max_aspect: float = MAX_ASPECT) -> Search:
     """Every board (3x3 to 8x8) in a BGR picture, plus grids cut off by the edge and rejected look-alikes.
 
     When the sharp picture yields no board, it is searched once more slightly blurred: lossy
-    compression (JPEG) rings around edges and breaks cells into pieces.
+    compression (JPEG) rings around edges and breaks cells into pieces. `max_aspect`: how much wider than
+    tall (or taller than wide) a cell may be.
     """
-    result = _search(pixels, pixels)
+    result = _search(pixels, pixels, max_aspect=max_aspect)
     if not _sure(result) and not result.cut_off:
-        again = _search(pixels, cv2.GaussianBlur(pixels, (5, 5), 0))
+        again = _search(pixels, cv2.GaussianBlur(pixels, (5, 5), 0), max_aspect=max_aspect)
         if _sure(again) or (again.cut_off and not result.boards):
             return again
     if not _sure(result) and not result.cut_off:
         # a grid ruled with characters (|, -, +: a mark per text line with room between them)
         for join in JOINS_PX:
-            again = _search(pixels, pixels, join)
+            again = _search(pixels, pixels, join, max_aspect)
             if _sure(again) or (again.boards and not result.boards):
                 return again
     return result
@@ -230,9 +232,9 @@ def _sure(search: Search) -> bool:
     return any(b not in search.doubtful for b in search.boards)
 
 
-def _search(pixels: np.ndarray, edges_from: np.ndarray, join: int = 0) -> Search:
+def _search(pixels: np.ndarray, edges_from: np.ndarray, join: int = 0, max_aspect: float = MAX_ASPECT) -> Search:
     result = Search()
-    sq = _squares(edges_from, join)
+    sq = _squares(edges_from, join, max_aspect)
     if len(sq) == 0:
         return result
     h, w = pixels.shape[:2]

@@ -26,7 +26,8 @@ _HALF_TOUCHING = "blocks that touch one way and stand apart the other: neither a
 _UNDERSCORE = "`_` for an empty cell (a mark too flat for a dot): no board"
 NOT_READ: dict[int, str] = {
     2: "blocks a text line tall in a bare frame: read as a block between cells",
-    3: _WIDE + " (a ruled grid round them)",
+    3: "blocks a text line tall inset in a ruled grid, the empty cells bare: found as a lattice of wide cells, "
+       "but a still board whose numbers fill their blocks reads unsettled",
     11: _HALF_TOUCHING + " (rules between the rows): writing between cells",
     20: _WIDE + " (a box round each)",
     21: "the number on the top line of a ruled cell 4 lines tall, on a block: a tile blank in an unknown colour",
@@ -46,7 +47,6 @@ NOT_READ: dict[int, str] = {
     54: "blocks two lines tall and 9 columns wide in a ruled grid: no board",
     55: _UNDERSCORE,
     63: _HALF_TOUCHING + " (rules between the rows)",
-    68: _WIDE + " (a box round each)",
     72: _UNDERSCORE + " (blocks that touch one way)",
     74: _HALF_TOUCHING + " (in a bare frame)",
     77: _HALF_TOUCHING + " (a text line tall, in a bare frame)",
