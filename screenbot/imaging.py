@@ -37,13 +37,19 @@ class Word:
     y1: int
     tall: int
     solid: bool = False  # a filled block (a tile's background colour), its digits written in the gaps
+    # a filled block's number: from where to where across it is written (None: not looked for, or none)
+    written: tuple[int, int] | None = None
 
     @property
     def mid_y(self) -> float:
         return (self.y0 + self.y1) / 2
 
     def anchor(self, how: str) -> float:
-        return {"right": self.x1, "left": self.x0, "centre": (self.x0 + self.x1) / 2}[how]
+        """Where the word stands across, aligned `how` (right, left, centre): a filled block by the number
+        written on it where that is known (a block filling its cell's whole step, its number left-aligned,
+        stands with the numbers written bare in its column)."""
+        x0, x1 = self.written or (self.x0, self.x1)
+        return {"right": x1, "left": x0, "centre": (x0 + x1) / 2}[how]
 
 
 def glyph_mask(pixels: np.ndarray, background, diff: int = FG_DIFF) -> np.ndarray:

@@ -18,7 +18,7 @@ from typing import Callable
 
 import numpy as np
 
-from screenbot.calibration.lattice import MIN_CELL_PX, Lattice
+from screenbot.calibration.lattice import MAX_ASPECT, MIN_CELL_PX, Lattice
 from screenbot.game.rules import SIZE as CLASSIC
 from screenbot.game.sizes import MAX_SIDE, MIN_SIDE
 from screenbot.imaging import commonest_colour
@@ -107,10 +107,12 @@ def _on(value: float, lines: np.ndarray) -> bool:
     return bool(np.abs(lines - value).min() <= SNAP)
 
 
-def find_block_boards(pixels: np.ndarray, confirm: Callable[[Lattice], bool] | None = None) -> list[Lattice]:
+def find_block_boards(pixels: np.ndarray, confirm: Callable[[Lattice], bool] | None = None,
+                      max_aspect: float = MAX_ASPECT) -> list[Lattice]:
     """Every board of touching blocks in a BGR picture (usually none or one). `confirm` (the board on a
     lattice reads as 2048 tiles) picks among lattices found on one board, and decides on a board just
-    begun whose empty cells are bare (without it such a board is not found)."""
+    begun whose empty cells are bare (without it such a board is not found). `max_aspect`: how much wider
+    than tall (or taller than wide) a cell may be."""
     vertical, horizontal = _steps(pixels)
     if len(vertical) < 2 or len(horizontal) < 2:
         return []
@@ -122,7 +124,7 @@ def find_block_boards(pixels: np.ndarray, confirm: Callable[[Lattice], bool] | N
         hw[y] = hw.get(y, 0) + b - a
     found: list[tuple[float, Lattice]] = []
     across, down = _evens(vw, MIN_CELL_PX), _evens(hw, MIN_CELL_PX)
-    for (x0, px, cols, nx), (y0, py, rows, ny) in _pairs(across, down):
+    for (x0, px, cols, nx), (y0, py, rows, ny) in _pairs(across, down, max_aspect):
         lat = Lattice(float(x0), float(y0), px, py, px, py, 0.0, 0.0, 0, rows, cols)
         # few inner lines seen (a board just begun: most neighbours share the empty colour): the
         # whole outline, and what is written on the cells centred in them, confirm the lattice
@@ -169,7 +171,7 @@ def _off_steps(lat: Lattice, vw: dict[int, int], hw: dict[int, int]) -> float:
     return float(np.mean(out))
 
 
-def _pairs(across: list, down: list) -> list[tuple[tuple, tuple]]:
+def _pairs(across: list, down: list, max_aspect: float = MAX_ASPECT) -> list[tuple[tuple, tuple]]:
     """The CANDIDATES pairs of spacings (across, down) that make cells of a board's shape: the best
     supported both ways first, then the largest (a part of a board is outlined by its inner lines too)."""
     if not across or not down:
@@ -182,7 +184,7 @@ def _pairs(across: list, down: list) -> list[tuple[tuple, tuple]]:
     area = (ax[:, 0] * ax[:, 1])[:, None] * (dn[:, 0] * dn[:, 1])[None, :]
     ratio = ax[:, 0][:, None] / dn[:, 0][None, :]
     # the share first (its steps are at least 1/42 apart), the area within it
-    key = np.where((ratio >= 0.5) & (ratio <= 2.0), share * 100 + area / (area.max() + 1), -1.0).ravel()
+    key = np.where((ratio >= 1 / max_aspect) & (ratio <= max_aspect), share * 100 + area / (area.max() + 1), -1.0).ravel()
     best = np.argpartition(-key, min(CANDIDATES, key.size - 1))[:CANDIDATES]
     best = best[np.argsort(-key[best], kind="stable")]
     return [(across[i // len(down)], down[i % len(down)]) for i in best if key[i] >= 0]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 
+from functools import partial
+
 from dataclasses import replace
 from typing import Sequence
 
@@ -243,8 +245,9 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
                 # that do not read as a board: the blocks that read as one are the board
                 return _blocks_profile(frame, blocks, pick, monitors, scale, source)
     if not search.boards and not text:
-        blocks = _read_blocks(frame) or find_apart_blocks(frame.pixels, find_block_boards,
-                                                          lambda lat: _blocks_read(frame, lat))
+        # blocks apart one way may be many times wider than tall (a text line tall, a number and its room wide)
+        blocks = _read_blocks(frame) or find_apart_blocks(
+            frame.pixels, partial(find_block_boards, max_aspect=WIDE_ASPECT), lambda lat: _blocks_read(frame, lat))
         if blocks:
             return _blocks_profile(frame, blocks, pick, monitors, scale, source)
         # tiles drawn as blocks in ruled cells, in too few rows for a lattice of squares (a 3x3 board with

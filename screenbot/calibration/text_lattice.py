@@ -14,7 +14,7 @@ words with empty space around it (and a board of another size than 4x4 must read
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -113,13 +113,21 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
     boards of tiles unless the caller found no such board."""
     found: list[TextBoard] = []
     least = 0 if blocks else MIN_BARE
+    commonest = next(iter(background_candidates(pixels, most=1)), None)
     for background, ink_diff in _inks(pixels):
         writing = without_lines(glyph_mask(pixels, background, ink_diff))
         words = outside_blocks(words_of(writing))
         digits = [w for w in words if MIN_GLYPH_PX <= w.tall and not w.solid]
         if len(digits) < least:
             continue
-        for board in _boards_in(words, background, _block_digit_heights(pixels, words) if blocks else [], ink_diff):
+        heights = _block_digit_heights(pixels, words) if blocks else []
+        # the blocks where they stand, else, on the screen's own background, where their numbers are written
+        # (blocks that fill their cells across, their numbers aligned with those written bare in the same
+        # columns; on a board's empty colour, blocks that touch are a board of blocks)
+        boards = _boards_in(words, background, heights, ink_diff)
+        if not boards and background == commonest and any(w.solid for w in words):
+            boards = _boards_in(_with_written(pixels, words), background, heights, ink_diff)
+        for board in boards:
             if board.bare < least:
                 continue  # every number sits in a filled block: a board of tiles, found by their edges
             if _gap_share(writing, board.lattice) < MIN_GAP_SHARE:
@@ -202,21 +210,41 @@ def _part(a: Lattice, b: Lattice) -> bool:
             and 0 <= row and row + (a.rows - 1) * ky < b.rows)
 
 
+FULL_STEP_PX = 2  # a block as wide as its column's step, give or take this, fills its cell across
+
+
+def _block_marks(pixels: np.ndarray, w: Word, most: float = 0.6) -> list[tuple[int, int, int, int]]:
+    """The marks written on a filled block (the digits on a tile drawn as a block), at most `most` of its
+    height: x, y, width, height of each, in the block's coordinates."""
+    block = pixels[w.y0:w.y1, w.x0:w.x1]
+    mask = glyph_mask(block, commonest_colour(block)).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return [tuple(int(v) for v in stats[i, :4]) for i in range(1, n)
+            if MIN_GLYPH_PX <= stats[i, 3] <= most * (w.y1 - w.y0)
+            and stats[i, 0] > 0 and stats[i, 1] > 0 and stats[i, 0] + stats[i, 2] < w.x1 - w.x0
+            and stats[i, 1] + stats[i, 3] < w.y1 - w.y0]  # the block's own rim is no digit
+
+
 def _block_digit_heights(pixels: np.ndarray, words: list[Word]) -> list[float]:
     """The heights of the marks written on filled blocks (the digits on tiles drawn as blocks): what
     their text size is where nothing is written on the background."""
+    return [float(max(h for _x, _y, _w, h in marks)) for w in words if w.solid and (marks := _block_marks(pixels, w))]
+
+
+def _with_written(pixels: np.ndarray, words: list[Word]) -> list[Word]:
+    """The words, each filled block with one number on it knowing where across it that is written (a block
+    a text line tall holds digits nearly as tall as itself). A block with more on it (many tiles that
+    touch, taken for one block) is left as it is."""
     out = []
     for w in words:
-        if not w.solid:
-            continue
-        block = pixels[w.y0:w.y1, w.x0:w.x1]
-        mask = glyph_mask(block, commonest_colour(block)).astype(np.uint8)
-        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        tall = [int(stats[i, 3]) for i in range(1, n) if MIN_GLYPH_PX <= stats[i, 3] <= 0.6 * (w.y1 - w.y0)
-                and stats[i, 0] > 0 and stats[i, 1] > 0 and stats[i, 0] + stats[i, 2] < w.x1 - w.x0
-                and stats[i, 1] + stats[i, 3] < w.y1 - w.y0]  # the block's own rim is no digit
-        if tall:
-            out.append(float(max(tall)))
+        marks = sorted(_block_marks(pixels, w, 0.9)) if w.solid else []
+        tall = max((h for _x, _y, _w, h in marks), default=0)
+        one_line = all(min(y + h, b[1] + b[3]) - max(y, b[1]) >= 0.5 * min(h, b[3])
+                       for x, y, _w, h in marks for b in marks)
+        together = all(b[0] - (a[0] + a[2]) <= tall for a, b in zip(marks, marks[1:]))
+        if marks and one_line and together:
+            w = replace(w, written=(w.x0 + marks[0][0], w.x0 + max(x + mw for x, _y, mw, _h in marks)))
+        out.append(w)
     return out
 
 
@@ -348,7 +376,9 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
             if any(len(groups[k]) > len(row_words) for k in cols):
                 continue
             words = [w for ws in row_words for w in ws if lo <= w.anchor(how) <= hi]
-            if any(w.x1 - w.x0 > (pitch_x * 0.98 if w.solid else min(pitch_x * 0.98, MAX_WORD_CHARS * 0.75 * digit_h))
+            # (a block with its number known may fill its cell's whole step: blocks that touch across)
+            if any(w.x1 - w.x0 > ((pitch_x + FULL_STEP_PX if w.written else pitch_x * 0.98) if w.solid
+                                  else min(pitch_x * 0.98, MAX_WORD_CHARS * 0.75 * digit_h))
                    for w in words):
                 continue  # a cell holds a short number, not a longer word
             if (len(filled) < MIN_FILLED * len(row_words) * width or len({r for r, _ in filled}) < len(row_words)
@@ -357,7 +387,7 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
             if best is not None and len(filled) < best[0][0]:
                 continue  # fewer cells filled than the best so far: it cannot win
             # each column's band: centred on the middle of what is written there, one pitch wide
-            mids = [(cols.index(k), (flat[i].x0 + flat[i].x1) / 2) for k in cols for i in groups[k]]
+            mids = [(cols.index(k), flat[i].anchor("centre")) for k in cols for i in groups[k]]
             fitted = _fit_columns(mids) or (centres[cols[0]], pitch_x)
             spread = float(np.mean([abs(m - (fitted[0] + c * fitted[1])) for c, m in mids]))
             score = (len(filled), -round(spread, 1))
@@ -387,6 +417,13 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
     # cell that holds most of it.
     cell_w = pitch_x - 2
     x0 = a0 - cell_w / 2
+    # blocks that fill their cell's whole step (touching across, a number anywhere on each) are the cells:
+    # each column's band is its blocks', edge to edge
+    full = [w for ws in row_words for w in ws
+            if w.solid and w.written and w.x1 - w.x0 >= pitch_x - FULL_STEP_PX and lo <= w.anchor(how) <= hi]
+    if full:
+        cell_w = pitch_x
+        x0 = float(np.median([w.x0 - round(((w.x0 + w.x1) / 2 - a0) / pitch_x) * pitch_x for w in full]))
     # A cell is its row's whole band too, centred on the middle of the digits: room for a filled block
     # (a tile drawn in a background colour) as tall as the row, whatever the first board showed.
     cell_h = pitch_y - 2

@@ -21,6 +21,20 @@ SAME = 10  # colour levels: the empty cells' colour, give or take
 DOT_SHARE = 0.5  # marks lower than this share of a digit's height are a dot: nothing written
 FLAT_SHARE = 0.9  # a block this much one exact colour (within 1 level) is flat: writing on it may be faint
 FAINT_INK = 4  # colour levels from a flat block's colour that are writing (a terminal's 255 on 254: 9 apart)
+EDGE_PX = 2  # a block's outer pixels, left out of its writing (a neighbour's edge a pixel over)
+
+
+def _whole_block(cell: np.ndarray, colour) -> np.ndarray:
+    """The cell less its outer EDGE_PX, with enough of its own colour round it that the digits' reader, which
+    leaves a cell's outer part out (rounded corners, a neighbour's glow: none on a terminal's block), sees all
+    that is written on it."""
+    h, w = cell.shape[:2]
+    core = cell[EDGE_PX:h - EDGE_PX, EDGE_PX:w - EDGE_PX]
+    py, px = int(np.ceil(0.16 * h)) + 1, int(np.ceil(0.07 * w)) + 1
+    out = np.empty((core.shape[0] + 2 * py, core.shape[1] + 2 * px, 3), cell.dtype)
+    out[:] = np.asarray(colour, cell.dtype)
+    out[py:py + core.shape[0], px:px + core.shape[1]] = core
+    return out
 
 
 def cell_look(cell: np.ndarray) -> tuple[tuple[int, int, int], float, float, int, int]:
@@ -34,7 +48,9 @@ def cell_look(cell: np.ndarray) -> tuple[tuple[int, int, int], float, float, int
     h, w = near.shape
     ry, rx = max(1, int(RIM * h)), max(1, int(RIM * w))
     rim = np.concatenate([near[:ry].ravel(), near[-ry:].ravel(), near[:, :rx].ravel(), near[:, -rx:].ravel()])
-    inner = (off[ry:-ry, rx:-rx] > ink).astype(np.uint8)  # what is written inside the rim (glyph_mask's test)
+    # what is written on the block (glyph_mask's test), up to its edge less a pixel or two (a number on a
+    # tall block's top text line reaches into its rim)
+    inner = (off[EDGE_PX:-EDGE_PX, EDGE_PX:-EDGE_PX] > ink).astype(np.uint8)
     tall = max((wd.tall for wd in words_of(inner)), default=0)
     return colour, float(near.mean()), float(rim.mean()), int(tall), ink
 
@@ -80,7 +96,7 @@ def read_block_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -
             if empty is not None and max(abs(a - b) for a, b in zip(colour, empty)) <= SAME:
                 continue
             return done(None, BoardState.UNSETTLED, f"cell {i // cols},{i % cols} is a block with no number on it")
-        value, called = value_from_digits(profile, cells[i], colour, ocr_allowed, ink)
+        value, called = value_from_digits(profile, _whole_block(cells[i], colour), colour, ocr_allowed, ink)
         calls += called
         learned = learned or called > 0
         if value is None:

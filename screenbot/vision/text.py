@@ -41,6 +41,39 @@ def _row_words(writing: np.ndarray, rects):
     return [(w.x0 + left, w.y0 + top, w.x1 + left, w.y1 + top, int(w.tall), w.solid) for w in words]
 
 
+TOUCH_SHARE = 0.9  # a run of blocks splits into its cells where it covers this share of each of them
+EDGE_SHARE = 0.9  # ... and each piece is one colour along its own left and right edges
+
+
+def _split_touching(region: np.ndarray, words: list, cells) -> list:
+    """The row's words with each run of filled blocks that touch across (a row of tiles edge to edge)
+    split into one block per cell it fills. A run that covers a cell only in part, or a piece of two
+    colours (blocks caught between cells), stays whole: writing between cells."""
+    out = []
+    for w in words:
+        x0, y0, x1, y1, tall, solid = w
+        covered = [c for c in cells if min(x1, c.right) - max(x0, c.x) >= TOUCH_SHARE * c.w]
+        partly = [c for c in cells if min(x1, c.right) - max(x0, c.x) > 2]
+        if not solid or len(covered) < 2 or len(partly) != len(covered):
+            out.append(w)
+            continue
+        pieces = [(max(x0, c.x), y0, min(x1, c.right), y1, tall, True) for c in covered]
+        if all(_one_colour_edges(region[py0:py1, px0:px1]) for px0, py0, px1, py1, _t, _s in pieces):
+            out += pieces
+        else:
+            out.append(w)
+    return out
+
+
+def _one_colour_edges(block: np.ndarray) -> bool:
+    """Whether a block's commonest colour runs down most of its left and right edges (a pixel or two in)."""
+    if block.shape[1] < 6:
+        return False
+    colour = np.asarray(commonest_colour(block), np.int16)
+    edges = np.concatenate([block[:, 1:3], block[:, -3:-1]], axis=1).astype(np.int16)
+    return float((np.abs(edges - colour).max(axis=2) <= 12).mean()) >= EDGE_SHARE
+
+
 def lattice_cols(rects) -> int:
     """How many columns a lattice's cells (row by row) have: the cells level with the first."""
     return sum(1 for r in rects if r.y == rects[0].y)
@@ -214,7 +247,7 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
     for row in range(profile.rows):
         cells = rects[row * n_cols:(row + 1) * n_cols]
         taken: set[int] = set()
-        for x0, y0, x1, y1, tall, solid in _row_words(writing, cells):
+        for x0, y0, x1, y1, tall, solid in _split_touching(region, _row_words(writing, cells), cells):
             if tall < DOT_SHARE * digit_h and not solid:
                 continue  # a dot, or a speck: nothing written
             overlaps = [max(0, min(x1, c.right) - max(x0, c.x)) for c in cells]

@@ -28,7 +28,6 @@ NOT_READ: dict[int, str] = {
     2: "blocks a text line tall in a bare frame: read as a block between cells",
     3: "blocks a text line tall inset in a ruled grid, the empty cells bare: found as a lattice of wide cells, "
        "but a still board whose numbers fill their blocks reads unsettled",
-    11: _HALF_TOUCHING + " (rules between the rows): writing between cells",
     20: _WIDE + " (a box round each)",
     21: "the number on the top line of a ruled cell 4 lines tall, on a block: a tile blank in an unknown colour",
     24: _WIDE + " (a box round each)",
@@ -38,7 +37,6 @@ NOT_READ: dict[int, str] = {
     33: _UNDERSCORE + " (bars between the columns)",
     37: _UNDERSCORE + " (blocks in boxes that touch)",
     40: _WIDE + " (rules between the rows; no board: the row it could not read goes on under it)",
-    44: _HALF_TOUCHING + " (rules between the rows)",
     45: "blocks inset a few pixels in a ruled grid on black: the empty cells are the lines' own background, so "
         "no empty colour is learned and each tile shows two colours",
     46: _UNDERSCORE + " (blocks that touch one way)",
@@ -47,9 +45,6 @@ NOT_READ: dict[int, str] = {
     54: "blocks two lines tall and 9 columns wide in a ruled grid: no board",
     55: _UNDERSCORE,
     63: _HALF_TOUCHING + " (rules between the rows)",
-    72: _UNDERSCORE + " (blocks that touch one way)",
-    74: _HALF_TOUCHING + " (in a bare frame)",
-    77: _HALF_TOUCHING + " (a text line tall, in a bare frame)",
 }
 READ = [n for n in LOOKS if n not in NOT_READ]
 
