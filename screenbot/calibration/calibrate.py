@@ -519,11 +519,14 @@ def _read_blocks(frame: Frame) -> list[Lattice]:
 
 
 def _blocks_read(frame: Frame, lattice: Lattice) -> bool:
-    """The board of touching blocks on this lattice alone reads as a 2048 board."""
+    """The board of blocks on this lattice alone reads as a 2048 board, with an empty cell on it (blank
+    cells of one colour: a number written on every cell, a `0` on the empty ones that OCR may take for an
+    8, makes no board of blocks)."""
     try:
-        return _profile_reads(frame, _blocks_profile(frame, [lattice], None, None, 1.0, ""))
+        profile = _blocks_profile(frame, [lattice], None, None, 1.0, "")
     except ScreenbotError:
         return False
+    return profile.empty_colour is not None and _profile_reads(frame, profile)
 
 
 def _blocks_profile(frame: Frame, boards: list[Lattice], pick: int | None, monitors: Sequence[Rect] | None,

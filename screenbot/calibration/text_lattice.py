@@ -113,7 +113,6 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
     boards of tiles unless the caller found no such board."""
     found: list[TextBoard] = []
     least = 0 if blocks else MIN_BARE
-    commonest = next(iter(background_candidates(pixels, most=1)), None)
     for background, ink_diff in _inks(pixels):
         writing = without_lines(glyph_mask(pixels, background, ink_diff))
         words = outside_blocks(words_of(writing))
@@ -121,12 +120,14 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
         if len(digits) < least:
             continue
         heights = _block_digit_heights(pixels, words) if blocks else []
-        # the blocks where they stand, else, on the screen's own background, where their numbers are written
-        # (blocks that fill their cells across, their numbers aligned with those written bare in the same
-        # columns; on a board's empty colour, blocks that touch are a board of blocks)
+        # the blocks where they stand, else where their numbers are written (blocks that fill their cells
+        # across, their numbers aligned with those written bare in the same columns), on a board that stands
+        # on this background (blocks that touch on a board's empty colour, with none round it, are a board
+        # of blocks)
         boards = _boards_in(words, background, heights, ink_diff)
-        if not boards and background == commonest and any(w.solid for w in words):
-            boards = _boards_in(_with_written(pixels, words), background, heights, ink_diff)
+        if not boards and any(w.solid for w in words):
+            boards = [b for b in _boards_in(_with_written(pixels, words), background, heights, ink_diff)
+                      if _stands_on(pixels, b.lattice, background)]
         for board in boards:
             if board.bare < least:
                 continue  # every number sits in a filled block: a board of tiles, found by their edges
@@ -211,6 +212,24 @@ def _part(a: Lattice, b: Lattice) -> bool:
 
 
 FULL_STEP_PX = 2  # a block as wide as its column's step, give or take this, fills its cell across
+
+
+ROUND_SHARE = 0.6  # a board stands on a colour that covers this share of a ring round it
+
+
+def _stands_on(pixels: np.ndarray, lat: Lattice, background) -> bool:
+    """Whether the colour round the board (a ring half a step wide outside its cells) is mostly `background`."""
+    h, w = pixels.shape[:2]
+    x0, y0 = lat.x0, lat.y0
+    x1, y1 = x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w, y0 + (lat.rows - 1) * lat.pitch_y + lat.cell_h
+    reach = 0.5 * min(lat.pitch_x, lat.pitch_y)
+    ox0, oy0, ox1, oy1 = (int(max(0, x0 - reach)), int(max(0, y0 - reach)), int(min(w, x1 + reach)), int(min(h, y1 + reach)))
+    ring = np.ones((oy1 - oy0, ox1 - ox0), bool)
+    ring[int(y0) - oy0:int(y1) - oy0, int(x0) - ox0:int(x1) - ox0] = False
+    if not ring.any():
+        return False
+    near = np.abs(pixels[oy0:oy1, ox0:ox1].astype(np.int16) - np.asarray(background, np.int16)).max(axis=2) <= FG_DIFF
+    return float(near[ring].mean()) >= ROUND_SHARE
 
 
 def _block_marks(pixels: np.ndarray, w: Word, most: float = 0.6) -> list[tuple[int, int, int, int]]:

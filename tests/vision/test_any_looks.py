@@ -69,6 +69,15 @@ def test_no_look_is_ever_read_as_a_board_the_game_did_not_show(seed):
     assert [(f.name, f.seen) for f in frames(seed) if f.outcome == "wrong"] == []
 
 
+@pytest.mark.parametrize("seed", LOOKS)
+def test_no_look_on_a_whole_black_screen_is_read_as_a_board_the_game_did_not_show(seed):
+    # as a live capture sees the terminal: its window at the top left of a screen that is mostly black
+    on_screen = read_family_frames(f"any_look_{seed}", ROOT, screen=(1280, 800))
+    assert [(f.name, f.seen) for f in on_screen if f.outcome == "wrong"] == []
+    if seed in READ:
+        assert [(f.name, f.outcome, f.seen) for f in on_screen if f.outcome != "exact"] == []
+
+
 @pytest.mark.parametrize("seed", READ + [pytest.param(s, marks=pytest.mark.xfail(reason=why, strict=True))
                                          for s, why in sorted(NOT_READ.items())])
 def test_every_frame_of_a_look_is_read_exactly(seed):

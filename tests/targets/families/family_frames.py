@@ -26,9 +26,20 @@ class FamilyFrame:
     seen: str  # the state and grid read, or the error's message
 
 
-def read_family_frames(name: str, root: Path = FIXTURES) -> list[FamilyFrame]:
-    """Every recorded frame of program `name` as screenbot reads it (no display needed)."""
+def read_family_frames(name: str, root: Path = FIXTURES, screen: tuple[int, int] | None = None) -> list[FamilyFrame]:
+    """Every recorded frame of program `name` as screenbot reads it (no display needed). `screen`: (width,
+    height) of a black screen each frame (a window) is shown on, at its top left, as a live capture of the
+    whole screen shows it."""
     import cv2
+    import numpy as np
+
+    def picture(png: Path):
+        img = cv2.imread(str(png))
+        if screen is None:
+            return img
+        out = np.zeros((max(screen[1], img.shape[0]), max(screen[0], img.shape[1]), 3), np.uint8)
+        out[:img.shape[0], :img.shape[1]] = img
+        return out
 
     from screenbot.board_source import ended_by_rules
     from screenbot.calibration import calibrate
@@ -41,7 +52,7 @@ def read_family_frames(name: str, root: Path = FIXTURES) -> list[FamilyFrame]:
     labels = {png: json.loads(png.with_suffix(".json").read_text()) for png in sorted((root / name).glob("*.png"))}
     still = [png for png, lab in labels.items() if lab["kind"] == "static"]
     first = min(still, key=lambda png: sum(v != 0 for row in labels[png]["board"] for v in row))
-    frame = Frame(cv2.imread(str(first)), 0, 0)
+    frame = Frame(picture(first), 0, 0)
     try:
         profile = calibrate(frame)
         learn_marks(frame, profile)
@@ -51,7 +62,7 @@ def read_family_frames(name: str, root: Path = FIXTURES) -> list[FamilyFrame]:
     for png, lab in labels.items():
         shown = [to_grid(lab["board"])] + ([to_grid(lab["board_before"])] if "board_before" in lab else [])
         try:
-            frame = Frame(cv2.imread(str(png)), 0, 0)
+            frame = Frame(picture(png), 0, 0)
             reading = ended_by_rules(read_board(frame, profile), frame)  # as `read` says
         except ScreenbotError as exc:
             out.append(FamilyFrame(png.name, lab["kind"], "error", str(exc)))
