@@ -86,18 +86,17 @@ def _palette(spec: dict) -> dict[int, str]:
     values = [2 ** k for k in range(1, 18)]
     if spec["colour"] == "mono":
         return {v: bold for v in values}
-    if spec["colour"] == "fg16":
-        hues = rng.sample(FG16, len(FG16))
-        return {v: f"{bold}{hues[i % len(hues)]};" for i, v in enumerate(values)}
-    if spec["colour"] == "fg256":
-        hues = rng.sample(VIVID256, len(VIVID256))
-        return {v: f"{bold}38;5;{hues[i % len(hues)]};" for i, v in enumerate(values)}
-    if spec["colour"] == "bg16":
-        hues = rng.sample(BG16, len(BG16))
-        return {v: f"{bold}{hues[i % len(hues)]};{30 if i % 3 else 97};" for i, v in enumerate(values)}
-    if spec["colour"] == "bg256":
-        hues = rng.sample(VIVID256, len(VIVID256))
-        return {v: f"{bold}48;5;{hues[i % len(hues)]};38;5;{16 if i % 2 else 231};" for i, v in enumerate(values)}
+    # the indexed looks: a shuffled palette, each value's SGR from its hue (and, on a block, its ink)
+    indexed = {
+        "fg16": (FG16, lambda i, hue: f"{hue};"),
+        "fg256": (VIVID256, lambda i, hue: f"38;5;{hue};"),
+        "bg16": (BG16, lambda i, hue: f"{hue};{30 if i % 3 else 97};"),
+        "bg256": (VIVID256, lambda i, hue: f"48;5;{hue};38;5;{16 if i % 2 else 231};"),
+    }
+    if spec["colour"] in indexed:
+        palette, sgr = indexed[spec["colour"]]
+        hues = rng.sample(palette, len(palette))
+        return {v: bold + sgr(i, hues[i % len(hues)]) for i, v in enumerate(values)}
     start = rng.random()
     for i, v in enumerate(values):  # 24-bit: hues around the wheel, light to dark
         r, g, b = (int(255 * c) for c in colorsys.hsv_to_rgb((start + 0.13 * i) % 1.0, 0.35 + 0.04 * (i % 12),
