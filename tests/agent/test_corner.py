@@ -53,7 +53,7 @@ def test_load_or_build_replaces_an_unusable_file_and_maps_what_it_built(tmp_path
     path.write_bytes(b"not a table")
     built = _solved_some()
     solved = built.states_solved()
-    monkeypatch.setattr(C, "build_tables", lambda progress=None, earlier=None: built)
+    monkeypatch.setattr(C, "build_tables", lambda progress=None, earlier=None, hold=None: built)
     older = [tmp_path / "corner_tables_v1.npz", tmp_path / "corner_tables_v3.tables"]  # other versions: replaced
     for old in older:
         old.write_bytes(b"old tables")
@@ -72,7 +72,7 @@ def test_load_or_build_converts_the_same_tables_from_numpys_zip_file(tmp_path, m
     built = _solved_some()
     twin = tmp_path / "corner.npz"
     built.save(twin)
-    monkeypatch.setattr(C, "build_tables", lambda progress=None, earlier=None: pytest.fail("converted, not built"))
+    monkeypatch.setattr(C, "build_tables", lambda progress=None, earlier=None, hold=None: pytest.fail("converted, not built"))
     tables, seconds = C.load_or_build(tmp_path / "corner.tables")
     assert seconds is None and not twin.exists() and (tmp_path / "corner.tables").exists()
     grid = _prefilled(BIG, CROWDED[2][1])
