@@ -16,9 +16,9 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from screenbot.calibration.lattice import MIN_CELL_PX, Lattice
+from screenbot.calibration.lattice import MIN_CELL_PX, Lattice, overlap_share
 from screenbot.calibration.text_lattice import background_candidates
-from screenbot.imaging import LINE_THICK_PX
+from screenbot.imaging import LINE_THICK_PX, glyph_mask
 
 BACKGROUND_TOL = 12  # colour levels: a pixel this near the background's colour is background
 BRIDGE_PX = 25  # gaps up to this wide are bridged when grouping blocks (two terminal columns, a text line)
@@ -33,17 +33,16 @@ def find_apart_blocks(pixels: np.ndarray, find: Callable[..., list[Lattice]],
     touching-blocks search; `confirm(lattice)` says whether a lattice in this picture reads as a board."""
     out: list[Lattice] = []
     for colour in background_candidates(pixels, most=2):  # the screen's, and a window's (a terminal's)
-        background = np.asarray(colour, np.int16)
-        ink = (np.abs(pixels.astype(np.int16) - background).max(axis=2) > BACKGROUND_TOL).astype(np.uint8)
+        ink = glyph_mask(pixels, colour, BACKGROUND_TOL)
         for across in (True, False):  # gaps between the columns, then between the rows
             picture, mask = (pixels, ink) if across else (pixels.transpose(1, 0, 2), ink.T)
             for x, y, w, h in _groups(mask):
-                out += _in_group(picture, mask, (x, y, w, h), background, find, confirm, across)
+                out += _in_group(picture, mask, (x, y, w, h), colour, find, confirm, across)
     # one board found twice (both ways, or a part of it alone): the one of more cells stays
     out.sort(key=lambda lat: -lat.rows * lat.cols)
     kept: list[Lattice] = []
     for lat in out:
-        if all(not _overlap(lat, o) for o in kept):
+        if all(overlap_share(lat.board_rect, o.board_rect) < 0.5 for o in kept):  # sharing half the smaller: one board
             kept.append(lat)
     return kept
 
@@ -56,7 +55,7 @@ def _groups(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
             if stats[i][2] >= 3 * MIN_CELL_PX and stats[i][3] >= 3 * MIN_CELL_PX]
 
 
-def _in_group(picture: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int], background: np.ndarray,
+def _in_group(picture: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int], background,
               find, confirm, across: bool) -> list[Lattice]:
     x, y, w, h = box
     part = mask[y:y + h, x:x + w].astype(bool)
@@ -66,9 +65,8 @@ def _in_group(picture: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, i
         return []  # nothing to take out (blocks that touch are found without this), or nothing left
     kept_x, kept_y = x + np.nonzero(keep_cols)[0], y + np.nonzero(keep_rows)[0]
     squeezed = picture[y:y + h, x:x + w][keep_rows][:, keep_cols]
-    padded = np.empty((squeezed.shape[0] + 2 * PAD_PX, squeezed.shape[1] + 2 * PAD_PX, 3), np.uint8)
-    padded[:] = background.astype(np.uint8)
-    padded[PAD_PX:PAD_PX + squeezed.shape[0], PAD_PX:PAD_PX + squeezed.shape[1]] = squeezed
+    padded = cv2.copyMakeBorder(np.ascontiguousarray(squeezed), PAD_PX, PAD_PX, PAD_PX, PAD_PX, cv2.BORDER_CONSTANT,
+                                value=tuple(int(v) for v in background))
 
     def put_back(lat: Lattice) -> Lattice | None:
         along_x = _spread(kept_x, lat.x0 - PAD_PX, lat.pitch_x, lat.cell_w, lat.cols)
@@ -111,11 +109,3 @@ def _spread(kept: np.ndarray, first: float, pitch: float, size: float, n: int) -
         return None  # the cells do not stand evenly once the gaps are back: no board
     return starts[0], float(np.mean(steps)), float(np.mean(sizes))
 
-
-def _overlap(a: Lattice, b: Lattice) -> bool:
-    """Two boards that share half the smaller one."""
-    ax, ay, aw, ah = a.board_rect
-    bx, by, bw, bh = b.board_rect
-    w = min(ax + aw, bx + bw) - max(ax, bx)
-    h = min(ay + ah, by + bh) - max(ay, by)
-    return w > 0 and h > 0 and w * h >= 0.5 * min(aw * ah, bw * bh)

@@ -20,6 +20,7 @@ from screenbot.calibration.lattice import WIDE_ASPECT, Lattice, Rejected, Search
 from screenbot.calibration.look import dominant_share
 from screenbot.calibration.lattice_grow import unfamiliar_rows
 from screenbot.calibration.paper import paper_board
+from screenbot.calibration.past_edge import blocks_go_on, text_goes_on
 from screenbot.calibration.text_lattice import TextBoard, background_candidates, find_text_boards
 from screenbot.control.desktop import black_capture_problem
 from screenbot.control.screen import Frame
@@ -254,7 +255,7 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
         # its bottom row empty): the cells' writing and blocks make the board, where they read as one
         ruled = find_text_boards(frame.pixels, blocks=True)
         inset = _distinct([t for t in ruled if _text_reads(frame, t)])
-        inset = [t for t in inset if not _goes_on(frame, t)]
+        inset = [t for t in inset if not text_goes_on(frame, t)]
         if inset:
             return _text_profile(frame, inset, pick, monitors, scale, source)
         # every cell a block inset in its ruled box, the empty cells' blocks too (wider than any lattice of
@@ -444,58 +445,11 @@ def _blocks_inside(frame: Frame, lattices: list[tuple[Lattice, tuple[int, int, i
         left, top, right, bottom = inset
         inner = replace(lat, x0=lat.x0 + left, y0=lat.y0 + top, cell_w=lat.cell_w - left - right,
                         cell_h=lat.cell_h - top - bottom, margin_x=lat.margin_x + left, margin_y=lat.margin_y + top)
-        if _blocks_go_on(frame, lat, background, inset) or not _blocks_read(frame, inner):
+        if blocks_go_on(frame, lat, background, inset) or not _blocks_read(frame, inner):
             continue
         if all(inner != o for o in out):
             out.append(inner)
     return out
-
-
-def _blocks_go_on(frame: Frame, lat: Lattice, background, inset: tuple[int, int, int, int]) -> bool:
-    """Blocks at the same inset one step past the lattice, along a whole side: the board goes on there."""
-    sides = [[(line, c) for c in range(lat.cols)] for line in (-1, lat.rows)]
-    sides += [[(r, line) for r in range(lat.rows)] for line in (-1, lat.cols)]
-    for cells in sides:
-        rects = [Rect(*(int(round(v)) for v in lat.cell(r, c))) for r, c in cells]
-        if any(r.x < 0 or r.y < 0 or r.right > frame.width or r.bottom > frame.height for r in rects):
-            continue
-        past = block_inset(frame.pixels, rects, background)
-        if past is not None and max(abs(a - b) for a, b in zip(past, inset)) <= 2:
-            return True
-    return False
-
-
-def _goes_on(frame: Frame, board: TextBoard) -> bool:
-    """Marks one step past the board, each wholly inside a cell of the row (or column) the lattice would
-    have there, in all but one of its cells: the board goes on there (a row it could not read, a tile in
-    it standing off the lattice), so it is no board of its own size. A help line under a board crosses
-    the cells; a title stands apart from them."""
-    writing = glyph_mask(frame.pixels, board.background, board.ink_diff)
-    lat = board.lattice
-    for line in (-1, lat.rows):
-        if _marked_cells(writing, lat, [(line, c) for c in range(lat.cols)]) >= max(2, lat.cols - 1):
-            return True
-    for line in (-1, lat.cols):
-        if _marked_cells(writing, lat, [(r, line) for r in range(lat.rows)]) >= max(2, lat.rows - 1):
-            return True
-    return False
-
-
-def _marked_cells(writing, lat: Lattice, cells: list[tuple[int, int]]) -> int:
-    """How many of these cells (of the lattice grown past its edge) hold a mark wholly inside them; 0 where
-    any of them lies off the frame."""
-    import cv2
-
-    marked = 0
-    for r, c in cells:
-        x, y, w, h = (int(round(v)) for v in lat.cell(r, c))
-        if x < 1 or y < 1 or x + w + 1 > writing.shape[1] or y + h + 1 > writing.shape[0]:
-            return 0
-        # the cell with a pixel round it: a mark touching that rim crosses the cell's edge
-        n, _, stats, _ = cv2.connectedComponentsWithStats(writing[y - 1:y + h + 1, x - 1:x + w + 1], connectivity=8)
-        if any(sx > 0 and sy > 0 and sx + sw < w + 2 and sy + sh < h + 2 for sx, sy, sw, sh, _ in stats[1:]):
-            marked += 1
-    return marked
 
 
 def _inside(lattice: Lattice, frame: Frame) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from screenbot.geometry import Rect
+from screenbot.imaging import commonest_colour
 
 MARGIN_TOL = 24  # colour levels: a pixel this close to the empty colour is margin, not tile
 RING_PX = (2, 4)  # the ring just inside a cell's edge that the margin covers (clear of an antialiased line)
@@ -85,10 +86,7 @@ def block_inset(pixels: np.ndarray, cells: list[Rect], background) -> tuple[int,
         off = np.abs(px - bg).max(axis=2) > BLOCK_TOL
         if off.mean() < MIN_BLOCK * MIN_BLOCK:
             return None  # a cell with no block in it
-        codes = (px[..., 0].astype(np.int32) << 16) | (px[..., 1].astype(np.int32) << 8) | px[..., 2]
-        values, counts = np.unique(codes[off], return_counts=True)
-        top = int(values[counts.argmax()])
-        colour = np.array([top >> 16, (top >> 8) & 255, top & 255], np.int16)
+        colour = np.asarray(commonest_colour(px[off]), np.int16)
         block = np.abs(px - colour).max(axis=2) <= BLOCK_TOL
         spans = []
         for share in (block.mean(axis=1), block.mean(axis=0)):

@@ -351,13 +351,14 @@ def _dedupe(boards: list[Lattice]) -> list[Lattice]:
     out: list[Lattice] = []
     for b in sorted(boards, key=lambda l: -l.matched):
         bx, by, bw, bh = b.board_rect
-        if any(_overlap((bx, by, bw, bh), o.board_rect) > 0.3 for o in out):
+        if any(overlap_share((bx, by, bw, bh), o.board_rect) > 0.3 for o in out):
             continue
         out.append(b)
     return sorted(out, key=lambda l: (round(l.board_rect[1] / 50), l.board_rect[0]))
 
 
-def _overlap(a, b) -> float:
+def overlap_share(a, b) -> float:
+    """How much of the smaller of two rectangles (x, y, w, h) the other covers (0..1)."""
     ax, ay, aw, ah = a
     bx, by, bw, bh = b
     iw = max(0.0, min(ax + aw, bx + bw) - max(ax, bx))

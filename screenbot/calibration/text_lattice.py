@@ -14,14 +14,14 @@ words with empty space around it (and a board of another size than 4x4 must read
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
+from screenbot.calibration.block_words import block_digit_heights, with_written
 from screenbot.calibration.lattice import Lattice
 from screenbot.game.sizes import MAX_SIDE, MIN_SIDE
-from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, Word, clear_share, commonest_colour, glyph_mask, outside_blocks, without_lines, words_of
+from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, Word, clear_share, glyph_mask, outside_blocks, without_lines, words_of
 
 EVEN = 0.12  # spacings of rows or columns may differ by this share
 MIN_FILLED = 10 / 16  # the share of cells that must show a word or a dot (a board just begun shows few numbers)
@@ -119,14 +119,14 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
         digits = [w for w in words if MIN_GLYPH_PX <= w.tall and not w.solid]
         if len(digits) < least:
             continue
-        heights = _block_digit_heights(pixels, words) if blocks else []
+        heights = block_digit_heights(pixels, words) if blocks else []
         # the blocks where they stand, else where their numbers are written (blocks that fill their cells
         # across, their numbers aligned with those written bare in the same columns), on a board that stands
         # on this background (blocks that touch on a board's empty colour, with none round it, are a board
         # of blocks)
         boards = _boards_in(words, background, heights, ink_diff)
         if not boards and any(w.solid for w in words):
-            boards = [b for b in _boards_in(_with_written(pixels, words), background, heights, ink_diff)
+            boards = [b for b in _boards_in(with_written(pixels, words), background, heights, ink_diff)
                       if _stands_on(pixels, b.lattice, background)]
         for board in boards:
             if board.bare < least:
@@ -230,41 +230,6 @@ def _stands_on(pixels: np.ndarray, lat: Lattice, background) -> bool:
         return False
     near = np.abs(pixels[oy0:oy1, ox0:ox1].astype(np.int16) - np.asarray(background, np.int16)).max(axis=2) <= FG_DIFF
     return float(near[ring].mean()) >= ROUND_SHARE
-
-
-def _block_marks(pixels: np.ndarray, w: Word, most: float = 0.6) -> list[tuple[int, int, int, int]]:
-    """The marks written on a filled block (the digits on a tile drawn as a block), at most `most` of its
-    height: x, y, width, height of each, in the block's coordinates."""
-    block = pixels[w.y0:w.y1, w.x0:w.x1]
-    mask = glyph_mask(block, commonest_colour(block)).astype(np.uint8)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return [tuple(int(v) for v in stats[i, :4]) for i in range(1, n)
-            if MIN_GLYPH_PX <= stats[i, 3] <= most * (w.y1 - w.y0)
-            and stats[i, 0] > 0 and stats[i, 1] > 0 and stats[i, 0] + stats[i, 2] < w.x1 - w.x0
-            and stats[i, 1] + stats[i, 3] < w.y1 - w.y0]  # the block's own rim is no digit
-
-
-def _block_digit_heights(pixels: np.ndarray, words: list[Word]) -> list[float]:
-    """The heights of the marks written on filled blocks (the digits on tiles drawn as blocks): what
-    their text size is where nothing is written on the background."""
-    return [float(max(h for _x, _y, _w, h in marks)) for w in words if w.solid and (marks := _block_marks(pixels, w))]
-
-
-def _with_written(pixels: np.ndarray, words: list[Word]) -> list[Word]:
-    """The words, each filled block with one number on it knowing where across it that is written (a block
-    a text line tall holds digits nearly as tall as itself). A block with more on it (many tiles that
-    touch, taken for one block) is left as it is."""
-    out = []
-    for w in words:
-        marks = sorted(_block_marks(pixels, w, 0.9)) if w.solid else []
-        tall = max((h for _x, _y, _w, h in marks), default=0)
-        one_line = all(min(y + h, b[1] + b[3]) - max(y, b[1]) >= 0.5 * min(h, b[3])
-                       for x, y, _w, h in marks for b in marks)
-        together = all(b[0] - (a[0] + a[2]) <= tall for a, b in zip(marks, marks[1:]))
-        if marks and one_line and together:
-            w = replace(w, written=(w.x0 + marks[0][0], w.x0 + max(x + mw for x, _y, mw, _h in marks)))
-        out.append(w)
-    return out
 
 
 def _boards_in(words: list[Word], background, block_heights: list[float] = (), ink_diff: int = FG_DIFF) -> list[TextBoard]:

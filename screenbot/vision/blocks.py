@@ -5,6 +5,7 @@ but a dot on it, else a tile whose number is read by its shape (OCR once per new
 from __future__ import annotations
 
 
+import cv2
 import numpy as np
 
 from screenbot.board_state import BoardState
@@ -29,12 +30,9 @@ def _whole_block(cell: np.ndarray, colour) -> np.ndarray:
     leaves a cell's outer part out (rounded corners, a neighbour's glow: none on a terminal's block), sees all
     that is written on it."""
     h, w = cell.shape[:2]
-    core = cell[EDGE_PX:h - EDGE_PX, EDGE_PX:w - EDGE_PX]
     py, px = int(np.ceil(0.16 * h)) + 1, int(np.ceil(0.07 * w)) + 1
-    out = np.empty((core.shape[0] + 2 * py, core.shape[1] + 2 * px, 3), cell.dtype)
-    out[:] = np.asarray(colour, cell.dtype)
-    out[py:py + core.shape[0], px:px + core.shape[1]] = core
-    return out
+    return cv2.copyMakeBorder(np.ascontiguousarray(cell[EDGE_PX:h - EDGE_PX, EDGE_PX:w - EDGE_PX]), py, py, px, px,
+                              cv2.BORDER_CONSTANT, value=tuple(int(v) for v in colour))
 
 
 def cell_look(cell: np.ndarray) -> tuple[tuple[int, int, int], float, float, int, int]:

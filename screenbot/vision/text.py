@@ -43,6 +43,7 @@ def _row_words(writing: np.ndarray, rects):
 
 TOUCH_SHARE = 0.9  # a run of blocks splits into its cells where it covers this share of each of them
 EDGE_SHARE = 0.9  # ... and each piece is one colour along its own left and right edges
+EDGE_TOL = 12  # colour levels: a pixel this near a piece's colour is that colour
 
 
 def _split_touching(region: np.ndarray, words: list, cells) -> list:
@@ -71,7 +72,7 @@ def _one_colour_edges(block: np.ndarray) -> bool:
         return False
     colour = np.asarray(commonest_colour(block), np.int16)
     edges = np.concatenate([block[:, 1:3], block[:, -3:-1]], axis=1).astype(np.int16)
-    return float((np.abs(edges - colour).max(axis=2) <= 12).mean()) >= EDGE_SHARE
+    return float((np.abs(edges - colour).max(axis=2) <= EDGE_TOL).mean()) >= EDGE_SHARE
 
 
 def lattice_cols(rects) -> int:
