@@ -46,6 +46,10 @@ LOST_END_S = 60.0  # end the session once the board has been out of sight this l
 # about twice a second while the board is away.
 SEARCH_AFTER_S = 0.15
 SEARCH_EVERY_S = 0.4
+# A board read mid-move ("unsettled") is where it was: a move's slide and pop last 0.2-0.4 s, and a
+# search meanwhile (the looks stop for it) could miss the board the move lands on when the person
+# plays on quickly. Only a board unsettled this long in a row is searched for elsewhere.
+UNSETTLED_SEARCH_S = 1.0
 
 
 @dataclass
@@ -213,11 +217,13 @@ class Coach:
         grid = tuple(tuple(row) for row in grid)
         return grid == board or explain(board, grid).kind == "one"
 
-    def _search_moved(self, now: float, lost_since: float) -> bool:
-        """No still board for a while (gone, or something else read where it was): look over the
-        whole screen for it at a new place (a dragged window, a scrolled page): one board of the same
-        size, still, at most every SEARCH_EVERY_S. True when found: the eyes look there from now on."""
-        if now - lost_since < SEARCH_AFTER_S or now - self._searched_at < SEARCH_EVERY_S:
+    def _search_moved(self, now: float, lost_since: float, mid_move: bool = False) -> bool:
+        """No still board for a while (gone, or something else read where it was; `mid_move`: every look
+        since `lost_since` read the board mid-move): look over the whole screen for it at a new place (a
+        dragged window, a scrolled page): one board of the same size, still, at most every
+        SEARCH_EVERY_S. True when found: the eyes look there from now on."""
+        wait = UNSETTLED_SEARCH_S if mid_move else SEARCH_AFTER_S
+        if now - lost_since < wait or now - self._searched_at < SEARCH_EVERY_S:
             return False
         board = self.rebuilder.board
         around = self.eyes.look_around() if board is not None and hasattr(self.eyes, "look_around") else None
@@ -253,6 +259,7 @@ class Coach:
         state = BoardState.NO_BOARD  # ... and what was read on them
         lost_since: float | None = None  # no board where it was, since
         away_since: float | None = None  # no still board (no board, moving, covered), since
+        mid_move = False  # every look since away_since read the board mid-move
         lost_said = False
         ended = ""
         try:
@@ -278,8 +285,10 @@ class Coach:
                         grid = None  # a wash over something else than this game's last board (a moved window?)
                     if grid is None:
                         self.stats.not_still += 1
-                        away_since = now if away_since is None else away_since
-                        if self._search_moved(now, away_since):
+                        if away_since is None:
+                            away_since, mid_move = now, True
+                        mid_move = mid_move and state == BoardState.UNSETTLED
+                        if self._search_moved(now, away_since, mid_move):
                             lost_since = away_since = last_pixels = None
                             lost_said = False
                             continue

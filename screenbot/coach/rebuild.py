@@ -173,20 +173,30 @@ def _tiles_appeared(before: Grid, after: Grid) -> bool:
 
 
 def _bridge(previous: Seen, glimpses: Sequence[Seen], current: Seen) -> tuple[list[Step], Grid] | None:
-    """The moves from `previous` to `current` through the glimpsed boards between them that follow
-    by the rules (each from the one before); None unless the path reaches `current`."""
-    board, at, steps = previous.board, previous.at, []
-    for g in glimpses:
-        if g.board == board:
-            continue
-        why = explain(board, g.board, at)
-        if why.ok:
-            steps += why.steps
-            board, at = why.board, g.at
-    why = explain(board, current.board, at)
-    if why.ok and steps:
-        return steps + list(why.steps), why.board
-    return None
+    """The moves from `previous` to `current` through one or more glimpsed boards between them, each
+    following from the one before by the rules; None unless such a path reaches `current`. A glimpse
+    is a single look and may be a misread (a tile caught as it appears): one that follows by the rules
+    but leads nowhere is passed over and the glimpses after it tried instead (the first path in their
+    order; the dead ends remembered, so a long run of glimpses costs little)."""
+    dead: set[tuple[Grid, int, bool]] = set()
+
+    def reach(board: Grid, at: str, k: int, through: bool) -> tuple[list[Step], Grid] | None:
+        if (board, k, through) in dead:
+            return None
+        for j in range(k, len(glimpses)):
+            g = glimpses[j]
+            if g.board == board:
+                continue
+            why = explain(board, g.board, at)
+            if why.ok and (rest := reach(why.board, g.at, j + 1, True)) is not None:
+                return list(why.steps) + rest[0], rest[1]
+        why = explain(board, current.board, at)
+        if why.ok and through:
+            return list(why.steps), why.board
+        dead.add((board, k, through))
+        return None
+
+    return reach(previous.board, previous.at, 0, False)
 
 
 class Rebuilder:

@@ -36,6 +36,7 @@ class PlaybackScreen(Screen):
     def __init__(self, shows: list[tuple[object, int]]) -> None:
         self.shows = [(p, n) for p, n in shows if n > 0]
         self.grabs = 0
+        self.whole_grabs = 0  # grabs of the whole screen (a search for a moved board)
         self._k, self._left = 0, self.shows[0][1]
 
     def grab(self, region: Rect | None = None) -> Frame:
@@ -45,6 +46,8 @@ class PlaybackScreen(Screen):
             self._left = self.shows[self._k][1]
         self._left = max(0, self._left - 1)
         pixels = self.shows[self._k][0]
+        if region is None or (region.w, region.h) == pixels.shape[1::-1]:
+            self.whole_grabs += 1
         if region is None:
             return Frame(pixels)
         return Frame(pixels[region.y:region.y + region.h, region.x:region.x + region.w].copy(), region.x, region.y)
@@ -67,8 +70,9 @@ def mid_move(board: Grid) -> object:
     return page(board)
 
 
-def run_coach(shows, settings: CoachSettings | None = None, choose=quick_choose, stop_when_done: bool = True):
-    screen = PlaybackScreen(shows)
+def run_coach(shows, settings: CoachSettings | None = None, choose=quick_choose, stop_when_done: bool = True,
+              screen: PlaybackScreen | None = None):
+    screen = screen or PlaybackScreen(shows)
     profile = calibrate(Frame(shows[0][0]))
     eyes = ScreenEyes(screen, profile)
     lines: list[str] = []
@@ -232,3 +236,17 @@ def test_a_board_dragged_elsewhere_is_found_again_and_followed_there():
     assert [(j.board, j.move) for j in result.review.moves] == list(zip(boards[:3], moves[:3]))
     assert result.review.source["relocations"] == 1 and result.review.game.gaps == []
     assert any(line.startswith("the board moved to 100,50") for line in lines)
+
+
+def test_a_long_slide_is_waited_out_where_the_board_is_not_searched_for_elsewhere():
+    """Each move's slide and pop read mid-move for 0.4 s (slow animations): the board is where it was,
+    so the looks go on there (a search of the whole screen would stop them), and every move is followed."""
+    boards, moves = next(g for g in (seeded_game(seed, 8) for seed in range(20))
+                         if all(explain(a, b).kind == "one" for a, b in zip(g[0], g[0][1:])))
+    shows = []
+    for board in boards:
+        shows += [(mid_move(board), 20), (page(board), 4)]
+    screen = PlaybackScreen(shows)
+    result, _ = run_coach(shows, screen=screen)
+    assert [(j.board, j.move) for j in result.review.moves] == list(zip(boards, moves))
+    assert screen.whole_grabs == 0 and result.review.source["relocations"] == 0

@@ -114,6 +114,26 @@ def test_a_glimpsed_board_bridges_a_jump_of_three_moves():
     assert [s.at for s in game.steps] == ["f0", "f1", ""]
 
 
+def test_a_glimpse_that_follows_by_the_rules_but_leads_nowhere_is_passed_over():
+    """Two moves no pair explains alone; the board between them glimpsed, then a misread of the last
+    board as its new tile appears (a 2 caught as a 4): it follows from the middle board by the rules
+    (the same move, a 4 for the new tile) but the believed board does not follow from it."""
+    boards, moves = seeded_game(0, 60)
+    for i in range(57):
+        a, b, c = boards[i:i + 3]
+        slid = apply_move(b, moves[i + 1])[0]
+        r, q = next((r, q) for r in range(4) for q in range(4) if slid[r][q] == 0 and c[r][q])  # the new tile
+        misread = tuple(tuple(4 if (y, x) == (r, q) else v for x, v in enumerate(row)) for y, row in enumerate(c))
+        if (c[r][q] == 2 and not explain(a, c).ok and explain(a, b).kind == "one"
+                and explain(b, misread).ok and not explain(misread, c).ok):
+            break
+    else:
+        raise AssertionError("no such three boards in the game")
+    game = rebuild([Seen(a, "f0"), Seen(b, "f1", sure=False), Seen(misread, "f2", sure=False), Seen(c, "f3")])
+    assert moves_of(game) == list(zip(boards[i:i + 2], moves[i:i + 2]))
+    assert game.bridged == 1 and game.gaps == []
+
+
 def test_a_glimpse_that_follows_from_nothing_is_not_used():
     boards, _ = seeded_game(0, 30)
     nonsense = ((2048, 0, 0, 0),) + boards[1][1:]
