@@ -198,10 +198,12 @@ def marks_alone(px: np.ndarray, keep: np.ndarray, background, pad: int) -> np.nd
 
 
 def outside_blocks(words: list[Word]) -> list[Word]:
-    """Words that are not inside a filled block (the pieces of block colour a digit's loops enclose)."""
+    """Words that are not inside a filled block: the pieces of block colour a digit's loops enclose, and
+    a piece of the block its digits cut off from the rest (a filled word itself)."""
     blocks = [w for w in words if w.solid]
-    return [w for w in words if w.solid or not any(
-        b.x0 <= w.x0 and w.x1 <= b.x1 and b.y0 <= w.y0 and w.y1 <= b.y1 for b in blocks)]
+    return [w for w in words if not any(
+        b.x0 <= w.x0 and w.x1 <= b.x1 and b.y0 <= w.y0 and w.y1 <= b.y1
+        and (b.x1 - b.x0) * (b.y1 - b.y0) > (w.x1 - w.x0) * (w.y1 - w.y0) for b in blocks)]
 
 
 # Picture files ---------------------------------------------------------------------------------

@@ -254,7 +254,7 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
         # tiles drawn as blocks in ruled cells, in too few rows for a lattice of squares (a 3x3 board with
         # its bottom row empty): the cells' writing and blocks make the board, where they read as one
         ruled = find_text_boards(frame.pixels, blocks=True)
-        inset = _distinct([t for t in ruled if _text_reads(frame, t)])
+        inset = _distinct([t for t in ruled if _text_reads(frame, t, marks=True)])
         inset = [t for t in inset if not text_goes_on(frame, t)]
         if inset:
             return _text_profile(frame, inset, pick, monitors, scale, source)
@@ -397,12 +397,14 @@ def _chosen(items: list, lattices: list[Lattice], pick: int | None, frame: Frame
     return items[(pick or 1) - 1]
 
 
-def _text_reads(frame: Frame, board: TextBoard) -> bool:
-    """The board written as text alone reads as a 2048 board."""
+def _text_reads(frame: Frame, board: TextBoard, marks: bool = False) -> bool:
+    """The board written as text alone reads as a 2048 board (`marks`: once the marks over it are learned,
+    as a calibrated profile's are: the characters of boxes drawn round its cells, `+` as tall as a digit)."""
     try:
-        return _profile_reads(frame, _text_profile(frame, [board], None, None, 1.0, ""))
+        profile = _text_profile(frame, [board], None, None, 1.0, "")
     except ScreenbotError:
         return False
+    return _reads_with_marks(frame, profile) if marks else _profile_reads(frame, profile)
 
 
 def _grown(frame: Frame, board: TextBoard) -> TextBoard:

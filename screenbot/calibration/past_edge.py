@@ -10,29 +10,41 @@ from screenbot.calibration.lattice import Lattice
 from screenbot.calibration.text_lattice import TextBoard
 from screenbot.control.screen import Frame
 from screenbot.geometry import Rect
-from screenbot.imaging import glyph_mask
+from screenbot.imaging import LINE_THICK_PX, glyph_mask
+
+RULE_TALL = 1.25  # a stroke this many digit heights tall and a line thick is a piece of a rule
 
 
 def text_goes_on(frame: Frame, board: TextBoard) -> bool:
     """Marks one step past the board, each wholly inside a cell of the row (or column) the lattice would
-    have there, in all but one of its cells: the board goes on there (a row it could not read, a tile in
+    have there and across its middle, in all but one of its cells: the board goes on there (a row it could not read, a tile in
     it standing off the lattice), so it is no board of its own size. A help line under a board crosses
     the cells; a title stands apart from them."""
     writing = glyph_mask(frame.pixels, board.background, board.ink_diff)
-    return any(_marked_cells(writing, board.lattice, cells) >= max(2, len(cells) - 1) for cells in _sides(board.lattice))
+    return any(_marked_cells(writing, board.lattice, cells, board.digit_h) >= max(2, len(cells) - 1)
+               for cells in _sides(board.lattice))
 
 
-def _marked_cells(writing, lat: Lattice, cells: list[tuple[int, int]]) -> int:
-    """How many of these cells (of the lattice grown past its edge) hold a mark wholly inside them; 0 where
-    any of them lies off the frame."""
+def _marked_cells(writing, lat: Lattice, cells: list[tuple[int, int]], digit_h: int) -> int:
+    """How many of these cells (of the lattice grown past its edge) hold a mark wholly inside them, each cell
+    cut at the frame's edge (a band wider than its number may reach past it); 0 where any of them lies more
+    than half off the frame."""
     marked = 0
     for r, c in cells:
         x, y, w, h = (int(round(v)) for v in lat.cell(r, c))
-        if x < 1 or y < 1 or x + w + 1 > writing.shape[1] or y + h + 1 > writing.shape[0]:
+        x1, y1 = min(x + w, writing.shape[1] - 1), min(y + h, writing.shape[0] - 1)
+        x, y = max(x, 1), max(y, 1)
+        if 2 * (x1 - x) < w or 2 * (y1 - y) < h:
             return 0
+        w, h = x1 - x, y1 - y
         # the cell with a pixel round it: a mark touching that rim crosses the cell's edge
         n, _, stats, _ = cv2.connectedComponentsWithStats(writing[y - 1:y + h + 1, x - 1:x + w + 1], connectivity=8)
-        if any(sx > 0 and sy > 0 and sx + sw < w + 2 and sy + sh < h + 2 for sx, sy, sw, sh, _ in stats[1:]):
+        # a mark stands where the board writes its numbers, across the cell's middle (a help line under the
+        # board, its words short enough to fit in cells, runs along the next row's top); a piece of a line
+        # drawn a text line at a time, thin and taller than the digits, is no mark
+        if any(sx > 0 and sy > 0 and sx + sw < w + 2 and sy + sh < h + 2
+               and abs(sy + sh / 2 - (h + 2) / 2) <= digit_h
+               and not (sw <= LINE_THICK_PX and sh > RULE_TALL * digit_h) for sx, sy, sw, sh, _ in stats[1:]):
             marked += 1
     return marked
 

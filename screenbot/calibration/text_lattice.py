@@ -14,7 +14,8 @@ words with empty space around it (and a board of another size than 4x4 must read
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -240,8 +241,13 @@ def _boards_in(words: list[Word], background, block_heights: list[float] = (), i
         # words of this text size: digits within 25% of the height, dots (short marks on a baseline),
         # and filled blocks a few digits tall (tiles drawn as background colour, digits inside)
         size_words = [w for w in words if _digit_tall(w, digit_h)
-                      or 2 <= w.tall <= 0.45 * digit_h
+                      or 2 <= w.tall <= 0.45 * digit_h or _stroke(w, digit_h)
                       or (w.solid and 1.3 * digit_h <= w.tall <= 5 * digit_h)]
+        # an empty cell's mark stands where this look's marks stand on a line of digits (a dot ends on
+        # the baseline, an underscore below it): each is taken where a digit's ink would be
+        low = _mark_offset(size_words, digit_h)
+        if low:
+            size_words = [replace(w, y0=w.y0 - low, y1=w.y1 - low) if _dash(w, digit_h) else w for w in size_words]
         # rows by the middle of what is written (a dot sits half a digit lower: within the tolerance);
         # a row of more short marks than a board has cells across is a rule drawn with dashes
         # ("+-----+"), not a row of empty cells: it is no row of the board
@@ -284,6 +290,35 @@ def _boards_in(words: list[Word], background, block_heights: list[float] = (), i
 def _digit_tall(w: Word, digit_h: int) -> bool:
     """A word as tall as the board's digits."""
     return abs(w.tall - digit_h) <= 0.25 * digit_h
+
+
+def _stroke(w: Word, digit_h: int) -> bool:
+    """A mark one pixel thick as wide as a character or so (an underscore or a dash at a small font size)."""
+    return w.tall == 1 and not w.solid and 0.3 * digit_h <= w.x1 - w.x0 <= 1.2 * digit_h
+
+
+MARK_REACH = 1.0  # an empty cell's mark ends at most this many digit heights below the digits' baseline
+
+
+def _mark_offset(words: list[Word], digit_h: int) -> int:
+    """How far below the baseline of the digits beside them this look's short marks end, in pixels:
+    the commonest of their offsets on the lines that hold digits or filled blocks (0: none there, or they
+    end on the baseline or above it, as dots and dashes do)."""
+    digits = [w for w in words if not w.solid and _digit_tall(w, digit_h)]
+    lines = [(float(np.median([digits[i].mid_y for i in g])), float(np.median([digits[i].y1 for i in g])))
+             for g in _clusters([w.mid_y for w in digits], 0.55 * digit_h)]
+    # a filled block's number is written across its middle, most often: a line half a digit below it
+    lines += [(w.mid_y, w.mid_y + 0.5 * digit_h) for w in words if w.solid]
+    offsets = Counter()
+    for w in words:
+        if _dash(w, digit_h):
+            for mid, base in lines:
+                if mid - 0.55 * digit_h <= w.mid_y <= base + MARK_REACH * digit_h:
+                    offsets[w.y1 - round(base)] += 1
+    if not offsets:
+        return 0
+    low, _ = max(offsets.items(), key=lambda kv: (kv[1], -abs(kv[0])))
+    return max(0, low)
 
 
 def _dash(w: Word, digit_h: int) -> bool:

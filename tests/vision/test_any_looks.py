@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "any_looks"
 LOOKS = sorted(int(p.name.rsplit("_", 1)[1]) for p in ROOT.iterdir() if p.is_dir())
 _WIDE = "blocks a text line tall, far wider than tall: no lattice of squares, no text board"
 _HALF_TOUCHING = "blocks that touch one way and stand apart the other: neither a lattice of squares nor touching blocks"
-_UNDERSCORE = "`_` for an empty cell (a mark too flat for a dot): no board"
+_UNDERSCORE = "`_` for an empty cell"
 NOT_READ: dict[int, str] = {
     2: "blocks a text line tall in a bare frame: read as a block between cells",
     3: "blocks a text line tall inset in a ruled grid, the empty cells bare: found as a lattice of wide cells, "
@@ -34,16 +34,11 @@ NOT_READ: dict[int, str] = {
     25: _WIDE + " (rules between the rows): a 4x3 grid whose cells are no tiles",
     31: "numbers on the top line of blocks 3 lines tall: the text lattice stands on the numbers, off the blocks "
         "(no board: the row it could not read goes on under it)",
-    33: _UNDERSCORE + " (bars between the columns)",
-    37: _UNDERSCORE + " (blocks in boxes that touch)",
     40: _WIDE + " (rules between the rows; no board: the row it could not read goes on under it)",
     45: "blocks inset a few pixels in a ruled grid on black: the empty cells are the lines' own background, so "
         "no empty colour is learned and each tile shows two colours",
-    46: _UNDERSCORE + " (blocks that touch one way)",
-    49: _UNDERSCORE,
-    53: _UNDERSCORE + " (blocks, bars between the columns)",
+    46: _UNDERSCORE + " on the top line of blocks that touch one way: no board",
     54: "blocks two lines tall and 9 columns wide in a ruled grid: no board",
-    55: _UNDERSCORE,
     63: _HALF_TOUCHING + " (rules between the rows)",
 }
 READ = [n for n in LOOKS if n not in NOT_READ]
