@@ -297,7 +297,8 @@ def _stroke(w: Word, digit_h: int) -> bool:
     return w.tall == 1 and not w.solid and 0.3 * digit_h <= w.x1 - w.x0 <= 1.2 * digit_h
 
 
-MARK_REACH = 1.0  # an empty cell's mark ends at most this many digit heights below the digits' baseline
+MARK_REACH = 0.45  # an empty cell's mark ends at most this many digit heights below the digits' baseline (a descender)
+MARK_TALL = 0.2  # ... and is at most this many digit heights tall (small print's letters are taller)
 
 
 def _mark_offset(words: list[Word], digit_h: int) -> int:
@@ -311,14 +312,15 @@ def _mark_offset(words: list[Word], digit_h: int) -> int:
     lines += [(w.mid_y, w.mid_y + 0.5 * digit_h) for w in words if w.solid]
     offsets = Counter()
     for w in words:
-        if _dash(w, digit_h):
+        # a flat mark one character wide (a dot, a dash, an underscore), not a word of small print
+        if _dash(w, digit_h) and w.tall <= MARK_TALL * digit_h + 1 and w.x1 - w.x0 <= 1.2 * digit_h:
             for mid, base in lines:
                 if mid - 0.55 * digit_h <= w.mid_y <= base + MARK_REACH * digit_h:
                     offsets[w.y1 - round(base)] += 1
     if not offsets:
         return 0
-    low, _ = max(offsets.items(), key=lambda kv: (kv[1], -abs(kv[0])))
-    return max(0, low)
+    low, seen = max(offsets.items(), key=lambda kv: (kv[1], -abs(kv[0])))
+    return max(0, low) if seen >= 2 else 0  # the same mark in two cells at least
 
 
 def _dash(w: Word, digit_h: int) -> bool:

@@ -27,14 +27,36 @@ class OcrUnavailableError(ScreenbotError):
     """tesseract is not installed, so tiles that share a colour cannot be told apart."""
 
 
-def digit_mask(cell: np.ndarray, background, diff: int = FG_DIFF) -> np.ndarray:
-    """True where a cell's pixel belongs to the digits: more than `diff` from the tile's background colour.
+EDGE_PX = 2  # a tile's own edge (antialiased, a rounded corner's rim) is never digits
+EDGE_SHARE = 0.4  # digits cut by the box's top (bottom) edge keep to the tile's top (bottom) this share
 
-    The outer sixth of the cell is left out (rounded corners, the neighbours' glow).
-    """
+
+def digit_box(cell: np.ndarray, background, diff: int = FG_DIFF) -> tuple[int, int, int, int]:
+    """(y0, y1, x0, x1): the part of a cell its digits are looked for in. The outer sixth is left out
+    (rounded corners, the neighbours' glow), unless digits cross that line at the top or the bottom (a
+    number on a tall block's first or last text line), the rest of the box clear: then the box reaches to
+    the cell's edge there, less the edge itself."""
     h, w = cell.shape[:2]
-    inner = cell[int(0.12 * h) : int(0.88 * h), int(0.06 * w) : int(0.94 * w)]
-    return glyph_mask(inner, background, diff).astype(bool)
+    y0, y1, x0, x1 = int(0.12 * h), int(0.88 * h), int(0.06 * w), int(0.94 * w)
+    if h <= 4 * EDGE_PX or y0 <= EDGE_PX:
+        return y0, y1, x0, x1
+    ink = glyph_mask(cell[:, x0:x1], background, diff).astype(bool)
+    rows = np.flatnonzero(ink[y0:y1].any(axis=1))
+    if not len(rows):
+        return y0, y1, x0, x1
+    # only where all the ink in the box keeps to that edge's side (a picture across the tile is no number)
+    if (ink[y0] & ink[y0 - 1]).any() and y0 + rows[-1] < EDGE_SHARE * h:
+        return EDGE_PX, y1, x0, x1
+    if (ink[y1 - 1] & ink[y1]).any() and y0 + rows[0] > (1 - EDGE_SHARE) * h:
+        return y0, h - EDGE_PX, x0, x1
+    return y0, y1, x0, x1
+
+
+def digit_mask(cell: np.ndarray, background, diff: int = FG_DIFF) -> np.ndarray:
+    """True where a cell's pixel belongs to the digits: more than `diff` from the tile's background colour,
+    inside digit_box."""
+    y0, y1, x0, x1 = digit_box(cell, background, diff)
+    return glyph_mask(cell[y0:y1, x0:x1], background, diff).astype(bool)
 
 
 CORE_SHARE = 0.7  # a stroke's core: pixels this share of the strongest contrast from the background
@@ -199,8 +221,7 @@ def prepare(cell: np.ndarray, background, digit_height: int = DIGIT_HEIGHT, diff
     ys, xs = np.nonzero(mask)
     if len(xs) < 4:
         return None
-    h, w = cell.shape[:2]
-    y0, x0 = int(0.12 * h), int(0.06 * w)
+    y0, _, x0, _ = digit_box(cell, background, diff)
     pad = 2
     crop = cell[
         max(0, y0 + ys.min() - pad) : y0 + ys.max() + 1 + pad,
@@ -231,9 +252,8 @@ def read_number(cell: np.ndarray, background, kilo: bool = False, diff: int = FG
     """The tile value written on a cell (BGR pixels), or None when tesseract gives no sure power of two.
 
     Reads the digits at a few sizes; an answer counts when it is a power of two and either
-    two sizes agree or it has as many digits as the tile shows separate marks. `kilo`: the number
-    may end in k for thousands of 1024 (terminal games write 1024 as 1k); then an answer with fewer
-    characters than the marks is never taken, so that "2k" is never taken for a 2. `diff`: how far
+    two sizes agree or it has as many digits as the tile shows separate marks, and never when it has
+    fewer. `kilo`: the number may end in k for thousands of 1024 (terminal games write 1024 as 1k). `diff`: how far
     from the background a pixel belongs to the digits (faint writing on flat paper needs less).
     `zero`: a lone "0" is an answer too (0: the game writes its empty cells as 0); it needs two sizes
     to agree, as a 0 taken for an 8 would lose a tile.
@@ -273,9 +293,9 @@ def read_number(cell: np.ndarray, background, kilo: bool = False, diff: int = FG
         if value < 2 or not is_tile(value):
             continue
         votes[value] = votes.get(value, 0) + 1
-        # with kilo, an answer shorter than the marks (a "2k" read as 2) is never taken; touching
-        # digits make fewer marks than characters, so a longer one may be
-        if length == marks or (votes[value] >= 2 and (not kilo or length >= marks)):
+        # an answer shorter than the marks (a "2k" read as 2, a 64 whose 6 tesseract passed over read
+        # as 4) is never taken; touching digits make fewer marks than characters, so a longer one may be
+        if length == marks or (votes[value] >= 2 and length >= marks):
             return value
     return None
 

@@ -439,11 +439,19 @@ def _cell_pixels(region: np.ndarray, profile: Profile, i: int) -> np.ndarray:
     return region[r.y : r.bottom, r.x : r.right]
 
 
+FLAT_EDGE_PX = 2  # a tile's own edge (antialiased, or a rounded corner) is no writing
+
+
 def _is_flat(cell_px: np.ndarray, colour) -> bool:
     """Nothing written on the cell: its middle all one colour, and no mark in it as tall as a digit
-    (a terminal's thin small digits cover under 2 % of a big cell)."""
+    (a terminal's thin small digits cover under 2 % of a big cell), the middle's or one written near the
+    tile's top or bottom edge (a number on a tall block's first text line) that keeps off its sides."""
     h, w = cell_px.shape[:2]
     inner = cell_px[int(0.15 * h) : int(0.85 * h), int(0.15 * w) : int(0.85 * w)]
     if float((np.abs(inner.astype(np.int16) - np.asarray(colour)).max(axis=2) <= TOL).mean()) < 0.98:
         return False
-    return max((wd.tall for wd in words_of(glyph_mask(inner, colour))), default=0) < MIN_GLYPH_PX
+    if max((wd.tall for wd in words_of(glyph_mask(inner, colour))), default=0) >= MIN_GLYPH_PX:
+        return False
+    e = FLAT_EDGE_PX
+    whole = words_of(glyph_mask(cell_px[e:h - e, e:w - e], colour))
+    return not any(wd.tall >= MIN_GLYPH_PX and wd.x0 > 0 and wd.x1 < w - 2 * e and wd.tall < 0.8 * h for wd in whole)

@@ -29,7 +29,6 @@ NOT_READ: dict[int, str] = {
     3: "blocks a text line tall inset in a ruled grid, the empty cells bare: found as a lattice of wide cells, "
        "but a still board whose numbers fill their blocks reads unsettled",
     20: _WIDE + " (a box round each)",
-    21: "the number on the top line of a ruled cell 4 lines tall, on a block: a tile blank in an unknown colour",
     24: _WIDE + " (a box round each)",
     25: _WIDE + " (rules between the rows): a 4x3 grid whose cells are no tiles",
     31: "numbers on the top line of blocks 3 lines tall: the text lattice stands on the numbers, off the blocks "
