@@ -10,9 +10,7 @@ from screenbot.calibration.lattice import Lattice
 from screenbot.calibration.text_lattice import TextBoard
 from screenbot.control.screen import Frame
 from screenbot.geometry import Rect
-from screenbot.imaging import LINE_THICK_PX, glyph_mask
-
-RULE_TALL = 1.25  # a stroke this many digit heights tall and a line thick is a piece of a rule
+from screenbot.imaging import LINE_THICK_PX, RULE_TALL, glyph_mask
 
 
 def text_goes_on(frame: Frame, board: TextBoard) -> bool:

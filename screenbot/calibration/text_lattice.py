@@ -292,9 +292,12 @@ def _digit_tall(w: Word, digit_h: int) -> bool:
     return abs(w.tall - digit_h) <= 0.25 * digit_h
 
 
+CHAR_WIDE = 1.2  # a character is at most this many digit heights wide
+
+
 def _stroke(w: Word, digit_h: int) -> bool:
     """A mark one pixel thick as wide as a character or so (an underscore or a dash at a small font size)."""
-    return w.tall == 1 and not w.solid and 0.3 * digit_h <= w.x1 - w.x0 <= 1.2 * digit_h
+    return w.tall == 1 and not w.solid and 0.3 * digit_h <= w.x1 - w.x0 <= CHAR_WIDE * digit_h
 
 
 MARK_REACH = 0.45  # an empty cell's mark ends at most this many digit heights below the digits' baseline (a descender)
@@ -313,7 +316,7 @@ def _mark_offset(words: list[Word], digit_h: int) -> int:
     offsets = Counter()
     for w in words:
         # a flat mark one character wide (a dot, a dash, an underscore), not a word of small print
-        if _dash(w, digit_h) and w.tall <= MARK_TALL * digit_h + 1 and w.x1 - w.x0 <= 1.2 * digit_h:
+        if _dash(w, digit_h) and w.tall <= MARK_TALL * digit_h + 1 and w.x1 - w.x0 <= CHAR_WIDE * digit_h:
             for mid, base in lines:
                 if mid - 0.55 * digit_h <= w.mid_y <= base + MARK_REACH * digit_h:
                     offsets[w.y1 - round(base)] += 1

@@ -10,7 +10,7 @@ import numpy as np
 
 from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, OutsideFrameError
-from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, commonest_colour, words_of
+from screenbot.imaging import EDGE_PX, FG_DIFF, MIN_GLYPH_PX, commonest_colour, words_of
 from screenbot.profile import Profile
 from screenbot.vision.glyphs import value_from_digits
 from screenbot.vision.reading import Reading, answers, no_number
@@ -22,7 +22,6 @@ SAME = 10  # colour levels: the empty cells' colour, give or take
 DOT_SHARE = 0.5  # marks lower than this share of a digit's height are a dot: nothing written
 FLAT_SHARE = 0.9  # a block this much one exact colour (within 1 level) is flat: writing on it may be faint
 FAINT_INK = 4  # colour levels from a flat block's colour that are writing (a terminal's 255 on 254: 9 apart)
-EDGE_PX = 2  # a block's outer pixels, left out of its writing (a neighbour's edge a pixel over)
 
 
 def _whole_block(cell: np.ndarray, colour) -> np.ndarray:

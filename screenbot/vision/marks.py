@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from screenbot.control.screen import Frame, OutsideFrameError
-from screenbot.imaging import LINE_THICK_PX, glyph_mask, outside_blocks, without_lines, words_of
+from screenbot.imaging import LINE_THICK_PX, RULE_TALL, glyph_mask, outside_blocks, without_lines, words_of
 from screenbot.profile import Profile
 from screenbot.vision.sampling import GAP, labels_of, rim_lines_in_gap, sampler_for
 
@@ -15,8 +15,6 @@ from screenbot.vision.sampling import GAP, labels_of, rim_lines_in_gap, sampler_
 OFF_MIDDLE = 0.6
 # ... and lies in one cell: writing with more than this share of its width outside its cell is no number.
 OUTSIDE = 0.1
-# A thin upright stroke this many digit heights tall is a rule, not a digit ("|" is taller than a digit).
-TALLER = 1.25
 
 
 def learn_marks(frame: Frame, profile: Profile) -> int:
@@ -76,7 +74,7 @@ def learn_text_marks(frame: Frame, profile: Profile) -> int:
     marked = np.zeros(writing.shape, bool)
     # a stroke taller than the digits (a box's side drawn with a bar per text line) is no number, nor part
     # of the word beside it: marked alone, before words are made (a number near a box's side stays a number)
-    rules = [i for i in range(1, n) if stats[i, 3] > TALLER * digit_h and stats[i, 2] <= LINE_THICK_PX]
+    rules = [i for i in range(1, n) if stats[i, 3] > RULE_TALL * digit_h and stats[i, 2] <= LINE_THICK_PX]
     if rules:
         ruled = np.isin(labels, rules)
         marked |= ruled
@@ -96,7 +94,7 @@ def learn_text_marks(frame: Frame, profile: Profile) -> int:
         off_middle = abs((word.y0 + word.y1) / 2 - (cell.y + cell.h / 2 + line))
         dot = word.tall < 0.45 * digit_h and off_middle <= digit_h
         # a stroke taller than the digits (a box's side drawn with a bar per text line) is no number
-        rule = word.tall > TALLER * digit_h and width <= LINE_THICK_PX
+        rule = word.tall > RULE_TALL * digit_h and width <= LINE_THICK_PX
         if not rule and (dot or (off_middle <= OFF_MIDDLE * digit_h and in_cell >= (1 - OUTSIDE) * width
                                  and word.y0 >= cell.y and word.y1 <= cell.bottom)):
             continue  # a number (or an empty cell's dot) where a number is written

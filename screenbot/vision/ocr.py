@@ -9,7 +9,7 @@ import numpy as np
 
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import is_tile
-from screenbot.imaging import FG_DIFF, glyph_mask
+from screenbot.imaging import EDGE_PX, FG_DIFF, glyph_mask
 from screenbot.segments import read_segment_number
 from screenbot.vision.tesseract import install_hint, tesseract_program
 
@@ -27,7 +27,6 @@ class OcrUnavailableError(ScreenbotError):
     """tesseract is not installed, so tiles that share a colour cannot be told apart."""
 
 
-EDGE_PX = 2  # a tile's own edge (antialiased, a rounded corner's rim) is never digits
 EDGE_SHARE = 0.4  # digits cut by the box's top (bottom) edge keep to the tile's top (bottom) this share
 
 
@@ -36,27 +35,28 @@ def digit_box(cell: np.ndarray, background, diff: int = FG_DIFF) -> tuple[int, i
     (rounded corners, the neighbours' glow), unless digits cross that line at the top or the bottom (a
     number on a tall block's first or last text line), the rest of the box clear: then the box reaches to
     the cell's edge there, less the edge itself."""
-    h, w = cell.shape[:2]
-    y0, y1, x0, x1 = int(0.12 * h), int(0.88 * h), int(0.06 * w), int(0.94 * w)
-    if h <= 4 * EDGE_PX or y0 <= EDGE_PX:
-        return y0, y1, x0, x1
-    ink = glyph_mask(cell[:, x0:x1], background, diff).astype(bool)
-    rows = np.flatnonzero(ink[y0:y1].any(axis=1))
-    if not len(rows):
-        return y0, y1, x0, x1
-    # only where all the ink in the box keeps to that edge's side (a picture across the tile is no number)
-    if (ink[y0] & ink[y0 - 1]).any() and y0 + rows[-1] < EDGE_SHARE * h:
-        return EDGE_PX, y1, x0, x1
-    if (ink[y1 - 1] & ink[y1]).any() and y0 + rows[0] > (1 - EDGE_SHARE) * h:
-        return y0, h - EDGE_PX, x0, x1
-    return y0, y1, x0, x1
+    return _digits_found(cell, background, diff)[0]
 
 
 def digit_mask(cell: np.ndarray, background, diff: int = FG_DIFF) -> np.ndarray:
     """True where a cell's pixel belongs to the digits: more than `diff` from the tile's background colour,
     inside digit_box."""
-    y0, y1, x0, x1 = digit_box(cell, background, diff)
-    return glyph_mask(cell[y0:y1, x0:x1], background, diff).astype(bool)
+    return _digits_found(cell, background, diff)[1]
+
+
+def _digits_found(cell: np.ndarray, background, diff: int) -> tuple[tuple[int, int, int, int], np.ndarray]:
+    """digit_box and digit_mask, from one mask of the cell's columns."""
+    h, w = cell.shape[:2]
+    y0, y1, x0, x1 = int(0.12 * h), int(0.88 * h), int(0.06 * w), int(0.94 * w)
+    ink = glyph_mask(cell[:, x0:x1], background, diff).astype(bool)
+    rows = np.flatnonzero(ink[y0:y1].any(axis=1))
+    if h > 4 * EDGE_PX and y0 > EDGE_PX and len(rows):
+        # only where all the ink in the box keeps to that edge's side (a picture across the tile is no number)
+        if (ink[y0] & ink[y0 - 1]).any() and y0 + rows[-1] < EDGE_SHARE * h:
+            y0 = EDGE_PX
+        elif (ink[y1 - 1] & ink[y1]).any() and y0 + rows[0] > (1 - EDGE_SHARE) * h:
+            y1 = h - EDGE_PX
+    return (y0, y1, x0, x1), ink[y0:y1]
 
 
 CORE_SHARE = 0.7  # a stroke's core: pixels this share of the strongest contrast from the background
@@ -217,11 +217,10 @@ def prepare(cell: np.ndarray, background, digit_height: int = DIGIT_HEIGHT, diff
 
     The grey picture is enlarged before it is thresholded, so small digits keep their shapes.
     """
-    mask = digit_mask(cell, background, diff)
+    (y0, _, x0, _), mask = _digits_found(cell, background, diff)
     ys, xs = np.nonzero(mask)
     if len(xs) < 4:
         return None
-    y0, _, x0, _ = digit_box(cell, background, diff)
     pad = 2
     crop = cell[
         max(0, y0 + ys.min() - pad) : y0 + ys.max() + 1 + pad,

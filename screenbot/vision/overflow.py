@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from screenbot.geometry import Rect
-from screenbot.imaging import FG_DIFF, glyph_mask, marks_alone
+from screenbot.imaging import EDGE_PX, FG_DIFF, glyph_mask, marks_alone
 from screenbot.profile import Profile
 from screenbot.segments import true_runs
 
@@ -143,9 +143,6 @@ def _run_end(cols: np.ndarray, start: int, step: int, space: int) -> int | None:
                 return last
         x += step
     return None
-
-
-EDGE_PX = 2
 
 
 def runs_over(region: np.ndarray, cell: Rect, neighbours: tuple[int, int], background, plain) -> bool:

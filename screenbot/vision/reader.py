@@ -18,7 +18,7 @@ import numpy as np
 from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.game.rules import Grid
-from screenbot.imaging import MIN_GLYPH_PX, glyph_mask, words_of
+from screenbot.imaging import EDGE_PX, MIN_GLYPH_PX, glyph_mask, words_of
 from screenbot.profile import Profile
 from screenbot.vision.blocks import read_block_board
 from screenbot.vision.glyphs import value_from_digits, value_of_tile
@@ -439,9 +439,6 @@ def _cell_pixels(region: np.ndarray, profile: Profile, i: int) -> np.ndarray:
     return region[r.y : r.bottom, r.x : r.right]
 
 
-FLAT_EDGE_PX = 2  # a tile's own edge (antialiased, or a rounded corner) is no writing
-
-
 def _is_flat(cell_px: np.ndarray, colour) -> bool:
     """Nothing written on the cell: its middle all one colour, and no mark in it as tall as a digit
     (a terminal's thin small digits cover under 2 % of a big cell), the middle's or one written near the
@@ -452,6 +449,6 @@ def _is_flat(cell_px: np.ndarray, colour) -> bool:
         return False
     if max((wd.tall for wd in words_of(glyph_mask(inner, colour))), default=0) >= MIN_GLYPH_PX:
         return False
-    e = FLAT_EDGE_PX
+    e = EDGE_PX
     whole = words_of(glyph_mask(cell_px[e:h - e, e:w - e], colour))
     return not any(wd.tall >= MIN_GLYPH_PX and wd.x0 > 0 and wd.x1 < w - 2 * e and wd.tall < 0.8 * h for wd in whole)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from screenbot.vision.ocr import EDGE_PX, digit_box, digit_mask
+from screenbot.imaging import EDGE_PX
+from screenbot.vision.ocr import digit_box, digit_mask
 
 TILE = (200, 40, 160)  # BGR
 
