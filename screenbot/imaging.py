@@ -41,10 +41,16 @@ class Word:
     solid: bool = False  # a filled block (a tile's background colour), its digits written in the gaps
     # a filled block's number: from where to where across it is written (None: not looked for, or none)
     written: tuple[int, int] | None = None
+    written_y: tuple[int, int] | None = None  # ... and from where to where down (its text line)
 
     @property
     def mid_y(self) -> float:
         return (self.y0 + self.y1) / 2
+
+    @property
+    def line_y(self) -> float:
+        """The middle of the word's text line: a filled block's by the number written on it where known."""
+        return (self.written_y[0] + self.written_y[1]) / 2 if self.written_y else self.mid_y
 
     def anchor(self, how: str) -> float:
         """Where the word stands across, aligned `how` (right, left, centre): a filled block by the number
@@ -60,7 +66,7 @@ def glyph_mask(pixels: np.ndarray, background, diff: int = FG_DIFF) -> np.ndarra
     return (np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > diff).astype(np.uint8)
 
 
-def without_lines(mask: np.ndarray, min_len: int = LINE_PX, gap: int = 0) -> np.ndarray:
+def without_lines(mask: np.ndarray, min_len: int = LINE_PX, gap: int = 0, thick: int = LINE_THICK_PX) -> np.ndarray:
     """The mask less thin straight lines at least `min_len` px long (a grid drawn with box-drawing
     characters or rules between the cells); filled blocks stay. A reader that knows its digits'
     height passes more than it, so that a line-art digit's stroke stays. A line down may break for
@@ -77,7 +83,7 @@ def without_lines(mask: np.ndarray, min_len: int = LINE_PX, gap: int = 0) -> np.
         if not cv2.countNonZero(runs):
             continue  # no run that long at all (a board with no lines: most looks)
         _, labels, stats = run_components(runs, (kernel, source is mask))
-        thin = stats[:, thin_axis] <= LINE_THICK_PX  # height (3) of a horizontal run, width (2) of a vertical one
+        thin = stats[:, thin_axis] <= thick  # height (3) of a horizontal run, width (2) of a vertical one
         thin[0] = False  # (the background)
         if thin.any():
             out[thin[labels]] = 0

@@ -8,7 +8,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from screenbot.imaging import MIN_GLYPH_PX, Word, commonest_colour, glyph_mask
+from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, Word, commonest_colour, glyph_mask
 
 
 def _block_marks(pixels: np.ndarray, w: Word, most: float = 0.6) -> list[tuple[int, int, int, int]]:
@@ -31,16 +31,52 @@ def block_digit_heights(pixels: np.ndarray, words: list[Word]) -> list[float]:
 
 def with_written(pixels: np.ndarray, words: list[Word]) -> list[Word]:
     """The words, each filled block with one number on it knowing where across it that is written (a block
-    a text line tall holds digits nearly as tall as itself). A block with more on it (many tiles that
-    touch, taken for one block) is left as it is."""
+    a text line tall holds digits nearly as tall as itself). Blocks that touch across, taken for one, are
+    parted where their colour changes, and a run of one colour with several numbers on it into as many
+    equal blocks, each holding one. A block with more on it than that is left as it is."""
     out = []
     for w in words:
-        marks = sorted(_block_marks(pixels, w, 0.9)) if w.solid else []
-        tall = max((h for _x, _y, _w, h in marks), default=0)
-        one_line = all(min(y + h, b[1] + b[3]) - max(y, b[1]) >= 0.5 * min(h, b[3])
-                       for x, y, _w, h in marks for b in marks)
-        together = all(b[0] - (a[0] + a[2]) <= tall for a, b in zip(marks, marks[1:]))
-        if marks and one_line and together:
-            w = replace(w, written=(w.x0 + marks[0][0], w.x0 + max(x + mw for x, _y, mw, _h in marks)))
-        out.append(w)
+        for piece in (_parts(pixels, w) if w.solid else [w]):
+            out.extend(_written(pixels, piece))
     return out
+
+
+def _written(pixels: np.ndarray, w: Word) -> list[Word]:
+    marks = sorted(_block_marks(pixels, w, 0.9)) if w.solid else []
+    tall = max((h for _x, _y, _w, h in marks), default=0)
+    one_line = all(min(y + h, b[1] + b[3]) - max(y, b[1]) >= 0.5 * min(h, b[3])
+                   for x, y, _w, h in marks for b in marks)
+    if not marks or not one_line:
+        return [w]
+    groups = [[marks[0]]]
+    for a, b in zip(marks, marks[1:]):
+        if b[0] - (a[0] + a[2]) <= tall:
+            groups[-1].append(b)
+        else:
+            groups.append([b])
+    step = (w.x1 - w.x0) / len(groups)
+    spans = [(g[0][0], max(x + mw for x, _y, mw, _h in g)) for g in groups]
+    downs = [(w.y0 + min(y for _x, y, _w, _h in g), w.y0 + max(y + h for _x, y, _w, h in g)) for g in groups]
+    if any(not (k * step <= a and b <= (k + 1) * step) for k, (a, b) in enumerate(spans)):
+        return [w]  # numbers that do not each stand in a share of their own
+    return [replace(w, x0=w.x0 + round(k * step), x1=w.x0 + round((k + 1) * step), written=(w.x0 + int(a), w.x0 + int(b)), written_y=downs[k])
+            for k, (a, b) in enumerate(spans)]
+
+
+RUN_PX = 3  # a colour along a block's edge for this many pixels at least is a block of its own
+
+
+def _parts(pixels: np.ndarray, w: Word) -> list[Word]:
+    """A filled block parted where the colour along both its top and bottom edges changes (blocks of
+    different colours that touch across)."""
+    if w.y1 - w.y0 < 4 or w.x1 - w.x0 < 2 * RUN_PX:
+        return [w]
+    edges = pixels[[w.y0 + 1, w.y1 - 2], w.x0:w.x1].astype(np.int16)
+    change = (np.abs(np.diff(edges, axis=1)).max(axis=2) > FG_DIFF).all(axis=0)
+    cuts = [0] + [i + 1 for i in np.flatnonzero(change)] + [w.x1 - w.x0]
+    kept = [0]
+    for c in cuts[1:]:
+        if c - kept[-1] >= RUN_PX:
+            kept.append(c)
+    kept[-1] = w.x1 - w.x0
+    return [replace(w, x0=w.x0 + int(a), x1=w.x0 + int(b)) for a, b in zip(kept, kept[1:])]

@@ -4,13 +4,14 @@ is a part of something bigger (a row it could not read, a table), no board of it
 from __future__ import annotations
 
 import cv2
+import numpy as np
 
 from screenbot.calibration.inset import AGREE_PX, block_inset
 from screenbot.calibration.lattice import Lattice
 from screenbot.calibration.text_lattice import TextBoard
 from screenbot.control.screen import Frame
 from screenbot.geometry import Rect
-from screenbot.imaging import LINE_THICK_PX, RULE_TALL, glyph_mask
+from screenbot.imaging import LINE_THICK_PX, RULE_TALL, glyph_mask, without_lines
 
 
 def text_goes_on(frame: Frame, board: TextBoard) -> bool:
@@ -20,7 +21,55 @@ def text_goes_on(frame: Frame, board: TextBoard) -> bool:
     the cells; a title stands apart from them."""
     writing = glyph_mask(frame.pixels, board.background, board.ink_diff)
     return any(_marked_cells(writing, board.lattice, cells, board.digit_h) >= max(2, len(cells) - 1)
+               and _keeps_to_board(writing, board.lattice, cells, board.digit_h)
                for cells in _sides(board.lattice))
+
+
+GAP_SHARE = 1 / 6  # the middle of the space between two columns: this share of a step either side of it
+BLOCK_TALL = 1.4  # ink running down this many digit heights is a block (a tile), no letter
+
+
+def _keeps_to_board(writing, lat: Lattice, cells: list[tuple[int, int]], digit_h: int) -> bool:
+    """Whether the writing in these cells past the edge keeps out of the middles of the spaces between the
+    board's columns (or rows) wherever the board's own writing does: a row of the board would (its numbers in
+    its columns' bands, a tile filling its cell), a line of prose under it runs through two such spaces or
+    more."""
+    h, w = writing.shape[:2]
+    x0, y0 = int(max(lat.x0, 0)), int(max(lat.y0, 0))
+    x1 = int(min(lat.x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w, w))
+    y1 = int(min(lat.y0 + (lat.rows - 1) * lat.pitch_y + lat.cell_h, h))
+    across = cells[0][0] == cells[-1][0]  # a row above or below: compare pixel columns
+    cx, cy, cw, ch = (int(round(v)) for v in lat.cell(*cells[0]))
+    if across:
+        band = writing[max(cy, 0):max(min(cy + ch, h), 0), x0:x1]
+        own, past, start = writing[y0:y1, x0:x1].any(axis=0), _letters(band, digit_h, True).any(axis=0), x0
+        first, pitch, n = lat.x0 + lat.cell_w / 2, lat.pitch_x, lat.cols
+    else:
+        band = writing[y0:y1, max(cx, 0):max(min(cx + cw, w), 0)]
+        own, past, start = writing[y0:y1, x0:x1].any(axis=1), _letters(band, digit_h, False).any(axis=1), y0
+        first, pitch, n = lat.y0 + lat.cell_h / 2, lat.pitch_y, lat.rows
+    if not past.size:
+        return True
+    reach = max(1, digit_h // 2)
+    near = np.convolve(own.astype(np.int32), np.ones(2 * reach + 1, np.int32), mode="same") > 0
+    stray = past & ~near
+    crossed = 0
+    for k in range(1, n):
+        mid = first + (k - 0.5) * pitch - start
+        lo, hi = int(max(mid - GAP_SHARE * pitch, 0)), int(min(mid + GAP_SHARE * pitch + 1, len(stray)))
+        crossed += bool(stray[lo:hi].any())
+    return crossed < 2
+
+
+def _letters(band, digit_h: int, across: bool):
+    """The writing of a band less its filled blocks (ink running down further than a letter does) and its
+    ruled lines (a tile past the edge may stand anywhere in its cell; a rule is no writing)."""
+    band = band.astype(np.uint8)
+    if not band.size:
+        return band.astype(bool)
+    tall = max(2, int(BLOCK_TALL * digit_h))
+    blocks = cv2.morphologyEx(band, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, tall)))
+    return without_lines(band & (1 - blocks)).astype(bool)
 
 
 def _marked_cells(writing, lat: Lattice, cells: list[tuple[int, int]], digit_h: int) -> int:

@@ -114,8 +114,7 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
     boards of tiles unless the caller found no such board."""
     found: list[TextBoard] = []
     least = 0 if blocks else MIN_BARE
-    for background, ink_diff in _inks(pixels):
-        writing = without_lines(glyph_mask(pixels, background, ink_diff))
+    for background, ink_diff, writing in _writings(pixels):
         words = outside_blocks(words_of(writing))
         digits = [w for w in words if MIN_GLYPH_PX <= w.tall and not w.solid]
         if len(digits) < least:
@@ -126,9 +125,9 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
         # on this background (blocks that touch on a board's empty colour, with none round it, are a board
         # of blocks)
         boards = _boards_in(words, background, heights, ink_diff)
-        if not boards and any(w.solid for w in words):
-            boards = [b for b in _boards_in(with_written(pixels, words), background, heights, ink_diff)
-                      if _stands_on(pixels, b.lattice, background)]
+        if any(w.solid for w in words):
+            boards += [b for b in _boards_in(with_written(pixels, words), background, heights, ink_diff)
+                       if _stands_on(pixels, b.lattice, background) and not _seen(b, boards)]
         for board in boards:
             if board.bare < least:
                 continue  # every number sits in a filled block: a board of tiles, found by their edges
@@ -145,6 +144,13 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
     # part of a board is a board of fewer rows or columns on its lattice (a row of dots beside it is
     # no table going on): the whole one stays
     return [b for b in found if not any(o is not b and _part(b.lattice, o.lattice) for o in found)]
+
+
+def _seen(board: TextBoard, boards: list[TextBoard]) -> bool:
+    """Whether a board of the same shape stands within a quarter step of this one among `boards`."""
+    lat = board.lattice
+    return any(b.lattice.shape == lat.shape and abs(lat.x0 - b.lattice.x0) < lat.pitch_x / 4
+               and abs(lat.y0 - b.lattice.y0) < lat.pitch_y / 4 for b in boards)
 
 
 def ink_diff_of(diff: np.ndarray) -> int:
@@ -166,6 +172,18 @@ def _inks(pixels: np.ndarray) -> list[tuple[tuple[int, int, int], int]]:
         if ink_diff_of(np.abs(sub - np.asarray(background, np.int16)).max(axis=2)) == FAINT_INK:
             out.append((background, FAINT_INK))
     return out
+
+
+SHORT_RULE_PX, HAIR_PX = 24, 2  # a hairline this long is a rule too (a box's side a few text lines tall)
+
+
+def _writings(pixels: np.ndarray):
+    """(background, ink difference, writing) to look for boards in: the ink less its lines, its shorter
+    hairlines too (the sides of boxes a few text lines tall drawn round each cell, which would join an empty
+    cell's dot beside them into one word, and stand in columns like numbers)."""
+    for background, ink_diff in _inks(pixels):
+        yield background, ink_diff, without_lines(without_lines(glyph_mask(pixels, background, ink_diff)),
+                                                  SHORT_RULE_PX, thick=HAIR_PX)
 
 
 def _ruled_on(writing: np.ndarray, lat: Lattice) -> bool:
@@ -251,14 +269,14 @@ def _boards_in(words: list[Word], background, block_heights: list[float] = (), i
         # rows by the middle of what is written (a dot sits half a digit lower: within the tolerance);
         # a row of more short marks than a board has cells across is a rule drawn with dashes
         # ("+-----+"), not a row of empty cells: it is no row of the board
-        rows = [g for g in _clusters([w.mid_y for w in size_words], 0.55 * digit_h)
+        rows = [g for g in _clusters([w.line_y for w in size_words], 0.55 * digit_h)
                 if not _dash_rule([size_words[i] for i in g], digit_h)]
         # each row's baseline: where its digits and dots end; a row of blocks only: half a digit below their middle
         baselines = []
         for g in rows:
             ends = [size_words[i].y1 for i in g if not size_words[i].solid]
             baselines.append(float(np.median(ends)) if ends else
-                             float(np.median([size_words[i].mid_y for i in g])) + 0.5 * digit_h)
+                             float(np.median([size_words[i].line_y for i in g])) + 0.5 * digit_h)
         for pick in _row_picks(baselines, digit_h):
             pitch_y = _even([baselines[k] for k in pick])
             if pitch_y is None or pitch_y < 1.2 * digit_h or pitch_y > MAX_PITCH * digit_h:
@@ -312,7 +330,7 @@ def _mark_offset(words: list[Word], digit_h: int) -> int:
     lines = [(float(np.median([digits[i].mid_y for i in g])), float(np.median([digits[i].y1 for i in g])))
              for g in _clusters([w.mid_y for w in digits], 0.55 * digit_h)]
     # a filled block's number is written across its middle, most often: a line half a digit below it
-    lines += [(w.mid_y, w.mid_y + 0.5 * digit_h) for w in words if w.solid]
+    lines += [(w.line_y, w.line_y + 0.5 * digit_h) for w in words if w.solid]
     offsets = Counter()
     for w in words:
         # a flat mark one character wide (a dot, a dash, an underscore), not a word of small print

@@ -146,6 +146,7 @@ def box_over(mask: np.ndarray, rects, digit_h: int, marked: np.ndarray | None = 
            and not any(r.x - LINE_THICK_PX <= x and x + w <= r.right + LINE_THICK_PX
                        and r.y <= y + h / 2 <= r.bottom for r in rects)
            and (marked is None or marked[labels == i].mean() < 0.5)]
+    off = [o for o in off if not _repeats_down(o, off, pitch)]
     for top in off:
         for bottom in off:
             apart = bottom[1] - top[1] >= digit_h
@@ -153,6 +154,25 @@ def box_over(mask: np.ndarray, rects, digit_h: int, marked: np.ndarray | None = 
             if apart and shared:
                 return (min(o[0] for o in off), min(o[1] for o in off), max(o[2] for o in off), max(o[3] for o in off))
     return None
+
+
+REPEAT_PX = 3  # a line a row's step below another, give or take this, is the same line of the next row's box
+REPEAT_ROWS = 3  # ... and a line in this many rows at the same place is the look's own (a dialog has two)
+
+
+def _repeats_down(line, lines, pitch: float) -> bool:
+    """Whether a line is one of the same line drawn in REPEAT_ROWS rows or more, a row's step apart (a box
+    drawn round every cell, wherever its lines fall in the cells): a box over the board draws its edges once."""
+    def twin(a, step):
+        return next((b for b in lines if abs(b[0] - a[0]) <= REPEAT_PX and abs(b[2] - a[2]) <= REPEAT_PX
+                     and abs(b[1] - a[1] - step) <= REPEAT_PX), None)
+
+    seen = 1
+    for step in (pitch, -pitch):
+        at = line
+        while (at := twin(at, step)) is not None:
+            seen += 1
+    return seen >= REPEAT_ROWS
 
 
 def _box_state(writing: np.ndarray, box, digit_h: int) -> tuple[BoardState, str]:
@@ -288,7 +308,7 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
         for col, cell in enumerate(cells):
             if col in taken:
                 continue
-            value, spent = _unwritten_cell(region, ink, cell, profile, ocr_allowed)
+            value, spent = _unwritten_cell(region, writing, cell, profile, ocr_allowed)
             calls += spent
             if value is None:
                 raise no_number(row, col, done(None, BoardState.UNSETTLED, f"cell {row},{col}: a block with no number read", calls))
@@ -303,11 +323,12 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
 BLANK_SHARE, FILLED_SHARE = 0.2, 0.6
 
 
-def _unwritten_cell(region: np.ndarray, ink: np.ndarray, cell, profile: Profile, ocr_allowed: bool) -> tuple[int | None, int]:
-    """(value, OCR calls) of a cell where no word was found: 0 when its inside is the paper, the number
-    on it when a block of one colour fills it, None when it is neither (never taken for blank)."""
+def _unwritten_cell(region: np.ndarray, writing: np.ndarray, cell, profile: Profile, ocr_allowed: bool) -> tuple[int | None, int]:
+    """(value, OCR calls) of a cell where no word was found: 0 when its inside is the paper (the lines of a
+    box drawn round it and the look's learned marks left out), the number on it when a block of one colour
+    fills it, None when it is neither (never taken for blank)."""
     mx, my = max(1, cell.w // 7), max(1, cell.h // 7)
-    inside = ink[cell.y + my:cell.bottom - my, cell.x + mx:cell.right - mx]
+    inside = writing[cell.y + my:cell.bottom - my, cell.x + mx:cell.right - mx]
     share = float(inside.mean()) if inside.size else 0.0
     if share < BLANK_SHARE:
         return 0, 0

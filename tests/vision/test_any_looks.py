@@ -26,19 +26,15 @@ _HALF_TOUCHING = "blocks that touch one way and stand apart the other: neither a
 _UNDERSCORE = "`_` for an empty cell"
 NOT_READ: dict[int, str] = {
     2: "blocks a text line tall in a bare frame: read as a block between cells",
-    3: "blocks a text line tall inset in a ruled grid, the empty cells bare: found as a lattice of wide cells, "
-       "but a still board whose numbers fill their blocks reads unsettled",
-    20: _WIDE + " (a box round each)",
-    24: _WIDE + " (a box round each)",
     25: _WIDE + " (rules between the rows): a 4x3 grid whose cells are no tiles",
     31: "numbers on the top line of blocks 3 lines tall: the text lattice stands on the numbers, off the blocks "
         "(no board: the row it could not read goes on under it)",
-    40: _WIDE + " (rules between the rows; no board: the row it could not read goes on under it)",
     45: "blocks inset a few pixels in a ruled grid on black: the empty cells are the lines' own background, so "
         "no empty colour is learned and each tile shows two colours",
     46: _UNDERSCORE + " on the top line of blocks that touch one way: no board",
     54: "blocks two lines tall and 9 columns wide in a ruled grid: no board",
-    63: _HALF_TOUCHING + " (rules between the rows)",
+    63: _HALF_TOUCHING + " (rules between the rows): calibrated on the sparsest board, a board with touching "
+        "blocks of one colour is not read",
 }
 READ = [n for n in LOOKS if n not in NOT_READ]
 
