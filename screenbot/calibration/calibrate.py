@@ -233,7 +233,10 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
             # where a lattice of squares is there too, the text must read as a board (the stubs left
             # where a grid's lines cross are marks on a lattice, but no numbers)
             if search.boards:
-                if _profile_reads(frame, profile):
+                # a lattice of squares ruled round the cells places them better than numbers written
+                # right or left in them: the text's cells are taken only where they are the lattice's
+                if _profile_reads(frame, profile) and all(_aligned(t.lattice, b) for t in text for b in overlapping
+                                                          if b.shape == t.lattice.shape):
                     return profile
             elif _profile_reads(frame, profile):
                 return profile
@@ -384,6 +387,12 @@ def _touching_blocks(frame: Frame, board: Rect, monitors: Sequence[Rect] | None,
         return None
     touching = _blocks_profile(frame, blocks, None, monitors, scale, source)
     return touching if _profile_reads(frame, touching) else None
+
+
+def _aligned(a: Lattice, b: Lattice) -> bool:
+    """Whether two lattices of one shape have their cells' middles within a quarter step of each other."""
+    return (abs(a.x0 + a.cell_w / 2 - b.x0 - b.cell_w / 2) <= b.pitch_x / 4
+            and abs(a.y0 + a.cell_h / 2 - b.y0 - b.cell_h / 2) <= b.pitch_y / 4)
 
 
 def _chosen(items: list, lattices: list[Lattice], pick: int | None, frame: Frame, many: str):

@@ -11,7 +11,7 @@ from screenbot.calibration.lattice import Lattice
 from screenbot.calibration.text_lattice import TextBoard
 from screenbot.control.screen import Frame
 from screenbot.geometry import Rect
-from screenbot.imaging import LINE_THICK_PX, RULE_TALL, glyph_mask, without_lines
+from screenbot.imaging import LINE_THICK_PX, RULE_TALL, glyph_mask, without_lines, words_of
 
 
 def text_goes_on(frame: Frame, board: TextBoard) -> bool:
@@ -22,7 +22,26 @@ def text_goes_on(frame: Frame, board: TextBoard) -> bool:
     writing = glyph_mask(frame.pixels, board.background, board.ink_diff)
     return any(_marked_cells(writing, board.lattice, cells, board.digit_h) >= max(2, len(cells) - 1)
                and _keeps_to_board(writing, board.lattice, cells, board.digit_h)
+               and not _words_in_a_cell(writing, board.lattice, cells, board.digit_h)
                for cells in _sides(board.lattice))
+
+
+def _words_in_a_cell(writing, lat: Lattice, cells: list[tuple[int, int]], digit_h: int) -> bool:
+    """Whether a cell past the edge holds two words or more wholly inside it: a line of prose (a cell's
+    number is one word, and a box's bars are no words)."""
+    h, w = writing.shape[:2]
+    for r, c in cells:
+        x, y, cw, ch = (int(round(v)) for v in lat.cell(r, c))
+        x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + cw, w), min(y + ch, h)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            continue
+        band = without_lines(writing[y0:y1, x0:x1].astype(np.uint8))
+        # (a box's side drawn a text line at a time, thin, is no word)
+        inside = [v for v in words_of(band) if not v.solid and v.tall >= 0.5 * digit_h and v.x1 - v.x0 > LINE_THICK_PX
+                  and v.x0 > 0 and v.y0 > 0 and v.x1 < x1 - x0 and v.y1 < y1 - y0]
+        if len(inside) >= 2:
+            return True
+    return False
 
 
 GAP_SHARE = 1 / 6  # the middle of the space between two columns: this share of a step either side of it

@@ -114,20 +114,21 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
     boards of tiles unless the caller found no such board."""
     found: list[TextBoard] = []
     least = 0 if blocks else MIN_BARE
-    for background, ink_diff, writing in _writings(pixels):
+    for background, ink_diff, writing in _writings(pixels, hairlines=blocks):
         words = outside_blocks(words_of(writing))
         digits = [w for w in words if MIN_GLYPH_PX <= w.tall and not w.solid]
         if len(digits) < least:
             continue
-        heights = block_digit_heights(pixels, words) if blocks else []
+        written = block_digit_heights(pixels, words) if any(w.solid for w in words) else []
+        heights = written if blocks else []
         # the blocks where they stand, else where their numbers are written (blocks that fill their cells
         # across, their numbers aligned with those written bare in the same columns), on a board that stands
         # on this background (blocks that touch on a board's empty colour, with none round it, are a board
         # of blocks)
-        boards = _boards_in(words, background, heights, ink_diff)
+        boards = _boards_in(words, background, heights, ink_diff, written)
         if any(w.solid for w in words):
-            boards += [b for b in _boards_in(with_written(pixels, words), background, heights, ink_diff)
-                       if _stands_on(pixels, b.lattice, background) and not _seen(b, boards)]
+            boards += [b for b in _boards_in(with_written(pixels, words), background, heights, ink_diff, written)
+                       if _stands_on(pixels, b.lattice, background)]
         for board in boards:
             if board.bare < least:
                 continue  # every number sits in a filled block: a board of tiles, found by their edges
@@ -135,22 +136,29 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
                 continue  # the space between the cells is not this colour: it is a tile's, not the background
             if board.lattice.shape != (4, 4) and _ruled_on(writing, board.lattice):
                 continue  # cells of a bigger grid, a column or row of it empty (nothing written there)
-            lat = board.lattice
-            same = [b for b in found if abs(lat.x0 - b.lattice.x0) < lat.pitch_x / 4 and abs(lat.y0 - b.lattice.y0) < lat.pitch_y / 4]
+            same = [b for b in found if _seen(board, [b])]
             if not same:
                 found.append(board)
-            elif (board.bare, board.filled) > (same[0].bare, same[0].filled):
+            elif _fit(board, heights) > _fit(same[0], heights):
                 found[found.index(same[0])] = board  # the same board seen at another text size: keep the better fit
     # part of a board is a board of fewer rows or columns on its lattice (a row of dots beside it is
     # no table going on): the whole one stays
     return [b for b in found if not any(o is not b and _part(b.lattice, o.lattice) for o in found)]
 
 
+def _fit(board: TextBoard, heights: list[float]) -> tuple:
+    """How well a board fits what is written: numbers bare on the paper, cells filled, and its digits' height
+    that of the digits on the blocks (a box's `+` stands in columns too, a little shorter than the digits)."""
+    return (board.bare, board.filled, -abs(board.digit_h - float(np.median(heights))) if heights else 0.0)
+
+
 def _seen(board: TextBoard, boards: list[TextBoard]) -> bool:
-    """Whether a board of the same shape stands within a quarter step of this one among `boards`."""
+    """Whether a board of the same shape and steps stands within half a step of this one among `boards` (the
+    same board, its cells centred on its numbers in one and on its blocks in the other)."""
     lat = board.lattice
-    return any(b.lattice.shape == lat.shape and abs(lat.x0 - b.lattice.x0) < lat.pitch_x / 4
-               and abs(lat.y0 - b.lattice.y0) < lat.pitch_y / 4 for b in boards)
+    return any(b.lattice.shape == lat.shape and abs(lat.x0 - b.lattice.x0) < lat.pitch_x / 2
+               and abs(lat.y0 - b.lattice.y0) < lat.pitch_y / 2 and abs(lat.pitch_x - b.lattice.pitch_x) < lat.pitch_x / 4
+               and abs(lat.pitch_y - b.lattice.pitch_y) < lat.pitch_y / 4 for b in boards)
 
 
 def ink_diff_of(diff: np.ndarray) -> int:
@@ -177,13 +185,14 @@ def _inks(pixels: np.ndarray) -> list[tuple[tuple[int, int, int], int]]:
 SHORT_RULE_PX, HAIR_PX = 24, 2  # a hairline this long is a rule too (a box's side a few text lines tall)
 
 
-def _writings(pixels: np.ndarray):
-    """(background, ink difference, writing) to look for boards in: the ink less its lines, its shorter
-    hairlines too (the sides of boxes a few text lines tall drawn round each cell, which would join an empty
-    cell's dot beside them into one word, and stand in columns like numbers)."""
+def _writings(pixels: np.ndarray, hairlines: bool = False):
+    """(background, ink difference, writing) to look for boards in: the ink less its lines, and with
+    `hairlines` its shorter hairlines too (the sides of boxes a few text lines tall drawn round each cell of
+    tiles inset in them, which would join an empty cell's dot beside them into one word, and stand in columns
+    like numbers)."""
     for background, ink_diff in _inks(pixels):
-        yield background, ink_diff, without_lines(without_lines(glyph_mask(pixels, background, ink_diff)),
-                                                  SHORT_RULE_PX, thick=HAIR_PX)
+        writing = without_lines(glyph_mask(pixels, background, ink_diff))
+        yield background, ink_diff, without_lines(writing, SHORT_RULE_PX, thick=HAIR_PX) if hairlines else writing
 
 
 def _ruled_on(writing: np.ndarray, lat: Lattice) -> bool:
@@ -251,16 +260,21 @@ def _stands_on(pixels: np.ndarray, lat: Lattice, background) -> bool:
     return float(near[ring].mean()) >= ROUND_SHARE
 
 
-def _boards_in(words: list[Word], background, block_heights: list[float] = (), ink_diff: int = FG_DIFF) -> list[TextBoard]:
+def _boards_in(words: list[Word], background, block_heights: list[float] = (), ink_diff: int = FG_DIFF,
+               written: list[float] = ()) -> list[TextBoard]:
+    """The boards these words make; `block_heights` are text sizes to try besides the words' own, `written` the
+    heights of the digits written on blocks (where blocks of four text lines are tiles)."""
     out = []
     heights = [float(w.tall) for w in words if w.tall >= MIN_GLYPH_PX and not w.solid] + list(block_heights)
     sizes = [int(np.median([heights[i] for i in g])) for g in _clusters(heights, 1.5) if len(g) >= 2]
     for digit_h in sizes:
         # words of this text size: digits within 25% of the height, dots (short marks on a baseline),
-        # and filled blocks a few digits tall (tiles drawn as background colour, digits inside)
+        # and filled blocks a few digits tall (tiles drawn as background colour, digits inside), taller
+        # where this is the height of the digits written on blocks
+        tallest = BLOCK_LINES if any(abs(digit_h - h) <= 1.5 for h in written) else BLOCK_LINES_ANY
         size_words = [w for w in words if _digit_tall(w, digit_h)
                       or 2 <= w.tall <= 0.45 * digit_h or _stroke(w, digit_h)
-                      or (w.solid and 1.3 * digit_h <= w.tall <= 5 * digit_h)]
+                      or (w.solid and 1.3 * digit_h <= w.tall <= tallest * digit_h)]
         # an empty cell's mark stands where this look's marks stand on a line of digits (a dot ends on
         # the baseline, an underscore below it): each is taken where a digit's ink would be
         low = _mark_offset(size_words, digit_h)
@@ -305,11 +319,32 @@ def _boards_in(words: list[Word], background, block_heights: list[float] = (), i
     return out
 
 
+def _on_blocks(start: float, size: float, pitch: float, blocks: list[tuple[int, int]],
+               spans: list[tuple[int, int]]) -> float:
+    """Where a lattice's first band starts (across or down) when its bands are centred on the blocks in them,
+    or `start` as it was when the blocks disagree or something written would then fall out of its band."""
+    first = start + size / 2
+    offsets = [(a + b) / 2 - (first + round(((a + b) / 2 - first) / pitch) * pitch) for a, b in blocks]
+    if max(offsets) - min(offsets) > FULL_STEP_PX * 2:
+        return start
+    moved = start + float(np.median(offsets))
+    if abs(moved - start) < 1:
+        return start  # centred on them already, give or take the rounding
+    for a, b in spans:
+        k = round(((a + b) / 2 - moved - size / 2) / pitch)
+        if a < moved + k * pitch - 1 or b > moved + k * pitch + size + 1:
+            return start
+    return moved
+
+
 def _digit_tall(w: Word, digit_h: int) -> bool:
     """A word as tall as the board's digits."""
     return abs(w.tall - digit_h) <= 0.25 * digit_h
 
 
+# a filled block is at most this many digit heights tall: where its own digits are that tall, four text
+# lines with their spacing; else (a text size seen only in the marks, `+` and `|` of boxes) three
+BLOCK_LINES, BLOCK_LINES_ANY = 7, 5
 CHAR_WIDE = 1.2  # a character is at most this many digit heights wide
 
 
@@ -470,6 +505,15 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
     # (a tile drawn in a background colour) as tall as the row, whatever the first board showed.
     cell_h = pitch_y - 2
     y0 = baselines[0] - 0.5 * digit_h - cell_h / 2
+    # blocks narrower than their step stand in the middle of their cells (a box drawn round each, a number
+    # written at its left or on its top line): the bands are centred on them, where what is written still
+    # falls inside its own band
+    blocks = [(r, w) for r, ws in enumerate(row_words) for w in ws if w.solid and lo <= w.anchor(how) <= hi]
+    if blocks and not full:
+        x0 = _on_blocks(x0, cell_w, pitch_x, [(w.x0, w.x1) for _r, w in blocks],
+                        [(w.x0, w.x1) for ws in row_words for w in ws if lo <= w.anchor(how) <= hi])
+        y0 = _on_blocks(y0, cell_h, pitch_y, [(w.y0, w.y1) for _r, w in blocks],
+                        [(w.y0, w.y1) for ws in row_words for w in ws if lo <= w.anchor(how) <= hi])
     margin_x, margin_y = 3.0, 3.0  # a little background around the cells (the safety check samples it)
     lattice = Lattice(x0, y0, pitch_x, pitch_y, cell_w, cell_h, margin_x, margin_y, filled, rows, width)
     return TextBoard(lattice, tuple(int(v) for v in background), digit_h, filled)

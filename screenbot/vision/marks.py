@@ -22,7 +22,14 @@ def learn_marks(frame: Frame, profile: Profile) -> int:
     watermark drawn over the board): from now on they are part of the look, never a tile between
     cells. Returns how many points were marked. For the calibration frame, where the board is still."""
     if profile.kind == "text":
-        return learn_text_marks(frame, profile)
+        # a number is never a mark: where the frame read as a board before, the marks may not change it
+        # (numbers written off where the cells were taken to have them, by stubs of a grid's lines)
+        before, kept = _grid_read(frame, profile), profile.marks
+        learned = learn_text_marks(frame, profile)
+        if learned and before is not None and _grid_read(frame, profile) != before:
+            profile.marks = kept
+            return 0
+        return learned
     if profile.kind == "blocks":
         return 0  # no gaps to draw on: anything written on a block is read as its number
     try:
@@ -44,6 +51,22 @@ def learn_marks(frame: Frame, profile: Profile) -> int:
         profile.marks = [list(p) for p in points]
         profile.changed = True
     return len(points)
+
+
+def _grid_read(frame: Frame, profile: Profile):
+    """The grid a frame reads as with the profile's marks as they are, or None (no board read). Read on a
+    copy: what the reader learns (digit shapes) stays out of the profile."""
+    import copy
+
+    from screenbot.board_state import BoardState
+    from screenbot.errors import ScreenbotError
+    from screenbot.vision.reader import read_board
+
+    try:
+        reading = read_board(frame, copy.deepcopy(profile))
+    except ScreenbotError:
+        return None
+    return reading.grid if reading.state == BoardState.PLAYING else None
 
 
 def _marked_points(odd: np.ndarray, ys: np.ndarray, xs: np.ndarray, origin) -> set[tuple[int, int]]:

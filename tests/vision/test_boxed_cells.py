@@ -98,3 +98,16 @@ def test_a_row_of_numbers_or_a_tile_under_the_board_keeps_to_its_columns():
     tile = _board_writing()
     tile[4 * 40 + 21:4 * 40 + 59, 121:219] = 1  # a filled block as big as its cell, its edges in the spaces
     assert _keeps_to_board(tile, LAT, BELOW, 12)
+
+
+def test_bands_are_centred_on_the_blocks_in_them_where_what_is_written_still_fits():
+    from screenbot.calibration.text_lattice import _on_blocks
+
+    # bands 117 wide at a step of 120 were centred on numbers written at the left of blocks 39-111 (+120k)
+    blocks = [(39, 111), (159, 231), (279, 351)]
+    written = [(52, 66), (176, 179), (296, 299)]  # a number, and dots where a number would start
+    assert _on_blocks(2.0, 117.0, 120.0, blocks, blocks + written) == 16.5
+    # something written that the moved bands would cut: the bands stay where they were
+    assert _on_blocks(2.0, 117.0, 120.0, blocks, blocks + [(8, 20)]) == 2.0
+    # blocks that disagree on where they stand in their bands: no centre of theirs to take
+    assert _on_blocks(2.0, 117.0, 120.0, [(39, 111), (169, 241)], blocks) == 2.0
