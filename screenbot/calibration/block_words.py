@@ -8,7 +8,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, Word, commonest_colour, glyph_mask
+from screenbot.imaging import MIN_GLYPH_PX, Word, commonest_colour, glyph_mask
 
 
 def _block_marks(pixels: np.ndarray, w: Word, most: float = 0.6) -> list[tuple[int, int, int, int]]:
@@ -64,19 +64,31 @@ def _written(pixels: np.ndarray, w: Word) -> list[Word]:
 
 
 RUN_PX = 3  # a colour along a block's edge for this many pixels at least is a block of its own
+PART_DIFF = 20  # colour levels: blocks of two palette colours this far apart touch there (a terminal draws them flat)
 
 
 def _parts(pixels: np.ndarray, w: Word) -> list[Word]:
     """A filled block parted where the colour along both its top and bottom edges changes (blocks of
-    different colours that touch across)."""
-    if w.y1 - w.y0 < 4 or w.x1 - w.x0 < 2 * RUN_PX:
-        return [w]
-    edges = pixels[[w.y0 + 1, w.y1 - 2], w.x0:w.x1].astype(np.int16)
-    change = (np.abs(np.diff(edges, axis=1)).max(axis=2) > FG_DIFF).all(axis=0)
-    cuts = [0] + [i + 1 for i in np.flatnonzero(change)] + [w.x1 - w.x0]
+    different colours that touch across), and each part where the colour along both its sides changes
+    (blocks that touch down)."""
+    out = []
+    for a, b in _cuts(pixels[[w.y0 + 1, w.y1 - 2], w.x0:w.x1], w.x1 - w.x0, w.y1 - w.y0):
+        part = replace(w, x0=w.x0 + a, x1=w.x0 + b)
+        sides = pixels[part.y0:part.y1, [part.x0 + 1, part.x1 - 2]].transpose(1, 0, 2)
+        out += [replace(part, y0=part.y0 + c, y1=part.y0 + d, tall=d - c)
+                for c, d in _cuts(sides, part.y1 - part.y0, part.x1 - part.x0)]
+    return out
+
+
+def _cuts(edges: np.ndarray, length: int, across: int) -> list[tuple[int, int]]:
+    """Where along two parallel edges of a block (2 x length pixels) both change colour: (start, end) of
+    each run of one colour RUN_PX long or more, the whole length where the block is too small to part."""
+    if across < 4 or length < 2 * RUN_PX:
+        return [(0, length)]
+    change = (np.abs(np.diff(edges.astype(np.int16), axis=1)).max(axis=2) > PART_DIFF).all(axis=0)
     kept = [0]
-    for c in cuts[1:]:
+    for c in [int(i) + 1 for i in np.flatnonzero(change)] + [length]:
         if c - kept[-1] >= RUN_PX:
             kept.append(c)
-    kept[-1] = w.x1 - w.x0
-    return [replace(w, x0=w.x0 + int(a), x1=w.x0 + int(b)) for a, b in zip(kept, kept[1:])]
+    kept[-1] = length
+    return list(zip(kept, kept[1:]))

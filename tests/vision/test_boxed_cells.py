@@ -111,3 +111,14 @@ def test_bands_are_centred_on_the_blocks_in_them_where_what_is_written_still_fit
     assert _on_blocks(2.0, 117.0, 120.0, blocks, blocks + [(8, 20)]) == 2.0
     # blocks that disagree on where they stand in their bands: no centre of theirs to take
     assert _on_blocks(2.0, 117.0, 120.0, [(39, 111), (169, 241)], blocks) == 2.0
+
+
+def test_blocks_that_touch_down_in_two_close_colours_are_parted():
+    pixels = np.full((120, 120, 3), (0, 0, 0), np.uint8)
+    _block(pixels, 20, 100, 10, 54, (160, 240, 208))  # a mint tile over a light blue one: 40 levels apart
+    _block(pixels, 20, 100, 54, 98, (240, 200, 150))
+    for y in (36, 80):
+        _digit(pixels, 80, y)
+    words = with_written(pixels, [Word(20, 10, 100, 98, 88, solid=True)])
+    assert [(w.y0, w.y1, w.tall) for w in words] == [(10, 54, 44), (54, 98, 44)]
+    assert [w.written_y for w in words] == [(36, 48), (80, 92)]
