@@ -1,0 +1,103 @@
+"""Checks on a text board found (text_lattice): whether the space between its cells is its paper, whether it is
+part of a bigger grid or of another board found, whether it stands on its background, and which of two finds
+of the same board fits better."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from screenbot.calibration.lattice import Lattice
+from screenbot.imaging import FG_DIFF, clear_share
+
+if TYPE_CHECKING:
+    from screenbot.calibration.text_lattice import TextBoard
+
+EVEN = 0.12  # spacings of rows or columns may differ by this share
+RULED = 0.6  # a line between cells with ink along this share of the board is ruled
+
+
+def gap_share(writing: np.ndarray, lat: Lattice) -> float:
+    """Share of the points between the cells (the middle of every gap line) where nothing is written."""
+    xs = [lat.x0 + c * lat.pitch_x - (lat.pitch_x - lat.cell_w) / 2 for c in range(1, lat.cols)]
+    ys = [lat.y0 + r * lat.pitch_y - (lat.pitch_y - lat.cell_h) / 2 for r in range(1, lat.rows)]
+    return clear_share(writing, xs, ys, (lat.x0, lat.x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w),
+                       (lat.y0, lat.y0 + (lat.rows - 1) * lat.pitch_y + lat.cell_h))
+
+
+def ruled_on(writing: np.ndarray, lat: Lattice) -> bool:
+    """Whether the lines ruled between the cells (box lines, ASCII bars and dashes) go on a cell's step past
+    the lattice: the cells found are part of a bigger grid whose other cells show nothing (empty, no dot)."""
+    h, w = writing.shape[:2]
+    ys = (int(max(lat.y0, 0)), int(min(lat.y0 + (lat.rows - 1) * lat.pitch_y + lat.cell_h, h)))
+    xs = (int(max(lat.x0, 0)), int(min(lat.x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w, w)))
+
+    reach_x, reach_y = max(2, int(0.1 * lat.pitch_x)), max(2, int(0.1 * lat.pitch_y))  # the fit's slack
+
+    def across(x: float) -> float:  # the share of the board's height with ink near x
+        x = int(round(x))
+        band = writing[ys[0]:ys[1], max(x - reach_x, 0):max(x + reach_x + 1, 0)]
+        return float(band.any(axis=1).mean()) if band.size and 0 <= x < w else 0.0
+
+    def down(y: float) -> float:  # the share of the board's width with ink near y
+        y = int(round(y))
+        band = writing[max(y - reach_y, 0):max(y + reach_y + 1, 0), xs[0]:xs[1]]
+        return float(band.any(axis=0).mean()) if band.size and 0 <= y < h else 0.0
+
+    half_x, half_y = (lat.pitch_x - lat.cell_w) / 2, (lat.pitch_y - lat.cell_h) / 2
+    for ink, first, pitch, cells in ((across, lat.x0 - half_x, lat.pitch_x, lat.cols),
+                                     (down, lat.y0 - half_y, lat.pitch_y, lat.rows)):
+        lines = [ink(first + k * pitch) for k in range(cells + 1)]
+        if min(lines) >= RULED and max(ink(first - pitch), ink(first + (cells + 1) * pitch)) >= RULED:
+            return True
+    return False
+
+
+def part_of(a: Lattice, b: Lattice) -> bool:
+    """Whether the cells of lattice `a` are some of lattice `b`'s, and fewer (neighbouring ones, or every
+    other row or column of it)."""
+    if a.rows * a.cols >= b.rows * b.cols:
+        return False
+    kx, ky = max(1, round(a.pitch_x / b.pitch_x)), max(1, round(a.pitch_y / b.pitch_y))
+    if abs(a.pitch_x - kx * b.pitch_x) > EVEN * a.pitch_x or abs(a.pitch_y - ky * b.pitch_y) > EVEN * a.pitch_y:
+        return False
+    col = round((a.x0 + a.cell_w / 2 - b.x0 - b.cell_w / 2) / b.pitch_x)
+    row = round((a.y0 + a.cell_h / 2 - b.y0 - b.cell_h / 2) / b.pitch_y)
+    near = (abs(a.x0 + a.cell_w / 2 - (b.x0 + b.cell_w / 2 + col * b.pitch_x)) <= b.pitch_x / 4
+            and abs(a.y0 + a.cell_h / 2 - (b.y0 + b.cell_h / 2 + row * b.pitch_y)) <= b.pitch_y / 4)
+    return (near and 0 <= col and col + (a.cols - 1) * kx < b.cols
+            and 0 <= row and row + (a.rows - 1) * ky < b.rows)
+
+
+ROUND_SHARE = 0.6  # a board stands on a colour that covers this share of a ring round it
+
+
+def stands_on(pixels: np.ndarray, lat: Lattice, background) -> bool:
+    """Whether the colour round the board (a ring half a step wide outside its cells) is mostly `background`."""
+    h, w = pixels.shape[:2]
+    x0, y0 = lat.x0, lat.y0
+    x1, y1 = x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w, y0 + (lat.rows - 1) * lat.pitch_y + lat.cell_h
+    reach = 0.5 * min(lat.pitch_x, lat.pitch_y)
+    ox0, oy0, ox1, oy1 = (int(max(0, x0 - reach)), int(max(0, y0 - reach)), int(min(w, x1 + reach)), int(min(h, y1 + reach)))
+    ring = np.ones((oy1 - oy0, ox1 - ox0), bool)
+    ring[int(y0) - oy0:int(y1) - oy0, int(x0) - ox0:int(x1) - ox0] = False
+    if not ring.any():
+        return False
+    near = np.abs(pixels[oy0:oy1, ox0:ox1].astype(np.int16) - np.asarray(background, np.int16)).max(axis=2) <= FG_DIFF
+    return float(near[ring].mean()) >= ROUND_SHARE
+
+
+def fit_of(board: TextBoard, heights: list[float]) -> tuple:
+    """How well a board fits what is written: numbers bare on the paper, cells filled, and its digits' height
+    that of the digits on the blocks (a box's `+` stands in columns too, a little shorter than the digits)."""
+    return (board.bare, board.filled, -abs(board.digit_h - float(np.median(heights))) if heights else 0.0)
+
+
+def same_board(board: TextBoard, boards: list[TextBoard]) -> bool:
+    """Whether a board of the same shape and steps stands within half a step of this one among `boards` (the
+    same board, its cells centred on its numbers in one and on its blocks in the other)."""
+    lat = board.lattice
+    return any(b.lattice.shape == lat.shape and abs(lat.x0 - b.lattice.x0) < lat.pitch_x / 2
+               and abs(lat.y0 - b.lattice.y0) < lat.pitch_y / 2 and abs(lat.pitch_x - b.lattice.pitch_x) < lat.pitch_x / 4
+               and abs(lat.pitch_y - b.lattice.pitch_y) < lat.pitch_y / 4 for b in boards)
