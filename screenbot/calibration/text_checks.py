@@ -1,18 +1,12 @@
-"""Checks on a text board found (text_lattice): whether the space between its cells is its paper, whether it is
-part of a bigger grid or of another board found, whether it stands on its background, and which of two finds
-of the same board fits better."""
+"""Checks on the lattice of a text board found (text_lattice): whether the space between its cells is its paper,
+whether it is part of a bigger grid or of another board found, and whether it stands on its background."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from screenbot.calibration.lattice import Lattice
 from screenbot.imaging import FG_DIFF, clear_share
-
-if TYPE_CHECKING:
-    from screenbot.calibration.text_lattice import TextBoard
 
 EVEN = 0.12  # spacings of rows or columns may differ by this share
 RULED = 0.6  # a line between cells with ink along this share of the board is ruled
@@ -86,18 +80,3 @@ def stands_on(pixels: np.ndarray, lat: Lattice, background) -> bool:
         return False
     near = np.abs(pixels[oy0:oy1, ox0:ox1].astype(np.int16) - np.asarray(background, np.int16)).max(axis=2) <= FG_DIFF
     return float(near[ring].mean()) >= ROUND_SHARE
-
-
-def fit_of(board: TextBoard, heights: list[float]) -> tuple:
-    """How well a board fits what is written: numbers bare on the paper, cells filled, and its digits' height
-    that of the digits on the blocks (a box's `+` stands in columns too, a little shorter than the digits)."""
-    return (board.bare, board.filled, -abs(board.digit_h - float(np.median(heights))) if heights else 0.0)
-
-
-def same_board(board: TextBoard, boards: list[TextBoard]) -> bool:
-    """Whether a board of the same shape and steps stands within half a step of this one among `boards` (the
-    same board, its cells centred on its numbers in one and on its blocks in the other)."""
-    lat = board.lattice
-    return any(b.lattice.shape == lat.shape and abs(lat.x0 - b.lattice.x0) < lat.pitch_x / 2
-               and abs(lat.y0 - b.lattice.y0) < lat.pitch_y / 2 and abs(lat.pitch_x - b.lattice.pitch_x) < lat.pitch_x / 4
-               and abs(lat.pitch_y - b.lattice.pitch_y) < lat.pitch_y / 4 for b in boards)

@@ -21,7 +21,7 @@ import numpy as np
 
 from screenbot.calibration.block_words import block_digit_heights, with_written
 from screenbot.calibration.lattice import Lattice
-from screenbot.calibration.text_checks import EVEN, fit_of, gap_share, part_of, ruled_on, same_board, stands_on
+from screenbot.calibration.text_checks import EVEN, gap_share, part_of, ruled_on, stands_on
 from screenbot.game.sizes import MAX_SIDE, MIN_SIDE
 from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, Word, glyph_mask, outside_blocks, without_lines, words_of
 
@@ -135,6 +135,21 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
     # part of a board is a board of fewer rows or columns on its lattice (a row of dots beside it is
     # no table going on): the whole one stays
     return [b for b in found if not any(o is not b and part_of(b.lattice, o.lattice) for o in found)]
+
+
+def fit_of(board: TextBoard, heights: list[float]) -> tuple:
+    """How well a board fits what is written: numbers bare on the paper, cells filled, and its digits' height
+    that of the digits on the blocks (a box's `+` stands in columns too, a little shorter than the digits)."""
+    return (board.bare, board.filled, -abs(board.digit_h - float(np.median(heights))) if heights else 0.0)
+
+
+def same_board(board: TextBoard, boards: list[TextBoard]) -> bool:
+    """Whether a board of the same shape and steps stands within half a step of this one among `boards` (the
+    same board, its cells centred on its numbers in one and on its blocks in the other)."""
+    lat = board.lattice
+    return any(b.lattice.shape == lat.shape and abs(lat.x0 - b.lattice.x0) < lat.pitch_x / 2
+               and abs(lat.y0 - b.lattice.y0) < lat.pitch_y / 2 and abs(lat.pitch_x - b.lattice.pitch_x) < lat.pitch_x / 4
+               and abs(lat.pitch_y - b.lattice.pitch_y) < lat.pitch_y / 4 for b in boards)
 
 
 def ink_diff_of(diff: np.ndarray) -> int:
