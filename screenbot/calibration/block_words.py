@@ -59,8 +59,8 @@ def _written(pixels: np.ndarray, w: Word) -> list[Word]:
     downs = [(w.y0 + min(y for _x, y, _w, _h in g), w.y0 + max(y + h for _x, y, _w, h in g)) for g in groups]
     if any(not (k * step <= a and b <= (k + 1) * step) for k, (a, b) in enumerate(spans)):
         return [w]  # numbers that do not each stand in a share of their own
-    return [replace(w, x0=w.x0 + round(k * step), x1=w.x0 + round((k + 1) * step), written=(w.x0 + int(a), w.x0 + int(b)), written_y=downs[k])
-            for k, (a, b) in enumerate(spans)]
+    return [replace(w, x0=w.x0 + round(k * step), x1=w.x0 + round((k + 1) * step),
+                    written=(w.x0 + int(a), w.x0 + int(b)), written_y=downs[k]) for k, (a, b) in enumerate(spans)]
 
 
 RUN_PX = 3  # a colour along a block's edge for this many pixels at least is a block of its own

@@ -1,4 +1,5 @@
-"""Turns a frame into a Profile: find the board by structure, measure it, name its theme (colours.py); the preview is preview.py."""
+"""Turns a frame into a Profile: find the board by structure, measure it, name its theme (colours.py). The
+profiles of a board found are made in profiles.py, the preview in preview.py."""
 
 from __future__ import annotations
 
@@ -14,13 +15,15 @@ from screenbot.calibration.apart import find_apart_blocks
 from screenbot.calibration.blocks import find_block_boards
 from screenbot.calibration.colours import _close, gap_shades, measure_colours, theme_of
 from screenbot.calibration.framed import as_text, find_framed_lattices
-from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
+from screenbot.calibration.errors import BoardOffScreenError, NoBoardError
 from screenbot.calibration.inset import block_inset, tile_inset
 from screenbot.calibration.lattice import WIDE_ASPECT, Lattice, Rejected, Search, find_lattices
 from screenbot.calibration.look import dominant_share
 from screenbot.calibration.lattice_grow import unfamiliar_rows
 from screenbot.calibration.paper import paper_board
 from screenbot.calibration.past_edge import blocks_go_on, text_goes_on
+from screenbot.calibration.profiles import (blocks_profile, board_in_picture, board_rect, cell_rects, chosen, describe,
+                                             inside_frame, monitor_of, overlap, text_profile)
 from screenbot.calibration.text_lattice import TextBoard, background_candidates, find_text_boards
 from screenbot.control.desktop import black_capture_problem
 from screenbot.control.screen import Frame
@@ -29,47 +32,6 @@ from screenbot.game.sizes import MAX_SIDE
 from screenbot.geometry import Rect
 from screenbot.imaging import LINE_THICK_PX, glyph_mask
 from screenbot.profile import Profile, cell_patches
-
-
-def board_rect(lattice: Lattice, frame: Frame) -> Rect:
-    x, y, w, h = lattice.board_rect
-    return Rect(int(round(x)) + frame.left, int(round(y)) + frame.top, int(round(w)), int(round(h)))
-
-
-def board_in_picture(lattice: Lattice, frame: Frame) -> Rect:
-    """The board's rectangle, kept to the picture: a frame that runs off it (a window's edge, a board
-    drawn to the edge of its window) is the part that is there (every cell is inside, or the lattice
-    was rejected as cut off)."""
-    whole = board_rect(lattice, frame)
-    return whole.intersection(frame.rect) or whole
-
-
-def cell_rects(lattice: Lattice, frame: Frame) -> tuple[Rect, ...]:
-    out = []
-    for r in range(lattice.rows):
-        for c in range(lattice.cols):
-            x, y, w, h = lattice.cell(r, c)
-            out.append(Rect(int(round(x)) + frame.left, int(round(y)) + frame.top, int(round(w)), int(round(h))))
-    return tuple(out)
-
-
-def monitor_of(board_rect: Rect, monitors: Sequence[Rect] | None) -> int:
-    """The index of the monitor holding the board's centre (0 when unknown or spanning)."""
-    if not monitors:
-        return 0
-    centre = board_rect.center
-    for i, m in enumerate(monitors):
-        if i > 0 and m.contains(centre):
-            return i
-    return 0
-
-
-def describe(search: Search, frame: Frame) -> str:
-    """What the search saw, for messages: candidates and look-alikes."""
-    parts = []
-    for i, lat in enumerate(search.boards, 1):
-        parts.append(f"#{i} at {board_rect(lat, frame).as_list()}")
-    return ", ".join(parts)
 
 
 def calibrate(
@@ -224,12 +186,12 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
         # numbers written on the background make a text board, even where filled blocks (tiles in
         # an ANSI colour) looked like a lattice of squares too
         overlapping = [b for b in search.boards
-                       if any(_overlap(board_rect(b, frame), board_rect(t.lattice, frame)) for t in text)]
+                       if any(overlap(board_rect(b, frame), board_rect(t.lattice, frame)) for t in text)]
         # a lattice of squares of another shape than the text on it (boxes round the cells, a row of them
         # empty with nothing written) outlines the board: its cells are read as text (paper_board below)
         same_shape = all(any(b.shape == t.lattice.shape for t in text) for b in overlapping)
         if len(overlapping) == len(search.boards) and same_shape:
-            profile = _text_profile(frame, text, pick, monitors, scale, source)
+            profile = text_profile(frame, text, pick, monitors, scale, source)
             # where a lattice of squares is there too, the text must read as a board (the stubs left
             # where a grid's lines cross are marks on a lattice, but no numbers)
             if search.boards:
@@ -247,35 +209,35 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
             else:
                 # numbers written on blocks that touch, the commonest of them taken for a background,
                 # that do not read as a board: the blocks that read as one are the board
-                return _blocks_profile(frame, blocks, pick, monitors, scale, source)
+                return blocks_profile(frame, blocks, pick, monitors, scale, source)
     if not search.boards and not text:
         # blocks apart one way may be many times wider than tall (a text line tall, a number and its room wide)
         blocks = _read_blocks(frame) or find_apart_blocks(
             frame.pixels, partial(find_block_boards, max_aspect=WIDE_ASPECT), lambda lat: _blocks_read(frame, lat))
         if blocks:
-            return _blocks_profile(frame, blocks, pick, monitors, scale, source)
+            return blocks_profile(frame, blocks, pick, monitors, scale, source)
         # tiles drawn as blocks in ruled cells, in too few rows for a lattice of squares (a 3x3 board with
         # its bottom row empty): the cells' writing and blocks make the board, where they read as one
         ruled = find_text_boards(frame.pixels, blocks=True)
         inset = _distinct([t for t in ruled if _text_reads(frame, t, marks=True)])
         inset = [t for t in inset if not text_goes_on(frame, t)]
         if inset:
-            return _text_profile(frame, inset, pick, monitors, scale, source)
+            return text_profile(frame, inset, pick, monitors, scale, source)
         # every cell a block inset in its ruled box, the empty cells' blocks too (wider than any lattice of
         # squares: a text line tall): the blocks, each read by its own colour and digits, are the board
-        blocks = _blocks_inside(frame, [(t.lattice, t.background) for t in ruled])
+        blocks = _blocksinside_frame(frame, [(t.lattice, t.background) for t in ruled])
         if blocks:
-            return _blocks_profile(frame, blocks, pick, monitors, scale, source)
+            return blocks_profile(frame, blocks, pick, monitors, scale, source)
         inside = _framed_profile(frame, monitors, scale, source) if framed else None
         if inside is not None:
             return inside
         # blocks far wider than tall (a text line tall), apart both ways or in boxes of their own: a lattice
         # of such cells, where each holds a block at one inset (the empty cells' blocks too)
         wide = find_lattices(frame.pixels, WIDE_ASPECT)
-        blocks = _blocks_inside(frame, [(lat, bg) for lat in wide.boards
+        blocks = _blocksinside_frame(frame, [(lat, bg) for lat in wide.boards
                                         for bg in background_candidates(frame.pixels, most=2)])
         if blocks:
-            return _blocks_profile(frame, blocks, pick, monitors, scale, source)
+            return blocks_profile(frame, blocks, pick, monitors, scale, source)
         # such cells with the empty ones bare: the lattice of wide cells, where it reads as a board
         wide.boards = [b for b in wide.boards if _lattice_reads(frame, b, wide)]
         if wide.boards:
@@ -299,7 +261,7 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
         raise NoBoardError(
             f"no 2048 board found on the screen{why}: show the whole game (no menu or window over it) and try again"
         )
-    lattice = _chosen(search.boards, search.boards, pick, frame,
+    lattice = chosen(search.boards, search.boards, pick, frame,
                       f"{len(search.boards)} boards found ({describe(search, frame)})")
     gap, empty = measure_colours(frame.pixels, lattice)
     theme, overlay = theme_of(frame, lattice)
@@ -308,7 +270,7 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
         if paper is not None:  # numbers written on cells of one colour: read as text, in these cells
             # cells apart on a colour of their own (gaps wider than a drawn line): that colour is no writing
             apart = min(lattice.gap_x, lattice.gap_y) > LINE_THICK_PX and not _close(gap, paper.background, 16)
-            written = _text_profile(frame, [paper], None, monitors, scale, source, gap if apart else None)
+            written = text_profile(frame, [paper], None, monitors, scale, source, gap if apart else None)
             if not framed or _reads_with_marks(frame, written):
                 return written  # else (tiles that filled the board, read as paper) the tiles' look is tried
     board = board_in_picture(lattice, frame)
@@ -351,7 +313,7 @@ def _framed_profile(frame: Frame, monitors: Sequence[Rect] | None, scale: float,
         lat = found.lattice
         if found.filled:  # blocks on the background: each cell's own colour and digits
             try:
-                blocks = _blocks_profile(frame, [lat], None, monitors, scale, source)
+                blocks = blocks_profile(frame, [lat], None, monitors, scale, source)
             except ScreenbotError:
                 blocks = None
             if blocks is not None and _profile_reads(frame, blocks):
@@ -364,7 +326,7 @@ def _framed_profile(frame: Frame, monitors: Sequence[Rect] | None, scale: float,
             return profile
         written = as_text(frame.pixels, lat)
         if written is not None and _text_reads(frame, written):
-            return _text_profile(frame, [written], None, monitors, scale, source)
+            return text_profile(frame, [written], None, monitors, scale, source)
     return None
 
 
@@ -382,10 +344,10 @@ def _touching_blocks(frame: Frame, board: Rect, monitors: Sequence[Rect] | None,
         return None
     part = frame.crop(local)
     shift = (part.left - frame.left, part.top - frame.top)
-    blocks = [b.translated(*shift) for b in _read_blocks(part) if _overlap(board_rect(b, part), board)]
+    blocks = [b.translated(*shift) for b in _read_blocks(part) if overlap(board_rect(b, part), board)]
     if len(blocks) != 1:
         return None
-    touching = _blocks_profile(frame, blocks, None, monitors, scale, source)
+    touching = blocks_profile(frame, blocks, None, monitors, scale, source)
     return touching if _profile_reads(frame, touching) else None
 
 
@@ -395,22 +357,11 @@ def _aligned(a: Lattice, b: Lattice) -> bool:
             and abs(a.y0 + a.cell_h / 2 - b.y0 - b.cell_h / 2) <= b.pitch_y / 4)
 
 
-def _chosen(items: list, lattices: list[Lattice], pick: int | None, frame: Frame, many: str):
-    """The one board of `items` (or number `pick`, 1-based). ManyBoardsError (`many` says what was
-    found) when there are several and no pick; NoBoardError when the pick is not one of them."""
-    if len(items) > 1 and pick is None:
-        raise ManyBoardsError(f"{many}: pick one with --pick N (numbered in the preview)",
-                              candidates=[board_rect(lat, frame) for lat in lattices])
-    if pick is not None and not 1 <= pick <= len(items):
-        raise NoBoardError(f"--pick {pick}: there are only {len(items)} boards (numbered in the preview)")
-    return items[(pick or 1) - 1]
-
-
 def _text_reads(frame: Frame, board: TextBoard, marks: bool = False) -> bool:
     """The board written as text alone reads as a 2048 board (`marks`: once the marks over it are learned,
     as a calibrated profile's are: the characters of boxes drawn round its cells, `+` as tall as a digit)."""
     try:
-        profile = _text_profile(frame, [board], None, None, 1.0, "")
+        profile = text_profile(frame, [board], None, None, 1.0, "")
     except ScreenbotError:
         return False
     return _reads_with_marks(frame, profile) if marks else _profile_reads(frame, profile)
@@ -431,7 +382,7 @@ def _grown(frame: Frame, board: TextBoard) -> TextBoard:
             bigger += [(replace(lat, x0=lat.x0 - lat.pitch_x, cols=lat.cols + 1), (0, 0)),
                        (replace(lat, cols=lat.cols + 1), (0, lat.cols))]
         for grown, (r, c) in bigger:
-            if not _inside(grown, frame):
+            if not inside_frame(grown, frame):
                 continue
             x, y, w, h = grown.cell(r, c)
             if grown.rows > lat.rows:  # the new row: its cells side by side
@@ -445,7 +396,7 @@ def _grown(frame: Frame, board: TextBoard) -> TextBoard:
             return board
 
 
-def _blocks_inside(frame: Frame, lattices: list[tuple[Lattice, tuple[int, int, int]]]) -> list[Lattice]:
+def _blocksinside_frame(frame: Frame, lattices: list[tuple[Lattice, tuple[int, int, int]]]) -> list[Lattice]:
     """The lattices of the blocks drawn at one inset in every cell of these lattices (each with the colour
     round its blocks), where they read as a board and no row or column of such blocks goes on past them."""
     out = []
@@ -461,11 +412,6 @@ def _blocks_inside(frame: Frame, lattices: list[tuple[Lattice, tuple[int, int, i
         if all(inner != o for o in out):
             out.append(inner)
     return out
-
-
-def _inside(lattice: Lattice, frame: Frame) -> bool:
-    x, y, w, h = lattice.board_rect
-    return x >= 0 and y >= 0 and x + w <= frame.width and y + h <= frame.height
 
 
 def _distinct(boards: list[TextBoard]) -> list[TextBoard]:
@@ -488,86 +434,7 @@ def _blocks_read(frame: Frame, lattice: Lattice) -> bool:
     cells of one colour: a number written on every cell, a `0` on the empty ones that OCR may take for an
     8, makes no board of blocks)."""
     try:
-        profile = _blocks_profile(frame, [lattice], None, None, 1.0, "")
+        profile = blocks_profile(frame, [lattice], None, None, 1.0, "")
     except ScreenbotError:
         return False
     return profile.empty_colour is not None and _profile_reads(frame, profile)
-
-
-def _blocks_profile(frame: Frame, boards: list[Lattice], pick: int | None, monitors: Sequence[Rect] | None,
-                    scale: float, source: str) -> Profile:
-    """The profile of a board of touching blocks: the empty cells' colour and the digits' height
-    measured on the calibration frame."""
-    from screenbot.vision.blocks import measure
-
-    lattice = _chosen(boards, boards, pick, frame, f"{len(boards)} boards found")
-    board = board_in_picture(lattice, frame)
-    cells = cell_rects(lattice, frame)
-    empty, digit_h = measure(frame.pixels, [(c.x - frame.left, c.y - frame.top, c.w, c.h) for c in cells])
-    return Profile.from_cells(
-        board, cells, monitor=monitor_of(board, monitors), scale=float(scale), theme="learned",
-        gap_colour=empty or (0, 0, 0), empty_colour=empty, source=source, kind="blocks", digit_h=digit_h,
-        shape=lattice.shape,
-    )
-
-
-def _overlap(a: Rect, b: Rect) -> bool:
-    """Two board rectangles that share most of the smaller one."""
-    inter = a.intersection(b)
-    return inter is not None and inter.w * inter.h >= 0.5 * min(a.w * a.h, b.w * b.h)
-
-
-def _text_profile(frame: Frame, boards: list[TextBoard], pick: int | None, monitors: Sequence[Rect] | None,
-                  scale: float, source: str, gap: tuple[int, int, int] | None = None) -> Profile:
-    """The profile of a board written as text (a terminal game): cells sized to hold a number."""
-    found = _chosen(boards, [b.lattice for b in boards], pick, frame, f"{len(boards)} boards written as text found")
-    board = _with_room(frame, board_in_picture(found.lattice, frame), found)
-    # a column's cell reaches half a step beyond its numbers: where the board is written at the
-    # picture's edge (left-aligned from the terminal's first column), the cell is the part inside
-    # (with a little of the paper left round them: the gaps' samples lie there)
-    inner = board.inset(min(EDGE_PX, board.w // 4), 0)
-    cells = tuple(c.intersection(inner) or c for c in cell_rects(found.lattice, frame))
-    return Profile.from_cells(
-        board,
-        cells,
-        monitor=monitor_of(board, monitors),
-        scale=float(scale),
-        theme="learned",
-        gap_colour=found.background if gap is None else gap,
-        empty_colour=found.background,
-        source=source,
-        kind="text",
-        digit_h=found.digit_h,
-        ink_diff=found.ink_diff,
-        shape=found.lattice.shape,
-    )
-
-
-EDGE_PX = 3  # the paper kept between a text board's outer cells and its rectangle's edge
-
-
-def _with_room(frame: Frame, board: Rect, found: TextBoard) -> Rect:
-    """The text board's rectangle kept to its paper, and reaching on each side into the blank paper beside
-    it (up to half a column). A column's band may run past the paper's edge (a terminal window's, where
-    the desktop begins: no place for a number); and a number longer than any seen so far grows out of
-    its column's band where it is aligned to one side (a 256 right-aligned where only 2s stood), and must
-    still be in the picture read."""
-    lat = found.lattice
-    y0, y1 = max(board.y - frame.top, 0), min(board.bottom - frame.top, frame.height)
-    ink = glyph_mask(frame.pixels[y0:y1], found.background, found.ink_diff)
-    written, off_paper = ink.any(axis=0), ink.all(axis=0)  # off the paper: not one pixel of it down the board
-    first = int(lat.x0 + lat.cell_w / 2)  # the middles of the outer columns
-    last = int(lat.x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w / 2)
-    x0, x1 = max(board.x - frame.left, 0), min(board.right - frame.left, frame.width)
-    x0 = max([x + 1 for x in range(x0, max(first, x0)) if off_paper[x]], default=x0)
-    x1 = min([x for x in range(min(last, x1), x1) if off_paper[x]], default=x1)
-    reach = int(lat.pitch_x / 2)
-    left = 0
-    while left < reach and x0 - left - 1 >= 0 and not written[x0 - left - 1]:
-        left += 1
-    right = 0
-    while right < reach and x1 + right < len(written) and not written[x1 + right]:
-        right += 1
-    # a little short of the first writing beside it (a label there stays outside)
-    left, right = max(0, left - LINE_THICK_PX), max(0, right - LINE_THICK_PX)
-    return Rect(x0 - left + frame.left, board.y, x1 - x0 + left + right, board.h)

@@ -61,6 +61,11 @@ class Lattice:
         return (self.x0 + col * self.pitch_x, self.y0 + row * self.pitch_y, self.cell_w, self.cell_h)
 
     @property
+    def far(self) -> tuple[float, float]:
+        """Where the last column's cells end across and the last row's end down (the cells' far edges)."""
+        return (self.x0 + (self.cols - 1) * self.pitch_x + self.cell_w, self.y0 + (self.rows - 1) * self.pitch_y + self.cell_h)
+
+    @property
     def board_rect(self) -> tuple[float, float, float, float]:
         """The whole board (cells, gaps and the frame around them): x, y, w, h."""
         w = (self.cols - 1) * self.pitch_x + self.cell_w + 2 * self.margin_x

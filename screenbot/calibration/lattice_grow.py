@@ -71,7 +71,7 @@ def _gap_colour(pixels: np.ndarray, lat, dominant: Dominant) -> np.ndarray | Non
     h, w = pixels.shape[:2]
     samples = []
     y_a, y_b = int(max(lat.y0, 0)), int(min(lat.y0 + (lat.rows - 1) * lat.pitch_y + lat.cell_h, h))
-    x_a, x_b = int(max(lat.x0, 0)), int(min(lat.x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w, w))
+    x_a, x_b = int(max(lat.x0, 0)), int(min(lat.far[0], w))
     for k in range(1, lat.cols):
         gx = int(round(lat.x0 + k * lat.pitch_x - lat.gap_x / 2))
         if 0 <= gx < w:

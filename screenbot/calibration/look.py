@@ -40,7 +40,7 @@ def check_look(pixels: np.ndarray, lat) -> str | None:
     # Gap lines between cells: one colour (glow from big tiles may tint part of them).
     gap_samples = []
     y_a, y_b = int(lat.y0), int(lat.y0 + (lat.rows - 1) * lat.pitch_y + lat.cell_h)
-    x_a, x_b = int(lat.x0), int(lat.x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w)
+    x_a, x_b = int(lat.x0), int(lat.far[0])
     for k in range(1, lat.cols):
         gx = int(round(lat.x0 + k * lat.pitch_x - lat.gap_x / 2))
         if 0 <= gx < w:

@@ -55,17 +55,16 @@ def _keeps_to_board(writing, lat: Lattice, cells: list[tuple[int, int]], digit_h
     more."""
     h, w = writing.shape[:2]
     x0, y0 = int(max(lat.x0, 0)), int(max(lat.y0, 0))
-    x1 = int(min(lat.x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w, w))
-    y1 = int(min(lat.y0 + (lat.rows - 1) * lat.pitch_y + lat.cell_h, h))
+    x1, y1 = int(min(lat.far[0], w)), int(min(lat.far[1], h))
     across = cells[0][0] == cells[-1][0]  # a row above or below: compare pixel columns
     cx, cy, cw, ch = (int(round(v)) for v in lat.cell(*cells[0]))
     if across:
         band = writing[max(cy, 0):max(min(cy + ch, h), 0), x0:x1]
-        own, past, start = writing[y0:y1, x0:x1].any(axis=0), _letters(band, digit_h, True).any(axis=0), x0
+        own, past, start = writing[y0:y1, x0:x1].any(axis=0), _letters(band, digit_h).any(axis=0), x0
         first, pitch, n = lat.x0 + lat.cell_w / 2, lat.pitch_x, lat.cols
     else:
         band = writing[y0:y1, max(cx, 0):max(min(cx + cw, w), 0)]
-        own, past, start = writing[y0:y1, x0:x1].any(axis=1), _letters(band, digit_h, False).any(axis=1), y0
+        own, past, start = writing[y0:y1, x0:x1].any(axis=1), _letters(band, digit_h).any(axis=1), y0
         first, pitch, n = lat.y0 + lat.cell_h / 2, lat.pitch_y, lat.rows
     if not past.size:
         return True
@@ -80,7 +79,7 @@ def _keeps_to_board(writing, lat: Lattice, cells: list[tuple[int, int]], digit_h
     return crossed < 2
 
 
-def _letters(band, digit_h: int, across: bool):
+def _letters(band, digit_h: int):
     """The writing of a band less its filled blocks (ink running down further than a letter does) and its
     ruled lines (a tile past the edge may stand anywhere in its cell; a rule is no writing)."""
     band = band.astype(np.uint8)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from screenbot.calibration.calibrate import board_rect, calibrate, cell_rects
+from screenbot.calibration.calibrate import calibrate
+from screenbot.calibration.profiles import board_rect, cell_rects
 from screenbot.calibration.errors import OtherSizeError
 from screenbot.calibration.lattice import Lattice, Search, find_lattices
 from screenbot.calibration.look import dominant_share
@@ -95,7 +96,7 @@ def _lines_go_on(part: Frame, profile: Profile, lattice: Lattice) -> bool:
     mine = _lattice_of(profile, part)
     x, y, w, h = lattice.board_rect
     ys = np.arange(int(mine.y0), int(mine.y0 + (mine.rows - 1) * mine.pitch_y + mine.cell_h))
-    xs = np.arange(int(mine.x0), int(mine.x0 + (mine.cols - 1) * mine.pitch_x + mine.cell_w))
+    xs = np.arange(int(mine.x0), int(mine.far[0]))
     ys_out, xs_out = ys[(ys < y) | (ys >= y + h)], xs[(xs < x) | (xs >= x + w)]
     shown: list[np.ndarray] = []
     for k in range(1, mine.cols):  # a vertical line: its points beside the lattice, or all of them

@@ -16,16 +16,17 @@ def gap_share(writing: np.ndarray, lat: Lattice) -> float:
     """Share of the points between the cells (the middle of every gap line) where nothing is written."""
     xs = [lat.x0 + c * lat.pitch_x - (lat.pitch_x - lat.cell_w) / 2 for c in range(1, lat.cols)]
     ys = [lat.y0 + r * lat.pitch_y - (lat.pitch_y - lat.cell_h) / 2 for r in range(1, lat.rows)]
-    return clear_share(writing, xs, ys, (lat.x0, lat.x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w),
-                       (lat.y0, lat.y0 + (lat.rows - 1) * lat.pitch_y + lat.cell_h))
+    far_x, far_y = lat.far
+    return clear_share(writing, xs, ys, (lat.x0, far_x), (lat.y0, far_y))
 
 
 def ruled_on(writing: np.ndarray, lat: Lattice) -> bool:
     """Whether the lines ruled between the cells (box lines, ASCII bars and dashes) go on a cell's step past
     the lattice: the cells found are part of a bigger grid whose other cells show nothing (empty, no dot)."""
     h, w = writing.shape[:2]
-    ys = (int(max(lat.y0, 0)), int(min(lat.y0 + (lat.rows - 1) * lat.pitch_y + lat.cell_h, h)))
-    xs = (int(max(lat.x0, 0)), int(min(lat.x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w, w)))
+    far_x, far_y = lat.far
+    ys = (int(max(lat.y0, 0)), int(min(far_y, h)))
+    xs = (int(max(lat.x0, 0)), int(min(far_x, w)))
 
     reach_x, reach_y = max(2, int(0.1 * lat.pitch_x)), max(2, int(0.1 * lat.pitch_y))  # the fit's slack
 
@@ -71,7 +72,7 @@ def stands_on(pixels: np.ndarray, lat: Lattice, background) -> bool:
     """Whether the colour round the board (a ring half a step wide outside its cells) is mostly `background`."""
     h, w = pixels.shape[:2]
     x0, y0 = lat.x0, lat.y0
-    x1, y1 = x0 + (lat.cols - 1) * lat.pitch_x + lat.cell_w, y0 + (lat.rows - 1) * lat.pitch_y + lat.cell_h
+    x1, y1 = lat.far
     reach = 0.5 * min(lat.pitch_x, lat.pitch_y)
     ox0, oy0, ox1, oy1 = (int(max(0, x0 - reach)), int(max(0, y0 - reach)), int(min(w, x1 + reach)), int(min(h, y1 + reach)))
     ring = np.ones((oy1 - oy0, ox1 - ox0), bool)

@@ -110,14 +110,15 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
         digits = [w for w in words if MIN_GLYPH_PX <= w.tall and not w.solid]
         if len(digits) < least:
             continue
-        written = block_digit_heights(pixels, words) if any(w.solid for w in words) else []
+        solid = any(w.solid for w in words)
+        written = block_digit_heights(pixels, words) if solid else []
         heights = written if blocks else []
         # the blocks where they stand, else where their numbers are written (blocks that fill their cells
         # across, their numbers aligned with those written bare in the same columns), on a board that stands
         # on this background (blocks that touch on a board's empty colour, with none round it, are a board
         # of blocks)
         boards = _boards_in(words, background, heights, ink_diff, written)
-        if any(w.solid for w in words):
+        if solid:
             boards += [b for b in _boards_in(with_written(pixels, words), background, heights, ink_diff, written)
                        if stands_on(pixels, b.lattice, background)]
         for board in boards:
@@ -127,7 +128,7 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
                 continue  # the space between the cells is not this colour: it is a tile's, not the background
             if board.lattice.shape != (4, 4) and ruled_on(writing, board.lattice):
                 continue  # cells of a bigger grid, a column or row of it empty (nothing written there)
-            same = [b for b in found if same_board(board, [b])]
+            same = [b for b in found if same_board(board, b)]
             if not same:
                 found.append(board)
             elif fit_of(board, heights) > fit_of(same[0], heights):
@@ -143,13 +144,12 @@ def fit_of(board: TextBoard, heights: list[float]) -> tuple:
     return (board.bare, board.filled, -abs(board.digit_h - float(np.median(heights))) if heights else 0.0)
 
 
-def same_board(board: TextBoard, boards: list[TextBoard]) -> bool:
-    """Whether a board of the same shape and steps stands within half a step of this one among `boards` (the
-    same board, its cells centred on its numbers in one and on its blocks in the other)."""
-    lat = board.lattice
-    return any(b.lattice.shape == lat.shape and abs(lat.x0 - b.lattice.x0) < lat.pitch_x / 2
-               and abs(lat.y0 - b.lattice.y0) < lat.pitch_y / 2 and abs(lat.pitch_x - b.lattice.pitch_x) < lat.pitch_x / 4
-               and abs(lat.pitch_y - b.lattice.pitch_y) < lat.pitch_y / 4 for b in boards)
+def same_board(a: TextBoard, b: TextBoard) -> bool:
+    """Whether two boards found have one shape and steps and stand within half a step of each other (the same
+    board, its cells centred on its numbers in one and on its blocks in the other)."""
+    p, q = a.lattice, b.lattice
+    return (p.shape == q.shape and abs(p.x0 - q.x0) < p.pitch_x / 2 and abs(p.y0 - q.y0) < p.pitch_y / 2
+            and abs(p.pitch_x - q.pitch_x) < p.pitch_x / 4 and abs(p.pitch_y - q.pitch_y) < p.pitch_y / 4)
 
 
 def ink_diff_of(diff: np.ndarray) -> int:
@@ -425,8 +425,9 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
     x0 = a0 - cell_w / 2
     # blocks that fill their cell's whole step (touching across, a number anywhere on each) are the cells:
     # each column's band is its blocks', edge to edge
-    full = [w for ws in row_words for w in ws
-            if w.solid and w.written and w.x1 - w.x0 >= pitch_x - FULL_STEP_PX and lo <= w.anchor(how) <= hi]
+    on_board = [w for ws in row_words for w in ws if lo <= w.anchor(how) <= hi]
+    blocks = [w for w in on_board if w.solid]
+    full = [w for w in blocks if w.written and w.x1 - w.x0 >= pitch_x - FULL_STEP_PX]
     if full:
         cell_w = pitch_x
         x0 = float(np.median([w.x0 - round(((w.x0 + w.x1) / 2 - a0) / pitch_x) * pitch_x for w in full]))
@@ -437,12 +438,9 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
     # blocks narrower than their step stand in the middle of their cells (a box drawn round each, a number
     # written at its left or on its top line): the bands are centred on them, where what is written still
     # falls inside its own band
-    blocks = [(r, w) for r, ws in enumerate(row_words) for w in ws if w.solid and lo <= w.anchor(how) <= hi]
     if blocks and not full:
-        x0 = _on_blocks(x0, cell_w, pitch_x, [(w.x0, w.x1) for _r, w in blocks],
-                        [(w.x0, w.x1) for ws in row_words for w in ws if lo <= w.anchor(how) <= hi])
-        y0 = _on_blocks(y0, cell_h, pitch_y, [(w.y0, w.y1) for _r, w in blocks],
-                        [(w.y0, w.y1) for ws in row_words for w in ws if lo <= w.anchor(how) <= hi])
+        x0 = _on_blocks(x0, cell_w, pitch_x, [(w.x0, w.x1) for w in blocks], [(w.x0, w.x1) for w in on_board])
+        y0 = _on_blocks(y0, cell_h, pitch_y, [(w.y0, w.y1) for w in blocks], [(w.y0, w.y1) for w in on_board])
     margin_x, margin_y = 3.0, 3.0  # a little background around the cells (the safety check samples it)
     lattice = Lattice(x0, y0, pitch_x, pitch_y, cell_w, cell_h, margin_x, margin_y, filled, rows, width)
     return TextBoard(lattice, tuple(int(v) for v in background), digit_h, filled)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from screenbot.game.rules import Grid
 from screenbot.geometry import Rect
 from screenbot.palette import THEMES, Theme, blend
 from screenbot.profile import STRIPS, Profile
@@ -316,3 +317,16 @@ def _near_marks(at: set[tuple[int, int]], origin: Rect, reach: int = 6) -> np.nd
         if 0 <= x < origin.w and 0 <= y < origin.h:
             mask[y, x] = 1
     return cv2.dilate(mask, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)).astype(bool)
+
+
+def grid_from_labels(labels: np.ndarray, entries: list[Entry], values: dict[int, int], cols: int) -> Grid:
+    """The grid of the cells' labels (a tile's value by its palette entry), with `values` read otherwise."""
+    out = []
+    for i, lab in enumerate(labels.tolist()):
+        if i in values:
+            out.append(values[i])
+        elif lab == EMPTY:
+            out.append(0)
+        else:
+            out.append(int(entries[lab - FIRST_TILE].value))  # type: ignore[arg-type]
+    return tuple(tuple(out[r * cols : (r + 1) * cols]) for r in range(len(out) // cols))
