@@ -66,12 +66,14 @@ def glyph_mask(pixels: np.ndarray, background, diff: int = FG_DIFF) -> np.ndarra
     return (np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > diff).astype(np.uint8)
 
 
-def without_lines(mask: np.ndarray, min_len: int = LINE_PX, gap: int = 0, thick: int = LINE_THICK_PX) -> np.ndarray:
+def without_lines(mask: np.ndarray, min_len: int = LINE_PX, gap: int = 0, thick: int = LINE_THICK_PX,
+                  pixels: np.ndarray | None = None) -> np.ndarray:
     """The mask less thin straight lines at least `min_len` px long (a grid drawn with box-drawing
     characters or rules between the cells); filled blocks stay. A reader that knows its digits'
     height passes more than it, so that a line-art digit's stroke stays. A line down may break for
     up to `gap` px where one text line's box-drawing character meets the next's (at small font
-    sizes): it is still one line."""
+    sizes): it is still one line. With the picture's `pixels`, a thin run of the same colour as the ink
+    on both its sides is part of a filled block (a strip of it between two digits), not a line."""
     out = mask.copy()
     passes = [(mask, (min_len, 1), 3), (mask, (1, min_len), 2)]
     if gap:  # strokes no wider than a line, made whole down across breaks of `gap` px
@@ -85,15 +87,57 @@ def without_lines(mask: np.ndarray, min_len: int = LINE_PX, gap: int = 0, thick:
         _, labels, stats = run_components(runs, (kernel, source is mask))
         thin = stats[:, thin_axis] <= thick  # height (3) of a horizontal run, width (2) of a vertical one
         thin[0] = False  # (the background)
+        if pixels is not None:
+            for i in np.flatnonzero(thin):
+                thin[i] = not _inside_fill(mask, pixels, stats[i], thin_axis)
         if thin.any():
             out[thin[labels]] = 0
     return out
 
 
-def writing_of(ink: np.ndarray, digit_h: int) -> np.ndarray:
+FILL_SIDES = 0.5  # a thin run with ink of its own colour along this share of both its sides lies inside a filled block
+FILL_DIFF = 20  # colour levels: the run and its sides this near are one fill
+
+
+def _inside_fill(mask: np.ndarray, pixels: np.ndarray, stat, thin_axis: int) -> bool:
+    """Whether a thin straight run lies in a filled block: ink of its own colour right beside it on both sides
+    along most of its length (a strip between two digits written on the block), or on one side, and still a
+    line's thickness further on, with nothing on the other (the block's band above or below its number); not
+    a line (a rule between two blocks, or along one, is drawn in a colour of its own, and the two pixel rows of
+    an antialiased line are no block)."""
+    x, y, w, h = (int(v) for v in stat[:4])
+    down = thin_axis == 2  # a run down: the columns left and right of it
+    lo, size, limit = (x, w, mask.shape[1]) if down else (y, h, mask.shape[0])
+    mid = (slice(y, y + h), x + w // 2) if down else (y + h // 2, slice(x, x + w))
+    colour = pixels[mid].astype(np.int16)
+
+    def at(k: int):  # the line of pixels k across from the run's first
+        return (slice(y, y + h), k) if down else (k, slice(x, x + w))
+
+    def alike(k: int) -> np.ndarray:
+        if not 0 <= k < limit:
+            return np.zeros(len(colour), bool)
+        return mask[at(k)].astype(bool) & (np.abs(pixels[at(k)].astype(np.int16) - colour).max(axis=1) <= FILL_DIFF)
+
+    def bare(k: int) -> bool:
+        return not 0 <= k < limit or not mask[at(k)].any()
+
+    enough = FILL_SIDES * len(colour)
+    before, after = lo - 1, lo + size
+    if lo == 0 or after >= limit:
+        return False
+    if np.count_nonzero(alike(before) & alike(after)) >= enough:
+        return True
+    deep = LINE_THICK_PX + 1
+    return any(bare(other) and np.count_nonzero(alike(side)) >= enough and np.count_nonzero(alike(far)) >= enough
+               for side, far, other in ((before, before - deep, after), (after, after + deep, before)))
+
+
+def writing_of(ink: np.ndarray, digit_h: int, pixels: np.ndarray | None = None) -> np.ndarray:
     """A text board's ink less its straight lines: runs longer than LINE_PX (and than a digit's own
-    stroke) broken by at most LINE_GAP_PX (a side drawn with one bar per text line is one line)."""
-    return without_lines(ink, max(LINE_PX, int(STROKE_SHARE * digit_h) + 1), LINE_GAP_PX)
+    stroke) broken by at most LINE_GAP_PX (a side drawn with one bar per text line is one line); with the
+    `pixels`, strips of a filled block between its digits stay."""
+    return without_lines(ink, max(LINE_PX, int(STROKE_SHARE * digit_h) + 1), LINE_GAP_PX, pixels=pixels)
 
 
 _RUNS_SEEN: dict[tuple, tuple[np.ndarray, tuple]] = {}  # run_components: the last runs of each size, and their parts
@@ -120,16 +164,21 @@ BAND_PX = 8  # words_of: the height of the bands words are kept in by their midd
 RECENT = 6  # ... and how many of the last begun in each band a mark may join
 
 
-def words_of(mask: np.ndarray) -> list[Word]:
+def words_of(mask: np.ndarray, tall_blocks: bool = False) -> list[Word]:
     """Marks (connected components) joined into words: side by side, overlapping vertically, gaps
-    narrower than 0.6 of their height."""
+    narrower than 0.6 of their height. `tall_blocks`: filled blocks taller than a glyph are kept too, each
+    a word of its own (blocks that touch down, for the caller to part)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    stats = _corner_blocks_parted(labels, stats)
     marks = []
-    for i in range(1, n):
-        x, y, w, h, area = stats[i]
-        if h <= MAX_GLYPH_PX and w <= 3 * MAX_GLYPH_PX and area >= 2:
+    for stat in stats[1:]:
+        i = int(stat[5]) if len(stat) > 5 else 0
+        x, y, w, h, area = (int(v) for v in stat[:5])
+        if tall_blocks and h > MAX_GLYPH_PX and w <= 3 * MAX_GLYPH_PX and area >= SOLID * w * h and w > 2 * MIN_GLYPH_PX:
+            marks.append([x, y, x + w, y + h, h, True, False])
+        elif h <= MAX_GLYPH_PX and w <= 3 * MAX_GLYPH_PX and area >= 2:
             solid = area >= SOLID * w * h and min(w, h) > 2 * MIN_GLYPH_PX
-            drawn = solid and _drawn_digit(labels[y:y + h, x:x + w] == i)
+            drawn = solid and i > 0 and _drawn_digit(labels[y:y + h, x:x + w] == i)
             marks.append([x, y, x + w, y + h, h, solid and not drawn, drawn])
     marks.sort(key=lambda m: m[0])
     words: list[list[int]] = []
@@ -164,6 +213,34 @@ def words_of(mask: np.ndarray) -> list[Word]:
             words.append([*m, len(words)])
             bands.setdefault(mid // BAND_PX, []).append(words[-1])
     return [Word(int(w[0]), int(w[1]), int(w[2]), int(w[3]), int(w[4]), bool(w[5])) for w in words]
+
+
+CORNER_FILL = 0.3  # a mark filling at least this share of its box may be filled blocks that meet at a corner
+
+
+def _corner_blocks_parted(labels: np.ndarray, stats: np.ndarray) -> np.ndarray:
+    """The marks' stats (x, y, w, h, area, label) with each mark made of filled blocks that meet only at a
+    corner (tiles drawn edge to edge, one a row down and a column over) parted into its blocks: its pieces
+    joined side by side (4-connected), where two or more of them are filled blocks. A parted piece's label
+    is 0 (it is no digit drawn in a block font)."""
+    out = np.column_stack([stats[:, :5], np.arange(len(stats))])
+    w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
+    maybe = np.flatnonzero((np.minimum(w, h) > 4 * MIN_GLYPH_PX) & (area < SOLID * w * h) & (area >= CORNER_FILL * w * h)
+                           & (h <= 2 * MAX_GLYPH_PX) & (w <= 6 * MAX_GLYPH_PX))
+    if not len(maybe):
+        return out
+    out = list(out)
+    for i in maybe[maybe > 0]:
+        x, y, w, h = (int(v) for v in stats[i][:4])
+        mark = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
+        m, _, parts, _ = cv2.connectedComponentsWithStats(mark, connectivity=4)
+        filled = [j for j in range(1, m) if parts[j, 4] >= SOLID * parts[j, 2] * parts[j, 3]
+                  and min(parts[j, 2], parts[j, 3]) > 2 * MIN_GLYPH_PX]
+        if len(filled) < 2:
+            continue
+        out[i] = None
+        out += [np.array([x + parts[j, 0], y + parts[j, 1], parts[j, 2], parts[j, 3], parts[j, 4], 0]) for j in range(1, m)]
+    return np.array([st for st in out if st is not None]).reshape(-1, 6)
 
 
 def _drawn_digit(mark: np.ndarray) -> bool:

@@ -18,7 +18,7 @@ import numpy as np
 
 from screenbot.calibration.lattice import MIN_CELL_PX, Lattice, overlap_share
 from screenbot.calibration.text_lattice import background_candidates
-from screenbot.imaging import LINE_THICK_PX, glyph_mask
+from screenbot.imaging import LINE_THICK_PX, glyph_mask, without_lines
 
 BACKGROUND_TOL = 12  # colour levels: a pixel this near the background's colour is background
 BRIDGE_PX = 25  # gaps up to this wide are bridged when grouping blocks (two terminal columns, a text line)
@@ -34,6 +34,7 @@ def find_apart_blocks(pixels: np.ndarray, find: Callable[..., list[Lattice]],
     out: list[Lattice] = []
     for colour in background_candidates(pixels, most=2):  # the screen's, and a window's (a terminal's)
         ink = glyph_mask(pixels, colour, BACKGROUND_TOL)
+        ink = _within_background(ink)
         for across in (True, False):  # gaps between the columns, then between the rows
             picture, mask = (pixels, ink) if across else (pixels.transpose(1, 0, 2), ink.T)
             for x, y, w, h in _groups(mask):
@@ -47,19 +48,40 @@ def find_apart_blocks(pixels: np.ndarray, find: Callable[..., list[Lattice]],
     return kept
 
 
+def _within_background(ink: np.ndarray) -> np.ndarray:
+    """The ink inside the box the background's own pixels span (a terminal's window on a screen of another
+    colour: the screen round it is no ink of the board's)."""
+    paper = ~ink.astype(bool)
+    rows, cols = np.flatnonzero(paper.any(axis=1)), np.flatnonzero(paper.any(axis=0))
+    if not len(rows):
+        return ink
+    out = np.zeros_like(ink)
+    out[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1] = ink[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+    return out
+
+
 def _groups(mask: np.ndarray) -> list[tuple[int, int, int, int]]:
-    """Boxes of ink joined across gaps up to BRIDGE_PX along x, big enough to hold 3 cells each way."""
-    closed = cv2.morphologyEx(np.ascontiguousarray(mask), cv2.MORPH_CLOSE, np.ones((1, BRIDGE_PX), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
-    return [tuple(int(v) for v in stats[i][:4]) for i in range(1, n)
-            if stats[i][2] >= 3 * MIN_CELL_PX and stats[i][3] >= 3 * MIN_CELL_PX]
+    """Boxes of ink joined across gaps up to BRIDGE_PX along x, big enough to hold 3 cells each way: with
+    the thin lines (a frame round the board outlines it), and without them (a frame, a window's edge, may
+    join the board to the text beside it)."""
+    mask = np.ascontiguousarray(mask).astype(np.uint8)
+    out: list[tuple[int, int, int, int]] = []
+    for ink in (mask, without_lines(mask)):
+        closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((1, BRIDGE_PX), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+        out += [box for i in range(1, n) if (box := tuple(int(v) for v in stats[i][:4])) not in out
+                and stats[i][2] >= 3 * MIN_CELL_PX and stats[i][3] >= 3 * MIN_CELL_PX]
+    return out
 
 
 def _in_group(picture: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int], background,
               find, confirm, across: bool) -> list[Lattice]:
     x, y, w, h = box
     part = mask[y:y + h, x:x + w].astype(bool)
-    keep_rows = part.mean(axis=1) < LINE_SHARE  # rows of ink nearly all across: a frame's edge, a rule between rows
+    # rows of ink nearly all across, a few pixels thick: a frame's edge, a rule between rows (a band of them is
+    # blocks standing close together across)
+    full = part.mean(axis=1) >= LINE_SHARE
+    keep_rows = ~(full & ~_not_lines(full, 2 * LINE_THICK_PX))  # (a double line too)
     keep_cols = _not_lines(part[keep_rows].any(axis=0))  # columns with ink besides those rows and thin lines
     if (keep_cols.all() and keep_rows.all()) or keep_cols.sum() < 3 * MIN_CELL_PX or keep_rows.sum() < 3 * MIN_CELL_PX:
         return []  # nothing to take out (blocks that touch are found without this), or nothing left
@@ -82,14 +104,14 @@ def _in_group(picture: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, i
     return [real for lat in found if (real := put_back(lat)) is not None and confirm(real)]
 
 
-def _not_lines(inked: np.ndarray) -> np.ndarray:
-    """The columns marked inked, less thin runs of them (a bar between cells, a frame's side) that stand
-    between columns of background or at the edge."""
+def _not_lines(inked: np.ndarray, thick: int = LINE_THICK_PX) -> np.ndarray:
+    """The columns marked inked, less thin runs of them, up to `thick` (a bar between cells, a frame's side),
+    that stand between columns of background or at the edge."""
     out = inked.copy()
     padded = np.concatenate([[False], inked, [False]]).astype(np.int8)
     d = np.diff(padded)
     for a, b in zip(np.nonzero(d == 1)[0], np.nonzero(d == -1)[0]):
-        if b - a <= LINE_THICK_PX:
+        if b - a <= thick:
             out[a:b] = False
     return out
 

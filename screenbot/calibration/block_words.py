@@ -8,7 +8,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from screenbot.imaging import MIN_GLYPH_PX, Word, commonest_colour, glyph_mask
+from screenbot.imaging import MAX_GLYPH_PX, MIN_GLYPH_PX, Word, commonest_colour, glyph_mask
 
 
 def _block_marks(pixels: np.ndarray, w: Word, most: float = 0.6) -> list[tuple[int, int, int, int]]:
@@ -39,6 +39,39 @@ def with_written(pixels: np.ndarray, words: list[Word]) -> list[Word]:
         for piece in (_parts(pixels, w) if w.solid else [w]):
             out.extend(_written(pixels, piece))
     return out
+
+
+def parted_tall(pixels: np.ndarray, words: list[Word]) -> list[Word]:
+    """The words with each filled block taller than a glyph (blocks that touch down, taken for one) parted
+    where the colour along both its sides changes, and a run of one colour with numbers on several text
+    lines one above another into as many equal blocks down. What stays taller than a glyph is left out."""
+    out = []
+    for w in words:
+        if w.tall <= MAX_GLYPH_PX:
+            out.append(w)
+            continue
+        for part in _parts(pixels, w):
+            out += [p for p in (_lines_down(pixels, part) if part.tall > MAX_GLYPH_PX else [part]) if p.tall <= MAX_GLYPH_PX]
+    return out
+
+
+def _lines_down(pixels: np.ndarray, w: Word) -> list[Word]:
+    """A block of one colour with one number on each of several text lines, one above another: as many equal
+    blocks down, each holding one line (the block as it is where a line falls across two shares)."""
+    marks = sorted(_block_marks(pixels, w, 0.9), key=lambda m: m[1])
+    lines: list[list[int]] = []  # top, bottom of each text line
+    for _x, y, _w, h in marks:
+        if lines and y < lines[-1][1]:
+            lines[-1][1] = max(lines[-1][1], y + h)
+        else:
+            lines.append([y, y + h])
+    if len(lines) < 2:
+        return [w]
+    step = (w.y1 - w.y0) / len(lines)
+    if any(not (k * step <= a and b <= (k + 1) * step) for k, (a, b) in enumerate(lines)):
+        return [w]
+    return [replace(w, y0=w.y0 + round(k * step), y1=w.y0 + round((k + 1) * step),
+                    tall=round((k + 1) * step) - round(k * step)) for k in range(len(lines))]
 
 
 def _written(pixels: np.ndarray, w: Word) -> list[Word]:

@@ -181,6 +181,8 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
     # ruled with characters, lines of a menu, stand in columns too), and only where no classic board is
     # written (a board of another size leaves none: its parts go on past four rows or columns)
     classic = [t for t in text if t.lattice.shape == (4, 4)]
+    if len(classic) > 1:  # several: those that read as a board, where any does (the others are lattices of its parts)
+        classic = [t for t in classic if _text_reads(frame, t)] or classic
     text = classic or _distinct([_grown(frame, t) for t in text if _text_reads(frame, t)])
     if text:
         # numbers written on the background make a text board, even where filled blocks (tiles in
@@ -214,7 +216,10 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
         # blocks apart one way may be many times wider than tall (a text line tall, a number and its room wide)
         blocks = _read_blocks(frame) or find_apart_blocks(
             frame.pixels, partial(find_block_boards, max_aspect=WIDE_ASPECT), lambda lat: _blocks_read(frame, lat))
-        if blocks:
+        # a classic lattice of blocks that does not read (caught mid-move, or off the board by a row: two
+        # tiles one on another fit a lattice a row up too) yields to a board written on the paper that reads
+        unread = bool(blocks) and not any(_blocks_read(frame, b) for b in blocks)
+        if blocks and not unread:
             return blocks_profile(frame, blocks, pick, monitors, scale, source)
         # tiles drawn as blocks in ruled cells, in too few rows for a lattice of squares (a 3x3 board with
         # its bottom row empty): the cells' writing and blocks make the board, where they read as one
@@ -223,6 +228,8 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
         inset = [t for t in inset if not text_goes_on(frame, t)]
         if inset:
             return text_profile(frame, inset, pick, monitors, scale, source)
+        if blocks:
+            return blocks_profile(frame, blocks, pick, monitors, scale, source)
         # every cell a block inset in its ruled box, the empty cells' blocks too (wider than any lattice of
         # squares: a text line tall): the blocks, each read by its own colour and digits, are the board
         blocks = _blocksinside_frame(frame, [(t.lattice, t.background) for t in ruled])

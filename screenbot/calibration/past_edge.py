@@ -3,15 +3,18 @@ is a part of something bigger (a row it could not read, a table), no board of it
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
 from screenbot.calibration.inset import AGREE_PX, block_inset
 from screenbot.calibration.lattice import Lattice
+from screenbot.calibration.text_checks import rule_shares
 from screenbot.calibration.text_lattice import TextBoard
 from screenbot.control.screen import Frame
 from screenbot.geometry import Rect
-from screenbot.imaging import LINE_THICK_PX, RULE_TALL, glyph_mask, without_lines, words_of
+from screenbot.imaging import LINE_GAP_PX, LINE_THICK_PX, RULE_TALL, glyph_mask, without_lines, words_of
 
 
 def text_goes_on(frame: Frame, board: TextBoard) -> bool:
@@ -23,7 +26,32 @@ def text_goes_on(frame: Frame, board: TextBoard) -> bool:
     return any(_marked_cells(writing, board.lattice, cells, board.digit_h) >= max(2, len(cells) - 1)
                and _keeps_to_board(writing, board.lattice, cells, board.digit_h)
                and not _words_in_a_cell(writing, board.lattice, cells, board.digit_h)
+               and _ruled_past(writing, board.lattice, cells)
                for cells in _sides(board.lattice))
+
+
+def _ruled_past(writing, lat: Lattice, cells: list[tuple[int, int]]) -> bool:
+    """Whether the cells past the edge are closed the way the board's own are: on a board ruled between all
+    its rows (or columns) and round them, a row past its edge has its rule on the far side too (a title over
+    a ruled board stands outside its top rule, with none above it). True on a board not ruled so."""
+    across = cells[0][0] == cells[-1][0]
+    ruled = rule_shares(writing, lat, down=across)
+    if min(ruled) >= SOME_RULE:
+        beyond = -1 if (cells[0][0] < 0 if across else cells[0][1] < 0) else len(ruled)
+        if rule_shares(writing, lat, down=across, at=[beyond])[0] < RULE_AGAIN * min(ruled):
+            return False
+    # ... and the rules across its rows (its columns' bars) run on through the row past it
+    ruled = rule_shares(writing, lat, down=not across)
+    if min(ruled) < SOME_RULE:
+        return True
+    r, c = cells[0]
+    past = replace(lat, y0=lat.y0 + r * lat.pitch_y, rows=1) if across else replace(lat, x0=lat.x0 + c * lat.pitch_x, cols=1)
+    return min(rule_shares(writing, past, down=not across)) >= RULE_AGAIN * min(ruled)
+
+
+# _ruled_past: a board is ruled where ink runs along this share of every line between and round its rows (a
+# rule of dashes inks half of it), and a rule past the edge is the same where it inks this share of the least
+SOME_RULE, RULE_AGAIN = 0.3, 0.6
 
 
 def _words_in_a_cell(writing, lat: Lattice, cells: list[tuple[int, int]], digit_h: int) -> bool:
@@ -58,13 +86,20 @@ def _keeps_to_board(writing, lat: Lattice, cells: list[tuple[int, int]], digit_h
     x1, y1 = int(min(lat.far[0], w)), int(min(lat.far[1], h))
     across = cells[0][0] == cells[-1][0]  # a row above or below: compare pixel columns
     cx, cy, cw, ch = (int(round(v)) for v in lat.cell(*cells[0]))
+    # the board's own writing: its strokes half a digit tall or more, less its ruled lines (a rule of dashes
+    # between its rows, the bars between its columns, a dot or a dash in an empty cell, run through the
+    # spaces between its columns as no number does)
+    board = writing[y0:y1, x0:x1].astype(np.uint8)
+    if board.size:
+        board = cv2.morphologyEx(without_lines(board, gap=LINE_GAP_PX), cv2.MORPH_OPEN,
+                                 cv2.getStructuringElement(cv2.MORPH_RECT, (1, max(2, digit_h // 2))))
     if across:
         band = writing[max(cy, 0):max(min(cy + ch, h), 0), x0:x1]
-        own, past, start = writing[y0:y1, x0:x1].any(axis=0), _letters(band, digit_h).any(axis=0), x0
+        own, past, start = board.any(axis=0), _letters(band, digit_h).any(axis=0), x0
         first, pitch, n = lat.x0 + lat.cell_w / 2, lat.pitch_x, lat.cols
     else:
         band = writing[y0:y1, max(cx, 0):max(min(cx + cw, w), 0)]
-        own, past, start = writing[y0:y1, x0:x1].any(axis=1), _letters(band, digit_h).any(axis=1), y0
+        own, past, start = board.any(axis=1), _letters(band, digit_h).any(axis=1), y0
         first, pitch, n = lat.y0 + lat.cell_h / 2, lat.pitch_y, lat.rows
     if not past.size:
         return True

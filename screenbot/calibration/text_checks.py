@@ -20,31 +20,35 @@ def gap_share(writing: np.ndarray, lat: Lattice) -> float:
     return clear_share(writing, xs, ys, (lat.x0, far_x), (lat.y0, far_y))
 
 
+def rule_shares(writing: np.ndarray, lat: Lattice, down: bool, at: list[int] | None = None) -> list[float]:
+    """The share of the board's width (`down`: lines between rows) or height (lines between columns) with ink
+    near each line between cells, at the lattice's edges too (k = 0 .. rows, or the steps `at`, -1 the one
+    before the first)."""
+    h, w = writing.shape[:2]
+    far_x, far_y = lat.far
+    if down:
+        reach, span, first, pitch, n = max(2, int(0.1 * lat.pitch_y)), (int(max(lat.x0, 0)), int(min(far_x, w))), \
+            lat.y0 - (lat.pitch_y - lat.cell_h) / 2, lat.pitch_y, lat.rows
+    else:
+        reach, span, first, pitch, n = max(2, int(0.1 * lat.pitch_x)), (int(max(lat.y0, 0)), int(min(far_y, h))), \
+            lat.x0 - (lat.pitch_x - lat.cell_w) / 2, lat.pitch_x, lat.cols
+    out = []
+    for k in (range(n + 1) if at is None else at):
+        v = int(round(first + k * pitch))
+        if down:
+            band = writing[max(v - reach, 0):max(v + reach + 1, 0), span[0]:span[1]]
+            out.append(float(band.any(axis=0).mean()) if band.size and 0 <= v < h else 0.0)
+        else:
+            band = writing[span[0]:span[1], max(v - reach, 0):max(v + reach + 1, 0)]
+            out.append(float(band.any(axis=1).mean()) if band.size and 0 <= v < w else 0.0)
+    return out
+
+
 def ruled_on(writing: np.ndarray, lat: Lattice) -> bool:
     """Whether the lines ruled between the cells (box lines, ASCII bars and dashes) go on a cell's step past
     the lattice: the cells found are part of a bigger grid whose other cells show nothing (empty, no dot)."""
-    h, w = writing.shape[:2]
-    far_x, far_y = lat.far
-    ys = (int(max(lat.y0, 0)), int(min(far_y, h)))
-    xs = (int(max(lat.x0, 0)), int(min(far_x, w)))
-
-    reach_x, reach_y = max(2, int(0.1 * lat.pitch_x)), max(2, int(0.1 * lat.pitch_y))  # the fit's slack
-
-    def across(x: float) -> float:  # the share of the board's height with ink near x
-        x = int(round(x))
-        band = writing[ys[0]:ys[1], max(x - reach_x, 0):max(x + reach_x + 1, 0)]
-        return float(band.any(axis=1).mean()) if band.size and 0 <= x < w else 0.0
-
-    def down(y: float) -> float:  # the share of the board's width with ink near y
-        y = int(round(y))
-        band = writing[max(y - reach_y, 0):max(y + reach_y + 1, 0), xs[0]:xs[1]]
-        return float(band.any(axis=0).mean()) if band.size and 0 <= y < h else 0.0
-
-    half_x, half_y = (lat.pitch_x - lat.cell_w) / 2, (lat.pitch_y - lat.cell_h) / 2
-    for ink, first, pitch, cells in ((across, lat.x0 - half_x, lat.pitch_x, lat.cols),
-                                     (down, lat.y0 - half_y, lat.pitch_y, lat.rows)):
-        lines = [ink(first + k * pitch) for k in range(cells + 1)]
-        if min(lines) >= RULED and max(ink(first - pitch), ink(first + (cells + 1) * pitch)) >= RULED:
+    for down, n in ((False, lat.cols), (True, lat.rows)):
+        if min(rule_shares(writing, lat, down)) >= RULED and max(rule_shares(writing, lat, down, at=[-1, n + 1])) >= RULED:
             return True
     return False
 

@@ -50,8 +50,8 @@ class Guard:
     def learn(self, sight: Sight) -> None:
         """Remember how the board looks now (the pixels the check compares with)."""
         g = self.ctx.eyes.geometry
-        blocks = getattr(getattr(self.ctx.eyes, "profile", None), "kind", "") == "blocks"
-        self.safety = Safety(learn_look(sight.frame, g.board_rect, g.cells, blocks), self.focus_watch)
+        kind = getattr(getattr(self.ctx.eyes, "profile", None), "kind", "")
+        self.safety = Safety(learn_look(sight.frame, g.board_rect, g.cells, kind == "blocks", kind == "text"), self.focus_watch)
 
     def board_moved(self, geometry: BoardGeometry) -> None:
         if self.focus_watch is not None:

@@ -26,9 +26,9 @@ def cells_shape(cells: Sequence[Rect]) -> tuple[int, int]:
     return len(cells) // cols, cols
 
 
-def gap_points(board_rect: Rect, cells: Sequence[Rect]) -> list[tuple[Point, tuple[tuple[int, int], ...]]]:
+def gap_points(board_rect: Rect, cells: Sequence[Rect], min_gap: int = 0) -> list[tuple[Point, tuple[tuple[int, int], ...]]]:
     """Points in the middle of the gaps (between neighbouring cells, and between the edge cells and
-    the frame), each with the cells beside it.
+    the frame), each with the cells beside it; `min_gap`: only between cells at least this far apart.
 
     `cells` are the cell rectangles, row-major. These pixels show the board's own colour whatever
     the tiles are (a resting tile never covers a gap), so they tell a board from whatever covers it.
@@ -42,9 +42,11 @@ def gap_points(board_rect: Rect, cells: Sequence[Rect]) -> list[tuple[Point, tup
             cy, cx = cell.y + cell.h // 2, cell.x + cell.w // 2
             last_c, last_r = c == cols - 1, r == rows - 1
             right_end = board_rect.right if last_c else grid[r][c + 1].x
-            points.append((Point((cell.right + right_end) // 2, cy), ((r, c),) if last_c else ((r, c), (r, c + 1))))
+            if last_c or right_end - cell.right >= min_gap:
+                points.append((Point((cell.right + right_end) // 2, cy), ((r, c),) if last_c else ((r, c), (r, c + 1))))
             below_end = board_rect.bottom if last_r else grid[r + 1][c].y
-            points.append((Point(cx, (cell.bottom + below_end) // 2), ((r, c),) if last_r else ((r, c), (r + 1, c))))
+            if last_r or below_end - cell.bottom >= min_gap:
+                points.append((Point(cx, (cell.bottom + below_end) // 2), ((r, c),) if last_r else ((r, c), (r + 1, c))))
             if c == 0:
                 points.append((Point((board_rect.x + cell.x) // 2, cy), ((r, c),)))
             if r == 0:
@@ -74,8 +76,8 @@ class BoardLook:
     own: tuple[tuple[int, int, int], ...] = ()
 
     @classmethod
-    def learn(cls, frame: Frame, board_rect: Rect, cells: Sequence[Rect]) -> "BoardLook":
-        found = gap_points(board_rect, cells)
+    def learn(cls, frame: Frame, board_rect: Rect, cells: Sequence[Rect], min_gap: int = 0) -> "BoardLook":
+        found = gap_points(board_rect, cells, min_gap)
         points = tuple(p for p, _ in found)
         colours = sample(frame, points)
         colour = tuple(int(v) for v in np.median(colours, axis=0))
@@ -114,13 +116,18 @@ class BoardLook:
         )
 
 
-def learn_look(frame: Frame, board_rect: Rect, cells: Sequence[Rect], blocks: bool = False) -> "BoardLook | BlocksLook":
+TEXT_GAP_PX = 3  # a text board's cells closer than this touch: a tile drawn as a block a whole step long covers the gap
+
+
+def learn_look(frame: Frame, board_rect: Rect, cells: Sequence[Rect], blocks: bool = False,
+               text: bool = False) -> "BoardLook | BlocksLook":
     """How the board looks now, for the check before every key: its gaps' colour, or for a board of
     blocks (`blocks`: each cell read as one flat colour; blocks that touch, or touch one way) or of
-    touching cells its cells' rings."""
+    touching cells its cells' rings. On a text board (`text`) only the gaps between cells apart are
+    looked at, and the paper round the board."""
     if blocks or touching(cells):
         return BlocksLook.learn(board_rect, cells)
-    return BoardLook.learn(frame, board_rect, cells)
+    return BoardLook.learn(frame, board_rect, cells, TEXT_GAP_PX if text else 0)
 
 
 def touching(cells: Sequence[Rect]) -> bool:

@@ -12,6 +12,7 @@ from screenbot.board_state import BoardState
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.imaging import EDGE_PX, FG_DIFF, MIN_GLYPH_PX, commonest_colour, words_of
 from screenbot.profile import Profile
+from screenbot.vision import ocr
 from screenbot.vision.glyphs import value_from_digits
 from screenbot.vision.reading import Reading, answers, no_number
 
@@ -59,8 +60,32 @@ def measure(pixels: np.ndarray, cells) -> tuple[tuple[int, int, int] | None, int
     digit_h = max((t for _, _, _, t, _ in looks), default=0)
     blank = [c for c, _, _, t, _ in looks if t < max(MIN_GLYPH_PX, DOT_SHARE * digit_h)]
     if not blank:
-        return None, digit_h
+        return _zero_colour(pixels, cells, looks), digit_h
     return max(blank, key=lambda c: sum(max(abs(a - b) for a, b in zip(c, o)) <= SAME for o in blank)), digit_h
+
+
+ZERO_SHARE = 0.5  # the empty cells written with a 0: at least this share of the cells, of one colour
+ZERO_READS = 2  # ... and this many of them read as 0
+
+
+def _zero_colour(pixels: np.ndarray, cells, looks) -> tuple[int, int, int] | None:
+    """The empty cells' colour where each is written with a 0 (no blank cell): the colour most cells share,
+    where half the cells or more have it and OCR reads a 0 on the first of them."""
+    colours = [c for c, *_ in looks]
+    common = max(colours, key=lambda c: sum(_same(c, o) for o in colours))
+    alike = [i for i, c in enumerate(colours) if _same(c, common)]
+    if len(alike) < ZERO_SHARE * len(cells):
+        return None
+    for i in alike[:ZERO_READS]:
+        x, y, w, h = cells[i]
+        colour, *_, ink = looks[i]
+        if ocr.read_number(_whole_block(pixels[y:y + h, x:x + w], colour), colour, diff=ink, zero=True) != 0:
+            return None
+    return common
+
+
+def _same(a, b) -> bool:
+    return max(abs(int(p) - int(q)) for p, q in zip(a, b)) <= SAME
 
 
 def read_block_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Reading:
@@ -93,7 +118,9 @@ def read_block_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -
             if empty is not None and max(abs(a - b) for a, b in zip(colour, empty)) <= SAME:
                 continue
             return done(None, BoardState.UNSETTLED, f"cell {i // cols},{i % cols} is a block with no number on it")
-        value, called = value_from_digits(profile, _whole_block(cells[i], colour), colour, ocr_allowed, ink)
+        # a 0 written on the empty cells' colour is an empty cell (the game writes them so)
+        zero = empty is not None and _same(colour, empty)
+        value, called = value_from_digits(profile, _whole_block(cells[i], colour), colour, ocr_allowed, ink, zero=zero)
         calls += called
         learned = learned or called > 0
         if value is None:

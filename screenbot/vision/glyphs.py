@@ -12,14 +12,15 @@ TOL = 10  # colour tolerance (largest channel difference) when a learned shape i
 
 
 def value_from_digits(profile: Profile, cell_px: np.ndarray, colour, ocr_allowed: bool,
-                      diff: int = FG_DIFF, key_colour=None) -> tuple[int | None, int]:
+                      diff: int = FG_DIFF, key_colour=None, zero: bool = False) -> tuple[int | None, int]:
     """(value, OCR calls made): the digit shape is looked up first, tesseract asked only for new shapes.
     `diff`: how far from the tile's colour a pixel is digit (faint writing on a flat block needs less);
-    `key_colour`: the colour the shape is remembered under (the tile's; default `colour`)."""
+    `key_colour`: the colour the shape is remembered under (the tile's; default `colour`); `zero`: a 0 is
+    an answer (an empty cell written so)."""
     bits = ocr.glyph_bits(ocr.digit_mask(cell_px, colour, diff))
     key_colour = colour if key_colour is None else key_colour
     return known_or_read(profile, key_colour, bits,
-                         (lambda: ocr.read_number(cell_px, colour, diff=diff)) if ocr_allowed else None)
+                         (lambda: ocr.read_number(cell_px, colour, diff=diff, zero=zero)) if ocr_allowed else None)
 
 
 def known_or_read(profile: Profile, colour, bits: np.ndarray | None, read) -> tuple[int | None, int]:

@@ -25,8 +25,10 @@ PAD = 0.5
 # the edge of a box drawn over it.
 OFF_LATTICE = 0.1
 MIN_GAP_PX = 3  # cells closer than this touch: no background between them
+RING_PX, RING_CLEAR = 2, 0.95  # the ring this far outside a board of touching cells, and the share of it left clear
 # On a filled block, a mark at its edge as long as this share of the side is its border, not a digit
 RIM_SPAN = 0.9
+FILLED_EDGE = 0.9  # a share of a box's (or a line's) pixels set: a filled block
 
 
 
@@ -38,7 +40,25 @@ def _row_words(writing: np.ndarray, rects):
     left = max(0, rects[0].x - rects[0].w // 2)
     right = min(writing.shape[1], rects[-1].right + rects[-1].w // 2)
     words = outside_blocks(words_of(writing[top:bottom, left:right]))
-    return [(w.x0 + left, w.y0 + top, w.x1 + left, w.y1 + top, int(w.tall), w.solid) for w in words]
+    cell_h = min(r.h for r in rects)
+    return [(w.x0 + left, w.y0 + top, w.x1 + left, w.y1 + top, int(w.tall), w.solid) for w in words
+            if not _next_rows_block(writing, w.x0 + left, w.x1 + left, w.y0 + top, w.y1 + top, top, bottom, cell_h)]
+
+
+EDGE_PIECE = 0.5  # a filled piece cut by a row's edge, lower than this share of a cell, is another row's block
+
+
+def _next_rows_block(writing: np.ndarray, x0: int, x1: int, y0: int, y1: int, top: int, bottom: int, cell_h: int) -> bool:
+    """Whether a word is the edge of a block drawn in the row above or below: filled, cut by the row's
+    top or bottom, going on past it across its whole width, and less than half a cell tall in the row."""
+    if y1 - y0 >= EDGE_PIECE * cell_h or float(writing[y0:y1, x0:x1].mean()) < FILLED_EDGE:
+        return False
+    past = []
+    if y0 <= top and top > 0:
+        past.append(writing[top - 1, x0:x1])
+    if y1 >= bottom and bottom < writing.shape[0]:
+        past.append(writing[bottom, x0:x1])
+    return any(float(line.mean()) >= FILLED_EDGE for line in past)
 
 
 TOUCH_SHARE = 0.9  # a run of blocks splits into its cells where it covers this share of each of them
@@ -91,7 +111,16 @@ def _gaps_clear(writing: np.ndarray, rects) -> float:
     apart_y = [y for r, y in enumerate(ys, 1) if rects[r * cols].y - rects[(r - 1) * cols].bottom >= MIN_GAP_PX]
     if apart_x or apart_y:
         xs, ys = apart_x, apart_y
-    return clear_share(writing, xs, ys, (rects[0].x, rects[-1].right - 1), (rects[0].y, rects[-1].bottom - 1), 48)
+    x_span, y_span = (rects[0].x, rects[-1].right - 1), (rects[0].y, rects[-1].bottom - 1)
+    share = clear_share(writing, xs, ys, x_span, y_span, 48)
+    if not (apart_x or apart_y) and share < BACKGROUND_SHARE:
+        # cells that touch both ways: tiles cover the lines between them as the board fills, and the board
+        # stands where the ring just round it is the paper (a board covered, or gone, shows writing there)
+        out = (rects[1].x - rects[0].right) / 2 + RING_PX
+        ring = clear_share(writing, [x_span[0] - out, x_span[1] + out], [y_span[0] - out, y_span[1] + out],
+                           x_span, y_span, 48)
+        return max(share, ring if ring >= RING_CLEAR else 0.0)
+    return share
 
 
 _MARKS_MADE: list = [None, None]  # marks_mask: (the marks list, its length, origin, shape) and the mask made of it
@@ -251,7 +280,7 @@ def read_text_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) ->
     if tuple(profile.gap_colour) != tuple(background):
         ink &= glyph_mask(region, profile.gap_colour, profile.ink_diff)
     # once per read: rows are read from it (a digit's own stroke, as tall as the digits, is no line)
-    writing = writing_of(ink, digit_h)
+    writing = writing_of(ink, digit_h, region)
     marked = marks_mask(profile, region.shape)
     if marked is not None:
         writing[marked] = 0  # help text, a logo: part of the look, never a number

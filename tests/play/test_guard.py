@@ -128,3 +128,26 @@ def test_a_board_of_blocks_apart_one_way_is_checked_by_its_cells_rings_not_by_ga
     assert isinstance(look, BlocksLook) and look.problem(frame) is None
     gapped = [Rect(10 + 80 * c, 10 + 50 * r, 60, 40) for r in range(4) for c in range(4)]
     assert isinstance(learn_look(frame, Rect(0, 0, 330, 190), gapped), BoardLook)  # tiles with gaps: as before
+
+
+def test_a_text_board_whose_blocks_fill_their_step_is_checked_by_the_paper_round_it_not_by_gaps_they_cover():
+    import numpy as np
+
+    from screenbot.control.screen import Frame
+    from screenbot.geometry import Rect
+    from screenbot.play.safety import learn_look
+
+    # text cells 2 px apart (each its column's whole band); tiles drawn as blocks a whole step each way
+    cells = [Rect(13 + 62 * c, 13 + 42 * r, 60, 40) for r in range(4) for c in range(4)]
+    board = Rect(10, 10, 252, 170)
+    start = np.full((200, 280, 3), 255, np.uint8)
+    start[cells[8].y - 1:cells[8].bottom + 1, cells[8].x - 1:cells[8].right + 1] = (200, 120, 240)  # one tile
+    look = learn_look(Frame(start, 0, 0), board, cells, text=True)
+    full = start.copy()
+    for cell in cells[:12]:  # three rows of tiles, each covering the gaps beside it
+        full[cell.y - 1:cell.bottom + 1, cell.x - 1:cell.right + 1] = (200, 120, 240)
+    assert look.problem(Frame(full, 0, 0)) is None
+    assert learn_look(Frame(start, 0, 0), board, cells).problem(Frame(full, 0, 0)) is not None  # the gaps between them: covered
+    covered = full.copy()
+    covered[0:120, :] = (60, 60, 60)  # a window over the board and the paper round it
+    assert look.problem(Frame(covered, 0, 0)) is not None

@@ -26,30 +26,23 @@ _HALF_TOUCHING = "blocks that touch one way and stand apart the other: neither a
 NOT_READ: dict[int, str] = {
     2: "blocks a text line tall in a bare frame: read as a block between cells",
     25: _WIDE + " (rules between the rows): a 4x3 grid whose cells are no tiles",
-    31: "numbers on the top line of blocks 3 lines tall: the text lattice stands on the numbers, off the blocks "
-        "(no board: the row it could not read goes on under it)",
     45: "blocks inset a few pixels in a ruled grid on black: the empty cells are the lines' own background, so "
         "no empty colour is learned and each tile shows two colours",
     54: "blocks two lines tall and 9 columns wide in a ruled grid: no board",
-    63: _HALF_TOUCHING + " (rules between the rows): calibrated on the sparsest board, a board with touching "
-        "blocks of one colour is not read",
     # seeds 81-119 were first read unseen, after the looks above were mended
     82: "blocks in a grid of double lines, `·` on the paper beside them: the paper taken for a wash over the board",
-    85: "blocks a text line tall in an ASCII grid: a block's number names no tile on a full board",
-    86: _HALF_TOUCHING + " (columns of blocks in a frame, empty cells bare): no board",
-    91: "blocks 4 lines tall apart across, touching down, `0` for an empty cell: no board",
-    99: "blocks that touch across, numbers at their right, rules between the rows, 16 colours: no board",
     106: "blocks inset in boxes two columns apart, empty cells bare: an empty cell blank in an unknown colour",
     107: "blocks 4 lines tall in an ASCII grid, `_` for an empty cell: each cell shows two colours",
-    110: "blocks a text line tall that touch across, rules between the rows: two touching blocks' numbers name no tile",
     112: "blocks 3 lines tall that touch across, rules between the rows: four touching blocks' numbers name no tile",
     116: "blocks apart both ways in an ASCII frame, empty cells bare: no board",
     118: "blocks a text line tall in a box each, empty cells `·` at the right: no board",
+    # seeds 120-159 were first read unseen, after the looks above were mended
+    124: "blocks a text line tall inset in a grid of double lines two lines tall: sampled across a block's edge, "
+         "no tile named",
+    143: "blocks a text line tall in an ASCII grid, empty cells grey blocks with a dim `.`: no board",
 }
 # read on the window alone, not yet where it stands on a black screen
-NOT_ON_BLACK: dict[int, str] = {
-    89: "columns of blocks that touch down on white: on a black screen, no board",
-}
+NOT_ON_BLACK: dict[int, str] = {}
 READ = [n for n in LOOKS if n not in NOT_READ]
 
 
@@ -59,7 +52,7 @@ def frames(seed: int):
 
 
 def test_the_recorded_looks_are_the_looks_their_seeds_draw():
-    assert len(LOOKS) >= 110 and set(NOT_READ) <= set(LOOKS) and set(NOT_ON_BLACK) <= set(READ)
+    assert len(LOOKS) >= 150 and set(NOT_READ) <= set(LOOKS) and set(NOT_ON_BLACK) <= set(READ)
     for seed in LOOKS:
         labels = [json.loads(p.read_text()) for p in (ROOT / f"any_look_{seed}").glob("*.json")]
         assert len(labels) == 4 and {lab["program"] for lab in labels} == {f"any_look_{seed}"}
