@@ -119,7 +119,11 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
         # of blocks)
         boards = _boards_in(words, background, heights, ink_diff, written)
         if solid:
-            boards += [b for b in _boards_in(with_written(pixels, words), background, heights, ink_diff, written)
+            # the blocks parted (blocks that touch, taken for one, each with its number): their digits' heights
+            # counted one per block
+            parted = with_written(pixels, words)
+            parted_written = block_digit_heights(pixels, parted)
+            boards += [b for b in _boards_in(parted, background, parted_written if blocks else [], ink_diff, parted_written)
                        if stands_on(pixels, b.lattice, background)]
         for board in boards:
             if board.bare < least:

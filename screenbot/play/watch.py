@@ -261,6 +261,11 @@ class Watcher:
                 searched_for = key_t
                 if self.pauser.printed_elsewhere(prediction):
                     continue
+            if not readable:
+                # what the screen shows now is not the board as it was: a key is pressed again only while the
+                # last look still shows the board unmoved (a board read unmoved, then changed to one not read,
+                # took the key)
+                check = None
             if readable:
                 # a variant of the rules may explain the board (believed once still, like any)
                 check, explained = ctx.tracker.rules.follows(sight.grid, prediction)

@@ -160,3 +160,37 @@ def test_a_key_lost_by_a_game_played_on_two_looks_is_pressed_once_more():
     assert summary.ok and summary.misreads == 0 and summary.moves == FIRST_SIGHT_AFTER + 20
     assert len(pressed) == summary.moves + 1  # the lost key, pressed again
     assert pressed[FIRST_SIGHT_AFTER + 9] == pressed[FIRST_SIGHT_AFTER + 10]
+
+
+def test_a_key_is_not_pressed_again_once_the_board_has_changed_to_one_not_read():
+    from screenbot.play.eyes import Sight
+
+    unread = object()
+
+    class SlowToRead(SimulatedScreen):
+        """After one key the board shows unmoved for a look, then for 0.6 s as nothing can read it (a
+        terminal redrawing line by line, tiles a reader does not yet know), then moved."""
+
+        keys = 0
+
+        def on_key(self, move):
+            before = self.game.grid
+            super().on_key(move)
+            SlowToRead.keys += 1
+            if SlowToRead.keys == FIRST_SIGHT_AFTER + 10 and self.pending:
+                self.pending = [(1, before), (120, unread), (0, self.game.grid)]
+
+        def look(self):
+            sight = super().look()
+            if sight.grid is unread:
+                return Sight(None, BoardState.UNSETTLED, sight.frame, sight.t, sight.ms, "a row not read")
+            return sight
+
+    clock = VirtualClock()
+    screen = SlowToRead(clock, seed=3, lag=0, no_spawn=0, look_ms=5.0)
+    pressed = []
+    key = screen.keyboard.on_press
+    screen.keyboard.on_press = lambda move: (pressed.append(move), key(move))
+    summary = play(screen, clock, FIRST_SIGHT_AFTER + 20)
+    assert summary.ok and summary.misreads == 0 and summary.moves == FIRST_SIGHT_AFTER + 20, summary.reason
+    assert len(pressed) == summary.moves  # the key that moved the board is pressed once
