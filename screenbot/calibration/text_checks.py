@@ -85,3 +85,35 @@ def stands_on(pixels: np.ndarray, lat: Lattice, background) -> bool:
         return False
     near = np.abs(pixels[oy0:oy1, ox0:ox1].astype(np.int16) - np.asarray(background, np.int16)).max(axis=2) <= FG_DIFF
     return float(near[ring].mean()) >= ROUND_SHARE
+
+
+FULL_STEP_PX = 2  # a block as wide as its column's step, give or take this, fills its cell across
+
+
+def half_off(lat: Lattice, shape) -> bool:
+    """Whether an outer cell of the lattice lies more than half outside the picture (a board written at its
+    edge has its cells reach half a step past its numbers at most)."""
+    far_x, far_y = lat.far
+    return (lat.x0 < -lat.cell_w / 2 or lat.y0 < -lat.cell_h / 2
+            or far_x > shape[1] + lat.cell_w / 2 or far_y > shape[0] + lat.cell_h / 2)
+
+
+EDGE_SLACK_PX = 1.01  # on_blocks: what is written may reach a pixel past its band (a block a whole step long), give or take float error
+
+
+def on_blocks(start: float, size: float, pitch: float, blocks: list[tuple[int, int]],
+               spans: list[tuple[int, int]]) -> float:
+    """Where a lattice's first band starts (across or down) when its bands are centred on the blocks in them,
+    or `start` as it was when the blocks disagree or something written would then fall out of its band."""
+    first = start + size / 2
+    offsets = [(a + b) / 2 - (first + round(((a + b) / 2 - first) / pitch) * pitch) for a, b in blocks]
+    if max(offsets) - min(offsets) > FULL_STEP_PX * 2:
+        return start
+    moved = start + float(np.median(offsets))
+    if abs(moved - start) < 1:
+        return start  # centred on them already, give or take the rounding
+    for a, b in spans:
+        k = round(((a + b) / 2 - moved - size / 2) / pitch)
+        if a < moved + k * pitch - EDGE_SLACK_PX or b > moved + k * pitch + size + EDGE_SLACK_PX:
+            return start
+    return moved

@@ -21,7 +21,8 @@ import numpy as np
 
 from screenbot.calibration.block_words import block_digit_heights, parted_tall, with_written
 from screenbot.calibration.lattice import Lattice
-from screenbot.calibration.text_checks import EVEN, gap_share, part_of, ruled_on, stands_on
+from screenbot.calibration.text_checks import (EVEN, FULL_STEP_PX, half_off, on_blocks, gap_share, part_of, ruled_on,
+                                              stands_on)
 from screenbot.game.sizes import MAX_SIDE, MIN_SIDE
 from screenbot.imaging import FG_DIFF, MIN_GLYPH_PX, Word, glyph_mask, outside_blocks, without_lines, words_of
 
@@ -128,7 +129,7 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
         for board in boards:
             if board.bare < least:
                 continue  # every number sits in a filled block: a board of tiles, found by their edges
-            if _half_off(board.lattice, pixels.shape):
+            if half_off(board.lattice, pixels.shape):
                 continue  # a cell more than half off the picture: its columns are not where numbers stand
             if gap_share(writing, board.lattice) < MIN_GAP_SHARE:
                 continue  # the space between the cells is not this colour: it is a tile's, not the background
@@ -142,14 +143,6 @@ def find_text_boards(pixels: np.ndarray, blocks: bool = False) -> list[TextBoard
     # part of a board is a board of fewer rows or columns on its lattice (a row of dots beside it is
     # no table going on): the whole one stays
     return [b for b in found if not any(o is not b and part_of(b.lattice, o.lattice) for o in found)]
-
-
-def _half_off(lat: Lattice, shape) -> bool:
-    """Whether an outer cell of the lattice lies more than half outside the picture (a board written at its
-    edge has its cells reach half a step past its numbers at most)."""
-    far_x, far_y = lat.far
-    return (lat.x0 < -lat.cell_w / 2 or lat.y0 < -lat.cell_h / 2
-            or far_x > shape[1] + lat.cell_w / 2 or far_y > shape[0] + lat.cell_h / 2)
 
 
 def fit_of(board: TextBoard, heights: list[float]) -> tuple:
@@ -198,9 +191,6 @@ def _writings(pixels: np.ndarray, hairlines: bool = False):
     for background, ink_diff in _inks(pixels):
         writing = without_lines(glyph_mask(pixels, background, ink_diff), pixels=pixels)
         yield background, ink_diff, without_lines(writing, SHORT_RULE_PX, thick=HAIR_PX) if hairlines else writing
-
-
-FULL_STEP_PX = 2  # a block as wide as its column's step, give or take this, fills its cell across
 
 
 def _boards_in(words: list[Word], background, block_heights: list[float] = (), ink_diff: int = FG_DIFF,
@@ -260,27 +250,6 @@ def _boards_in(words: list[Word], background, block_heights: list[float] = (), i
                        and centres[0] - lat.pitch_x / 2 <= (w.x0 + w.x1) / 2 <= centres[-1] + lat.pitch_x / 2)
             out.append(TextBoard(board.lattice, board.background, board.digit_h, board.filled, bare, ink_diff))
     return out
-
-
-EDGE_SLACK_PX = 1.01  # _on_blocks: what is written may reach a pixel past its band (a block a whole step long), give or take float error
-
-
-def _on_blocks(start: float, size: float, pitch: float, blocks: list[tuple[int, int]],
-               spans: list[tuple[int, int]]) -> float:
-    """Where a lattice's first band starts (across or down) when its bands are centred on the blocks in them,
-    or `start` as it was when the blocks disagree or something written would then fall out of its band."""
-    first = start + size / 2
-    offsets = [(a + b) / 2 - (first + round(((a + b) / 2 - first) / pitch) * pitch) for a, b in blocks]
-    if max(offsets) - min(offsets) > FULL_STEP_PX * 2:
-        return start
-    moved = start + float(np.median(offsets))
-    if abs(moved - start) < 1:
-        return start  # centred on them already, give or take the rounding
-    for a, b in spans:
-        k = round(((a + b) / 2 - moved - size / 2) / pitch)
-        if a < moved + k * pitch - EDGE_SLACK_PX or b > moved + k * pitch + size + EDGE_SLACK_PX:
-            return start
-    return moved
 
 
 def _digit_tall(w: Word, digit_h: int) -> bool:
@@ -456,9 +425,9 @@ def _columns(row_words: list[list[Word]], baselines: list[float], pitch_y: float
     # written at its left or on its top line), and blocks stand in the middle of their rows: the bands are
     # centred on them, where what is written still falls inside its own band
     if blocks and not full:
-        x0 = _on_blocks(x0, cell_w, pitch_x, [(w.x0, w.x1) for w in blocks], [(w.x0, w.x1) for w in on_board])
+        x0 = on_blocks(x0, cell_w, pitch_x, [(w.x0, w.x1) for w in blocks], [(w.x0, w.x1) for w in on_board])
     if blocks:  # down too where they fill their step across (blocks that touch both ways)
-        y0 = _on_blocks(y0, cell_h, pitch_y, [(w.y0, w.y1) for w in blocks], [(w.y0, w.y1) for w in on_board])
+        y0 = on_blocks(y0, cell_h, pitch_y, [(w.y0, w.y1) for w in blocks], [(w.y0, w.y1) for w in on_board])
     margin_x, margin_y = 3.0, 3.0  # a little background around the cells (the safety check samples it)
     lattice = Lattice(x0, y0, pitch_x, pitch_y, cell_w, cell_h, margin_x, margin_y, filled, rows, width)
     return TextBoard(lattice, tuple(int(v) for v in background), digit_h, filled)

@@ -101,7 +101,7 @@ def test_a_row_of_numbers_or_a_tile_under_the_board_keeps_to_its_columns():
 
 
 def test_bands_are_centred_on_the_blocks_in_them_where_what_is_written_still_fits():
-    from screenbot.calibration.text_lattice import _on_blocks
+    from screenbot.calibration.text_checks import on_blocks as _on_blocks
 
     # bands 117 wide at a step of 120 were centred on numbers written at the left of blocks 39-111 (+120k)
     blocks = [(39, 111), (159, 231), (279, 351)]

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from screenbot.calibration.block_words import parted_tall
-from screenbot.calibration.text_lattice import _on_blocks
+from screenbot.calibration.text_checks import on_blocks
 from screenbot.geometry import Rect
 from screenbot.imaging import MAX_GLYPH_PX, Word, without_lines, words_of
 from screenbot.vision.text import _row_words
@@ -119,8 +119,8 @@ def test_cells_are_centred_on_blocks_as_long_as_a_whole_step():
     start = 51.00000000000007
     blocks = [(117, 193), (193, 269)]
     spans = [(82, 94), (158, 170), (117, 193), (234, 246), (193, 269), (310, 322)]
-    assert _on_blocks(start, 74.0, 76.0, blocks, spans) == pytest.approx(42.0)
-    assert _on_blocks(start, 74.0, 76.0, blocks, spans + [(112, 124)]) == start  # a word would fall out of its band
+    assert on_blocks(start, 74.0, 76.0, blocks, spans) == pytest.approx(42.0)
+    assert on_blocks(start, 74.0, 76.0, blocks, spans + [(112, 124)]) == start  # a word would fall out of its band
 
 
 def test_a_block_a_text_line_tall_keeps_its_bands_round_its_number_and_an_antialiased_line_goes():
