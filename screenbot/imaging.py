@@ -177,9 +177,12 @@ def words_of(mask: np.ndarray, tall_blocks: bool = False) -> list[Word]:
         if tall_blocks and h > MAX_GLYPH_PX and w <= 3 * MAX_GLYPH_PX and area >= SOLID * w * h and w > 2 * MIN_GLYPH_PX:
             marks.append([x, y, x + w, y + h, h, True, False])
         elif h <= MAX_GLYPH_PX and w <= 3 * MAX_GLYPH_PX and area >= 2:
-            solid = area >= SOLID * w * h and min(w, h) > 2 * MIN_GLYPH_PX
-            drawn = solid and i > 0 and _drawn_digit(labels[y:y + h, x:x + w] == i)
-            marks.append([x, y, x + w, y + h, h, solid and not drawn, drawn])
+            filled = area >= SOLID * w * h and min(w, h) > 2 * MIN_GLYPH_PX
+            drawn = filled and i > 0 and _drawn_digit(labels[y:y + h, x:x + w] == i)
+            # a filled mark that leaves room at its corners or bays is a heavy digit (a bold 6 fills most of its
+            # box), not a block
+            solid = filled and not drawn and (i == 0 or _boxed(labels[y:y + h, x:x + w] == i))
+            marks.append([x, y, x + w, y + h, h, solid, drawn])
     marks.sort(key=lambda m: m[0])
     words: list[list[int]] = []
     # the words a mark may join, by the band their middle lies in: a mark looks only at the last words
@@ -241,6 +244,21 @@ def _corner_blocks_parted(labels: np.ndarray, stats: np.ndarray) -> np.ndarray:
         out[i] = None
         out += [np.array([x + parts[j, 0], y + parts[j, 1], parts[j, 2], parts[j, 3], parts[j, 4], 0]) for j in range(1, m)]
     return np.array([st for st in out if st is not None]).reshape(-1, 6)
+
+
+BOXED = 0.93  # a filled block, the holes of its number filled in, covers this share of its box
+
+
+def _boxed(mark: np.ndarray) -> bool:
+    """Whether a filled mark is a block: with the holes in it filled (a number written in the paper's
+    colour on it), it covers BOXED of its box. A heavy digit leaves room at its rounded corners and in the
+    bays open to its side (a bold 3, 6 or 8 fills most of its box, but not all of it)."""
+    h, w = mark.shape
+    outside = np.zeros((h + 2, w + 2), np.uint8)
+    outside[1:-1, 1:-1] = mark
+    flood = outside.copy()
+    cv2.floodFill(flood, np.zeros((h + 4, w + 4), np.uint8), (0, 0), 2)
+    return float((flood[1:-1, 1:-1] != 2).mean()) >= BOXED
 
 
 def _drawn_digit(mark: np.ndarray) -> bool:

@@ -101,6 +101,9 @@ class Profile:
     # a tile drawn inset in its cell, a margin of the empty colour round it (left, top, right, bottom px,
     # the same on every tile): the patches lie in the tile, and a tile is read in its own rectangle
     tile_inset: tuple[int, int, int, int] = (0, 0, 0, 0)
+    # a board of tiles: how its empty cells look along their top and bottom bands, per board row, [b, g, r]
+    # or None per point (screenbot.vision.empty_ring); [] where not learned
+    empty_ring: list = field(default_factory=list)
     # frames compressed with loss (a video): colours bleed a few pixels past a tile's edge, so the
     # lines just outside the cells tell nothing (not saved: a property of the frames, not the look)
     compressed: bool = field(default=False, compare=False)
@@ -195,6 +198,7 @@ class Profile:
             "ink_diff": self.ink_diff,
             "marks": self.marks,
             "tile_inset": list(self.tile_inset),
+            "empty_ring": [[None if v is None else _hex(v) for v in row] for row in self.empty_ring],
         }
 
     @classmethod
@@ -225,6 +229,7 @@ class Profile:
             ink_diff=int(data.get("ink_diff", FG_DIFF)),
             marks=[[int(x), int(y)] for x, y in data.get("marks", [])],
             tile_inset=tuple(int(v) for v in data.get("tile_inset", (0, 0, 0, 0))),  # type: ignore[arg-type]
+            empty_ring=[[None if v is None else list(_bgr(v)) for v in row] for row in data.get("empty_ring", [])],
             shape=tuple(int(v) for v in data.get("shape", CLASSIC)),  # type: ignore[arg-type]
         )
 

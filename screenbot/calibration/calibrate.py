@@ -129,7 +129,10 @@ def _calibrate(frame: Frame, pick: int | None, monitors: Sequence[Rect] | None, 
             # found does not read and looks for empty cells of another colour than the frame's (they are
             # the gaps' colour). Where both agree on the empty cells, what was found is kept: it may not
             # read now for another reason (a number wider than its cell, read once still)
-            if len(inside.cells) > len(profile.cells) or (
+            # (more cells only where the empty cells found are not drawn in a colour of their own: drawn
+            # ones would show in the rows the frame adds, and a window round a board is no frame of it)
+            drawn = profile.empty_colour is not None and not _same_colour(inside.empty_colour, profile.empty_colour)
+            if (len(inside.cells) > len(profile.cells) and not (drawn and _reads_with_marks(frame, profile))) or (
                     inside.empty_colour is not None and not _same_colour(inside.empty_colour, profile.empty_colour)
                     and not _reads_with_marks(frame, profile)):
                 return inside

@@ -46,6 +46,8 @@ PITCH_SLACK = 0.2  # a pitch fitted to the tiles lies this near the frame's shar
 EDGE_IN_PX = 2  # a cell's edge this far inside its tile's
 FILLED = 0.5  # of a tile's box in ink: a filled block (else an outline)
 BOX_SIDE_SHARE = 0.6  # of each side of an outlined tile's box drawn
+WINDOW_CANDIDATES = 3  # the commonest colours tried as the frame's outside ...
+WINDOW_SHARE = 0.02  # ... each covering at least this share of the picture
 TILE_INSET = 0.15  # of a tile's side: its number is looked for this far inside its edges
 
 
@@ -61,7 +63,8 @@ def find_framed_lattices(pixels: np.ndarray) -> list[Framed]:
     """Boards drawn as a frame with tiles on its background inside, in the picture's pixels, best first
     (the tiles' middles nearest their cells' middles)."""
     found: list[tuple[float, Framed]] = []
-    for colour in background_candidates(pixels, most=2):  # the screen's and a window's
+    # the screen's and a window's (a small window on a large screen, its board painted: a few per cent)
+    for colour in background_candidates(pixels, most=WINDOW_CANDIDATES, share=WINDOW_SHARE):
         background = np.asarray(colour, float)
         ink = _ink(pixels, background)
         for box in _frames(ink):

@@ -338,11 +338,48 @@ def _fit(pixels: np.ndarray, members: np.ndarray, cols: np.ndarray, rows: np.nda
     cy = ay + py * np.arange(shape[0])
     half_w, margin_x = _refine_axis(pixels, 0, cx, px, cy, 0.3 * py, float(np.median(members[:, 5])))
     half_h, margin_y = _refine_axis(pixels, 1, cy, py, cx, 0.3 * px, float(np.median(members[:, 6])))
+    margin_x = margin_x if _gap_outside(pixels, 0, cx, half_w, px, cy, half_h) else FLUSH_MARGIN_PX
+    margin_y = margin_y if _gap_outside(pixels, 1, cy, half_h, py, cx, half_w) else FLUSH_MARGIN_PX
     return Lattice(
         x0=float(cx[0] - half_w), y0=float(cy[0] - half_h), pitch_x=float(px), pitch_y=float(py),
         cell_w=float(2 * half_w), cell_h=float(2 * half_h), margin_x=margin_x, margin_y=margin_y, matched=matched,
         rows=int(shape[0]), cols=int(shape[1]),
     )
+
+
+# A board whose outer cells stand flush with its edge (no frame of the gaps' colour round them: the
+# window's own colour, or an outline, right outside) has no margin: the gap lines sampled outside its
+# outer cells would run over whatever surrounds it. Points within GAP_TOL colour levels of the inner
+# gaps' colour are gap; a side is the gap's where at least GAP_OUTSIDE of its points are.
+GAP_TOL = 14
+GAP_OUTSIDE = 0.5
+MIN_GAP_PX = 4  # narrower gaps are drawn lines, sampled and judged otherwise
+FLUSH_MARGIN_PX = 2.0  # such a board's rectangle: its cells and a pixel or two round them (rounding), no gap
+
+
+def _gap_outside(pixels: np.ndarray, axis: int, centres: np.ndarray, half: float, pitch: float,
+                 across: np.ndarray, across_half: float) -> bool:
+    """Whether the band just outside the outer cells along `axis` (0: left and right, 1: top and bottom)
+    shows the colour of the gaps between the cells, on either side; True where that cannot be told (gaps
+    narrower than MIN_GAP_PX, gaps of no one colour, a band off the picture)."""
+    gap = pitch - 2 * half
+    if gap < MIN_GAP_PX or len(centres) < 2:
+        return True
+    img = pixels if axis == 0 else pixels.transpose(1, 0, 2)
+    if img.ndim != 3:
+        return True
+    rows = np.concatenate([np.arange(int(a - across_half), int(a + across_half)) for a in across])
+    rows = rows[(rows >= 0) & (rows < img.shape[0])]
+    inner = [int(round((centres[k] + centres[k + 1]) / 2)) for k in range(len(centres) - 1)]
+    outer = [int(round(centres[0] - half - gap / 2)), int(round(centres[-1] + half + gap / 2))]
+    if rows.size == 0 or min(outer) < 0 or max(outer) >= img.shape[1]:
+        return True
+    gaps = img[rows][:, inner].reshape(-1, img.shape[2]).astype(np.int16)
+    colour = np.median(gaps, axis=0)
+    if (np.abs(gaps - colour).max(axis=1) <= GAP_TOL).mean() < 0.8:
+        return True  # the gaps are no one colour (a gradient, a picture)
+    shares = [(np.abs(img[rows, x].astype(np.int16) - colour).max(axis=1) <= GAP_TOL).mean() for x in outer]
+    return max(shares) >= GAP_OUTSIDE
 
 
 def _line_fit(idx: np.ndarray, pos: np.ndarray) -> tuple[float, float]:

@@ -50,15 +50,15 @@ class TextBoard:
     ink_diff: int = FG_DIFF  # a pixel this far from the background is writing
 
 
-def background_candidates(pixels: np.ndarray, most: int = 3) -> list[tuple[int, int, int]]:
-    """The commonest colours of a picture (4-level bins on a subsample) covering at least 5% of it."""
+def background_candidates(pixels: np.ndarray, most: int = 3, share: float = 0.05) -> list[tuple[int, int, int]]:
+    """The commonest colours of a picture (4-level bins on a subsample) covering at least `share` of it."""
     sub = pixels[::4, ::4].reshape(-1, 3)
     q = (sub >> 2).astype(np.int32)
     codes = (q[:, 0] << 12) | (q[:, 1] << 6) | q[:, 2]
     counts = np.bincount(codes)
     out = []
     for code in np.argsort(-counts)[:most]:
-        if counts[code] < 0.05 * len(codes):
+        if counts[code] < share * len(codes):
             break
         colour = sub[codes == code].mean(axis=0)
         out.append(tuple(int(round(v)) for v in colour))

@@ -16,6 +16,7 @@ from screenbot.geometry import Point, Rect
 GAP_TOLERANCE = 48
 # This share of the gap samples must look like the board.
 GAP_SHARE = 0.7
+MARGIN_PX = 3  # a board's margin this wide or more round its outer cells is sampled too (as the reader's gap lines)
 
 
 def cells_shape(cells: Sequence[Rect]) -> tuple[int, int]:
@@ -41,15 +42,16 @@ def gap_points(board_rect: Rect, cells: Sequence[Rect], min_gap: int = 0) -> lis
             cell = grid[r][c]
             cy, cx = cell.y + cell.h // 2, cell.x + cell.w // 2
             last_c, last_r = c == cols - 1, r == rows - 1
+            # round the board only where it has a margin (cells flush with its edge have none to sample)
             right_end = board_rect.right if last_c else grid[r][c + 1].x
-            if last_c or right_end - cell.right >= min_gap:
+            if right_end - cell.right >= (MARGIN_PX if last_c else min_gap):
                 points.append((Point((cell.right + right_end) // 2, cy), ((r, c),) if last_c else ((r, c), (r, c + 1))))
             below_end = board_rect.bottom if last_r else grid[r + 1][c].y
-            if last_r or below_end - cell.bottom >= min_gap:
+            if below_end - cell.bottom >= (MARGIN_PX if last_r else min_gap):
                 points.append((Point(cx, (cell.bottom + below_end) // 2), ((r, c),) if last_r else ((r, c), (r + 1, c))))
-            if c == 0:
+            if c == 0 and cell.x - board_rect.x >= MARGIN_PX:
                 points.append((Point((board_rect.x + cell.x) // 2, cy), ((r, c),)))
-            if r == 0:
+            if r == 0 and cell.y - board_rect.y >= MARGIN_PX:
                 points.append((Point(cx, (board_rect.y + cell.y) // 2), ((r, c),)))
     return points
 
@@ -125,9 +127,10 @@ def learn_look(frame: Frame, board_rect: Rect, cells: Sequence[Rect], blocks: bo
     blocks (`blocks`: each cell read as one flat colour; blocks that touch, or touch one way) or of
     touching cells its cells' rings. On a text board (`text`) only the gaps between cells apart are
     looked at, and the paper round the board."""
-    if blocks or touching(cells):
+    min_gap = TEXT_GAP_PX if text else 0
+    if blocks or touching(cells) or not gap_points(board_rect, cells, min_gap):  # no gap to sample: the cells' rings
         return BlocksLook.learn(board_rect, cells)
-    return BoardLook.learn(frame, board_rect, cells, TEXT_GAP_PX if text else 0)
+    return BoardLook.learn(frame, board_rect, cells, min_gap)
 
 
 def touching(cells: Sequence[Rect]) -> bool:

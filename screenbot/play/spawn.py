@@ -48,6 +48,7 @@ SIDE_SLACK_PX = 2.5
 FIT = 1.0
 CLEAR_AT_SIZE = 3.0
 CLEAR_AT_ANY = 0.9
+SOLID_SLACK = 2.0  # levels: a growing square this near another value's own colour may be that value, drawn whole
 # A still tile's colour must be within this of the colour learned for its value.
 STILL_TOLERANCE = 12
 # Samples kept per value.
@@ -165,6 +166,10 @@ def judge(colour, p: float, slack: float, empty: np.ndarray, tiles: dict[int, np
     if len(fitting) != 1:
         return None, likely
     value = fitting[0]
+    # a tile may grow at its full colour (drawn, not faded in): a square showing another value's own colour
+    # is that value as well as a blend of this one's
+    if any(other != value and np.abs(colour - d).max() <= FIT + SOLID_SLACK for other, d in changes.items()):
+        return None, likely
     for other, d in changes.items():
         if other != value and misses[other] < CLEAR_AT_SIZE and misfit(colour, 0.0, 1.0, d) < CLEAR_AT_ANY:
             return None, likely

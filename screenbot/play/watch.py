@@ -27,6 +27,12 @@ _NOT_YET = object()  # a value not worked out yet
 # A move drawn in one piece changes the board's pixels at most twice after its key: the new board, and
 # once more when a look caught the redraw half-way (an animation changes them on every frame).
 ONE_PIECE_CHANGES = 2
+# The board's frames: two changes seen in a row less than FRAME_GAP_MAX_S apart are frames of one redraw; once
+# MIN_FRAME_GAPS were seen, a board is believed only once still FRAME_SLACK times their median (the last FRAME_GAPS).
+FRAME_GAP_MAX_S = 0.1
+MIN_FRAME_GAPS = 3
+FRAME_GAPS = 40
+FRAME_SLACK = 1.3
 
 
 class Standing:
@@ -56,6 +62,13 @@ class Watcher:
     it is still; accepts only the predicted board; re-reads what disagrees; stops (frames saved) when
     the board keeps disagreeing."""
 
+    def _still_for(self) -> float:
+        """How long a board must show the same pixels to be believed: the still gap, and longer than one of
+        this game's frames (a game drawing 50 or 30 frames a second holds a growing tile that long)."""
+        if len(self.frame_gaps) < MIN_FRAME_GAPS:
+            return self.still_gap_s
+        return max(self.still_gap_s, FRAME_SLACK * float(np.median(self.frame_gaps)))
+
     def __init__(self, ctx: PlayContext, guard: Guard, pauser: Pauser, overlay: WinOverlay, record: Recording,
                  thinker: Thinker | None = None, spawn_reader=None) -> None:
         self.ctx = ctx
@@ -67,6 +80,7 @@ class Watcher:
         self.spawn_reader = spawn_reader
         self.pace = FramePace()
         self.still_gap_s = ctx.settings.still_gap_s  # how long a board must stand still to be believed
+        self.frame_gaps: list[float] = []  # seconds between two changes of the board seen in a row (its frames)
         self.redraw = RedrawStyle()
         self.first_sight = FirstSight()  # whether this game's boards can be believed on two looks in a row
         self.key_trial = None  # play.keys_trial.KeyTrial while the game's keys are being learned
@@ -224,11 +238,15 @@ class Watcher:
         overlay_cleared_t: float | None = None
         repressed = False
         searched_for = None  # the key after which the screen was searched for the board printed elsewhere
+        last_change_t = None
         while True:
             sight = ctx.look()
-            # the same pixels as the look before (worked out only where two looks may count)
-            same = from_key and last_pixels is not None and np.array_equal(last_pixels, sight.frame.pixels)
+            same = last_pixels is not None and np.array_equal(last_pixels, sight.frame.pixels)
             changes += from_key and last_pixels is not None and not same
+            if last_pixels is not None and not same:
+                if last_change_t is not None and sight.t - last_change_t < FRAME_GAP_MAX_S:
+                    self.frame_gaps = (self.frame_gaps + [sight.t - last_change_t])[-FRAME_GAPS:]
+                last_change_t = sight.t
             last_pixels = sight.frame.pixels
             if sight.state == BoardState.WON:
                 # "You win!" came up (moves are ignored until "Keep going"): dismiss it and watch on
@@ -294,7 +312,7 @@ class Watcher:
                         candidate = (check.board, pixels.copy(), sight.t)
                         if first is None:
                             first = candidate[:2]
-                    if again and ((at_once and same) or sight.t - candidate[2] >= self.still_gap_s):
+                    if again and ((at_once and same) or sight.t - candidate[2] >= self._still_for()):
                         if from_key and not at_once:
                             self.first_sight.saw(final=first[0] == check.board and np.array_equal(first[1], pixels)
                                                  and changes <= ONE_PIECE_CHANGES)

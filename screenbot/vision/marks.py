@@ -8,6 +8,7 @@ import numpy as np
 from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.imaging import LINE_THICK_PX, RULE_TALL, glyph_mask, outside_blocks, without_lines, words_of
 from screenbot.profile import Profile
+from screenbot.vision.empty_ring import learn_empty_ring
 from screenbot.vision.sampling import GAP, labels_of, rim_lines_in_gap, sampler_for
 
 # On a text board a cell's number is written across the middle of its cell: writing whose middle is
@@ -50,6 +51,12 @@ def learn_marks(frame: Frame, profile: Profile) -> int:
     if points:
         profile.marks = [list(p) for p in points]
         profile.changed = True
+    grid = _grid_read(frame, profile)
+    if grid is not None:
+        ring = learn_empty_ring(region, profile, np.array([v == 0 for row in grid for v in row]))
+        if ring != profile.empty_ring:
+            profile.empty_ring = ring
+            profile.changed = True
     return len(points)
 
 

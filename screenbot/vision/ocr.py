@@ -48,7 +48,7 @@ def _digits_found(cell: np.ndarray, background, diff: int) -> tuple[tuple[int, i
     """digit_box and digit_mask, from one mask of the cell's columns."""
     h, w = cell.shape[:2]
     y0, y1, x0, x1 = int(0.12 * h), int(0.88 * h), int(0.06 * w), int(0.94 * w)
-    ink = glyph_mask(cell[:, x0:x1], background, diff).astype(bool)
+    ink = _without_borders(glyph_mask(cell[:, x0:x1], background, diff).astype(bool))
     rows = np.flatnonzero(ink[y0:y1].any(axis=1))
     if h > 4 * EDGE_PX and y0 > EDGE_PX and len(rows):
         # only where all the ink in the box keeps to that edge's side (a picture across the tile is no number)
@@ -57,6 +57,24 @@ def _digits_found(cell: np.ndarray, background, diff: int) -> tuple[tuple[int, i
         elif (ink[y1 - 1] & ink[y1]).any() and y0 + rows[0] > (1 - EDGE_SHARE) * h:
             y1 = h - EDGE_PX
     return (y0, y1, x0, x1), ink[y0:y1]
+
+
+BORDER_SHARE = 0.9  # an unbroken run of ink this share of the cell across (or down) is a border, no digit
+
+
+def _without_borders(ink: np.ndarray) -> np.ndarray:
+    """The ink less the lines running unbroken across or down nearly the whole cell (a tile drawn as a box
+    round its number, a rule): digits, even many side by side, leave room between them."""
+    h, w = ink.shape
+    if h < 4 or w < 4:
+        return ink
+    mask = ink.astype(np.uint8)
+    long_w, long_h = (max(3, int(BORDER_SHARE * n)) | 1 for n in (w, h))  # odd: the opening keeps a run's ends
+    across = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, long_w), np.uint8))
+    down = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((long_h, 1), np.uint8))
+    if not across.any() and not down.any():
+        return ink
+    return ink & ~(across | down).astype(bool)
 
 
 CORE_SHARE = 0.7  # a stroke's core: pixels this share of the strongest contrast from the background

@@ -20,6 +20,7 @@ from screenbot.control.screen import Frame, OutsideFrameError
 from screenbot.imaging import EDGE_PX, MIN_GLYPH_PX, glyph_mask, words_of
 from screenbot.profile import Profile
 from screenbot.vision.blocks import read_block_board
+from screenbot.vision.empty_ring import drawn_on_empty
 from screenbot.vision.glyphs import value_from_digits, value_of_tile
 from screenbot.vision.overflow import ink_on_lines, runs_over, wide_number
 from screenbot.vision.overlay import overlay_seen
@@ -213,14 +214,24 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     # shapes too (a lookup; OCR only for a new shape). A built-in theme's palette is known.
     needs_digits = [i for i in range(len(profile.cells)) if cells.label[i] >= FIRST_TILE
                     and (s.theme is None or s.entries[cells.label[i] - FIRST_TILE].value is None)]
+    # a cell empty in its middle, drawn on along its edges (a hollow tile, a number in a corner): its number
+    drawn = drawn_on_empty(region, profile, cells.label == EMPTY, s.extra.get("ring")) if settled else None
+    if drawn is not None and drawn.any():
+        needs_digits = sorted(needs_digits + np.nonzero(drawn)[0].tolist())
     if settled and gap_share >= 0.5 and (cells.label >= 0).all():
         values: dict[int, int] = {}
         calls = 0
         for i in needs_digits:  # tiles that share a colour (classic 4096 and up): digit shapes, OCR once each
-            colour = s.entries[cells.label[i] - FIRST_TILE].colour
+            if cells.label[i] == EMPTY:
+                colour = profile.empty_colour or profile.gap_colour
+            else:
+                colour = s.entries[cells.label[i] - FIRST_TILE].colour
             value, called = _value(region, profile, i, colour, ocr_allowed)
             calls += called
             if value is None:
+                if cells.label[i] == EMPTY:  # something drawn on an empty cell that names no tile
+                    cells.centre_bad[i] = True
+                    settled = False
                 break
             values[i] = value
         else:

@@ -222,7 +222,8 @@ def _build_lut(pairs: list[tuple[tuple[int, int, int], int]]) -> np.ndarray:
 def sampler_for(profile: Profile) -> Sampler:
     key = (profile.board_rect, profile.cells, profile.tile_inset, profile.compressed, profile.theme, profile.gap_colour, tuple(map(tuple, profile.gap_shades)),
            profile.empty_colour,
-           tuple((e.colour, e.value) for e in profile.learned), len(profile.marks))
+           tuple((e.colour, e.value) for e in profile.learned), len(profile.marks), id(profile.empty_ring),
+           len(profile.empty_ring))
     cached = getattr(profile, "sampler_for", None)
     if cached is not None and cached.key == key:
         return cached
@@ -269,6 +270,9 @@ def sampler_for(profile: Profile) -> Sampler:
         if sampler.edge_y is not None:
             near = _near_marks(at, origin)
             sampler.edge_marked = near[sampler.edge_y, sampler.edge_x]
+    from screenbot.vision.empty_ring import ring_sampler
+
+    sampler.extra["ring"] = ring_sampler(profile)
     profile.sampler_for = sampler  # type: ignore[attr-defined]
     return sampler
 

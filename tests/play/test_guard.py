@@ -151,3 +151,26 @@ def test_a_text_board_whose_blocks_fill_their_step_is_checked_by_the_paper_round
     covered = full.copy()
     covered[0:120, :] = (60, 60, 60)  # a window over the board and the paper round it
     assert look.problem(Frame(covered, 0, 0)) is not None
+
+
+def test_a_board_whose_cells_stand_flush_with_its_edge_is_checked_by_its_inner_gaps_alone():
+    import numpy as np
+
+    from screenbot.control.screen import Frame
+    from screenbot.geometry import Rect
+    from screenbot.play.safety import BoardLook, learn_look
+
+    # 50 px cells 10 px apart, the outer ones at the board's very edge (the window's colour right outside)
+    cells = [Rect(20 + 60 * c, 20 + 60 * r, 50, 50) for r in range(4) for c in range(4)]
+    board = Rect(20, 20, 230, 230)
+    pixels = np.full((270, 270, 3), 240, np.uint8)
+    pixels[20:250, 20:250] = (90, 80, 70)
+    for cell in cells:
+        pixels[cell.y:cell.bottom, cell.x:cell.right] = (180, 170, 160)
+    grabbed = Frame(pixels[20:250, 20:250].copy(), 20, 20)  # what play grabs: the board's rectangle alone
+    look = learn_look(grabbed, board, cells)
+    assert isinstance(look, BoardLook) and look.problem(grabbed) is None
+    assert all(board.x < p.x < board.right - 1 and board.y < p.y < board.bottom - 1 for p in look.points)
+    covered = grabbed.pixels.copy()
+    covered[:150] = (30, 30, 30)
+    assert look.problem(Frame(covered, 20, 20)) is not None

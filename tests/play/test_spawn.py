@@ -163,3 +163,16 @@ def test_an_empty_window_is_empty():
     window = window_of(cells()[6])
     look = look_at_window(frame.crop(window).pixels, CLASSIC[0].astype(np.int16), {}, CELL)
     assert look.kind == "empty"
+
+
+def test_a_tile_grown_at_its_own_colour_that_is_a_blend_of_the_other_value_is_left_alone():
+    # a window look whose 4 is the 2's colour two thirds of the way from the empty cells' (tiles drawn whole
+    # as they grow): a 4 at two thirds of its size fits a 2 faded in to that size, and is no 2
+    from screenbot.play.spawn import judge
+
+    empty = np.array([94, 94, 95], float)
+    two = np.array([70, 40, 40], float)
+    four = empty + (two - empty) * 2 / 3
+    change = four - empty
+    assert judge(change, 2 / 3, 0.02, empty, {2: two, 4: four})[0] is None
+    assert judge(two - empty, 1.0, 0.02, empty, {2: two, 4: four})[0] == 2

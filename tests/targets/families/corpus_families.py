@@ -285,3 +285,21 @@ class AnyLook(XtermFamilyTarget):
 def any_look_target(look_seed: int) -> type[AnyLook]:
     """The Target class of look `look_seed`, named any_look_<seed>."""
     return type(f"AnyLook{look_seed}", (AnyLook,), {"name": f"any_look_{look_seed}", "look_seed": look_seed})
+
+
+class AnyWindow(TkTarget):
+    """any_window.py: a window look drawn at random from `look_seed` (any_window.look)."""
+
+    program = "any_window.py"
+    look_seed = 1
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = super().env
+        env.update(FAMILY_LOOK=str(self.look_seed), FAMILY_TITLE=self.name)
+        return env
+
+
+def any_window_target(look_seed: int) -> type[AnyWindow]:
+    """The Target class of window look `look_seed`, named any_window_<seed>."""
+    return type(f"AnyWindow{look_seed}", (AnyWindow,), {"name": f"any_window_{look_seed}", "look_seed": look_seed})

@@ -5,7 +5,7 @@ program live on a fresh Xvfb with the commands a user types (`screenbot calibrat
     PYTHONPATH=. .venv/bin/python tests/targets/families/measure_families.py [NAME ...] [--moves 50]
 
 A NAME of the form any_look_<seed> is a random terminal look (any_look.py; its frames in
-tests/fixtures/any_looks).
+tests/fixtures/any_looks), any_window_<seed> a random window look (any_window.py; tests/fixtures/any_windows).
 
 Prints one JSON line per program, then a Markdown table (README.md beside this file).
 """
@@ -22,15 +22,19 @@ from pathlib import Path
 
 TARGETS_DIR = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(TARGETS_DIR))
-from families.corpus_families import TARGETS, any_look_target  # noqa: E402
+from families.corpus_families import TARGETS, any_look_target, any_window_target  # noqa: E402
 from families.family_frames import FIXTURES  # noqa: E402
 
 LOOKS = FIXTURES.parent / "any_looks"  # the random looks' frames (any_look_<seed>)
+WINDOWS = FIXTURES.parent / "any_windows"  # (any_window_<seed>)
 
 
 def target_of(name: str):
-    """The Target class of a family program, or of a random look named any_look_<seed>."""
-    return TARGETS[name] if name in TARGETS else any_look_target(int(name.rsplit("_", 1)[1]))
+    """The Target class of a family program, or of a random look named any_look_<seed> or any_window_<seed>."""
+    if name in TARGETS:
+        return TARGETS[name]
+    seed = int(name.rsplit("_", 1)[1])
+    return any_window_target(seed) if name.startswith("any_window_") else any_look_target(seed)
 from target_processes import VirtualDisplay  # noqa: E402
 
 
@@ -39,7 +43,7 @@ def frame_tally(name: str) -> dict:
     what was seen on each frame not read exactly."""
     from families.family_frames import read_family_frames
 
-    frames = read_family_frames(name, LOOKS if name not in TARGETS else FIXTURES)
+    frames = read_family_frames(name, FIXTURES if name in TARGETS else WINDOWS if name.startswith("any_window_") else LOOKS)
     tally = {"total": len(frames)}
     for outcome in ("exact", "unsettled", "error", "wrong"):
         tally[outcome] = sum(f.outcome == outcome for f in frames)
@@ -88,7 +92,11 @@ def live(name: str, moves: int, seed: int = 7, **options) -> dict:
         truth = [r["board"] for r in game.history()]
         changed = [b for i, b in enumerate(truth) if i == 0 or b != truth[i - 1]]
         misreads = sum(a != b for a, b in zip(believed, changed))
+        first = next((i for i, (a, b) in enumerate(zip(believed, changed)) if a != b), None)
         out["play"] = {"rc": rc, "moves": len(believed), "misreads": misreads,
+                       **({"first_misread": {"i": first, "believed": believed[first], "shown": changed[first],
+                                             "shown_before": changed[first - 1] if first else None}}
+                          if first is not None else {}),
                        "reason": summary.get("reason") or (text.splitlines()[-1] if text else ""),
                        "moves_per_s": summary.get("moves_per_s")}
     return out

@@ -8,7 +8,7 @@ import functools
 
 import pytest
 
-from families.corpus_families import TARGETS
+from families.corpus_families import TARGETS, any_window_target
 from test_play_targets import check_played_by_record
 
 pytestmark = pytest.mark.live
@@ -57,3 +57,16 @@ SIZED = {
 @pytest.mark.parametrize("name, shape", sorted(SIZED), ids=lambda v: v if isinstance(v, str) else f"{v[0]}x{v[1]}")
 def test_a_family_program_of_another_size_is_calibrated_and_played_without_a_misread(name, shape, tmp_path):
     check_played_by_record(functools.partial(TARGETS[name], shape=shape), SIZED[name, shape], MOVES, tmp_path)
+
+
+# window looks drawn at random (any_window.py), seed -> the kind of profile
+WINDOWS = {
+    4: "tiles",  # cells flush with the board's edge: no margin of the gaps' colour round them
+    11: "text",  # hollow tiles, each a box of its value's colour, the number small in a corner
+    36: "tiles",  # dark tiles a 2 and a 4 of nearly one colour, grown whole at 50 frames a second
+}
+
+
+@pytest.mark.parametrize("seed", sorted(WINDOWS))
+def test_a_window_look_drawn_at_random_is_calibrated_and_played_without_a_misread(seed, tmp_path):
+    check_played_by_record(any_window_target(seed), WINDOWS[seed], MOVES, tmp_path)
