@@ -9,7 +9,7 @@ import numpy as np
 
 from screenbot.errors import ScreenbotError
 from screenbot.game.rules import is_tile
-from screenbot.imaging import EDGE_PX, FG_DIFF, glyph_mask
+from screenbot.imaging import EDGE_PX, FG_DIFF, LINE_THICK_PX, glyph_mask
 from screenbot.segments import read_segment_number
 from screenbot.vision.tesseract import install_hint, tesseract_program
 
@@ -59,12 +59,14 @@ def _digits_found(cell: np.ndarray, background, diff: int) -> tuple[tuple[int, i
     return (y0, y1, x0, x1), ink[y0:y1]
 
 
-BORDER_SHARE = 0.9  # an unbroken run of ink this share of the cell across (or down) is a border, no digit
+BORDER_SHARE = 0.9  # an unbroken thin run of ink this share of the cell across (or down) is a border, no digit
+BORDER_REST = 0.05  # ... where the mark it belongs to is lines but for this share
 
 
 def _without_borders(ink: np.ndarray) -> np.ndarray:
-    """The ink less the lines running unbroken across or down nearly the whole cell (a tile drawn as a box
-    round its number, a rule): digits, even many side by side, leave room between them."""
+    """The ink less the marks made only of thin lines (twice LINE_THICK_PX at most) running unbroken across or
+    down nearly the whole cell: a tile drawn as a box round its number, a rule. Digits, even many side by side,
+    leave room between them; a band of another colour joined to more of it (round a picture tile) stays."""
     h, w = ink.shape
     if h < 4 or w < 4:
         return ink
@@ -74,7 +76,18 @@ def _without_borders(ink: np.ndarray) -> np.ndarray:
     down = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((long_h, 1), np.uint8))
     if not across.any() and not down.any():
         return ink
-    return ink & ~(across | down).astype(bool)
+    thick = 2 * LINE_THICK_PX + 1  # a line and its antialiased or doubled edge
+    across &= ~cv2.morphologyEx(across, cv2.MORPH_OPEN, np.ones((thick, 1), np.uint8))
+    down &= ~cv2.morphologyEx(down, cv2.MORPH_OPEN, np.ones((1, thick), np.uint8))
+    lines = cv2.dilate(across | down, np.ones((3, 3), np.uint8)).astype(bool)
+    n, labels = cv2.connectedComponents(mask, connectivity=8)
+    on_lines = np.unique(labels[lines & ink])
+    out = ink.copy()
+    for k in on_lines[on_lines > 0]:
+        part = labels == k
+        if (part & ~lines).sum() <= BORDER_REST * part.sum():  # a mark of lines alone
+            out &= ~part
+    return out
 
 
 CORE_SHARE = 0.7  # a stroke's core: pixels this share of the strongest contrast from the background
