@@ -23,7 +23,8 @@ from screenbot.game.rules import SIZE as CLASSIC
 from screenbot.game.sizes import MAX_SIDE, MIN_SIDE
 from screenbot.imaging import commonest_colour
 
-STEP = 24  # a colour step this sharp (largest channel difference) between neighbouring pixels is an edge
+STEP = 12  # a colour step sharper than this (largest channel difference) between neighbouring pixels is an edge (a
+# window may draw its 2 just 24 levels off its empty cells, and its frame 20 off the board inside it)
 SNAP = 2.0  # px: a step this near a lattice line is on it
 SNAP_REACH = 3  # whole pixels looked at either side of a line for a step within SNAP
 FLAT = 0.6  # a cell's commonest colour covers this share of it (the rest: its number)

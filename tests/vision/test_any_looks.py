@@ -24,7 +24,6 @@ LOOKS = sorted(int(p.name.rsplit("_", 1)[1]) for p in ROOT.iterdir() if p.is_dir
 _WIDE = "blocks a text line tall, far wider than tall: no lattice of squares, no text board"
 _HALF_TOUCHING = "blocks that touch one way and stand apart the other: neither a lattice of squares nor touching blocks"
 NOT_READ: dict[int, str] = {
-    2: "blocks a text line tall in a bare frame: read as a block between cells",
     25: _WIDE + " (rules between the rows): a 4x3 grid whose cells are no tiles",
     45: "blocks inset a few pixels in a ruled grid on black: the empty cells are the lines' own background, so "
         "no empty colour is learned and each tile shows two colours",
