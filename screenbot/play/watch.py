@@ -62,13 +62,6 @@ class Watcher:
     it is still; accepts only the predicted board; re-reads what disagrees; stops (frames saved) when
     the board keeps disagreeing."""
 
-    def _still_for(self) -> float:
-        """How long a board must show the same pixels to be believed: the still gap, and longer than one of
-        this game's frames (a game drawing 50 or 30 frames a second holds a growing tile that long)."""
-        if len(self.frame_gaps) < MIN_FRAME_GAPS:
-            return self.still_gap_s
-        return max(self.still_gap_s, FRAME_SLACK * float(np.median(self.frame_gaps)))
-
     def __init__(self, ctx: PlayContext, guard: Guard, pauser: Pauser, overlay: WinOverlay, record: Recording,
                  thinker: Thinker | None = None, spawn_reader=None) -> None:
         self.ctx = ctx
@@ -86,6 +79,13 @@ class Watcher:
         self.key_trial = None  # play.keys_trial.KeyTrial while the game's keys are being learned
         self._rng = random.Random(0)  # the order of the guessed cells
         pauser.on_moved.append(self._board_moved)
+
+    def _still_for(self) -> float:
+        """How long a board must show the same pixels to be believed: the still gap, and longer than one of
+        this game's frames (a game drawing 50 or 30 frames a second holds a growing tile that long)."""
+        if len(self.frame_gaps) < MIN_FRAME_GAPS:
+            return self.still_gap_s
+        return max(self.still_gap_s, FRAME_SLACK * float(np.median(self.frame_gaps)))
 
     def _board_moved(self, found) -> None:
         if self.spawn_reader is not None:
