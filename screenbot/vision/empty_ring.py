@@ -89,8 +89,9 @@ def learn_empty_ring(region: np.ndarray, profile: Profile, empty: np.ndarray) ->
 
 
 def drawn_on_empty(region: np.ndarray, profile: Profile, empty: np.ndarray, ring) -> np.ndarray:
-    """Per cell: read as empty, yet its bands show something the empty cells did not (see module doc).
-    `ring`: the sampler's (y, x, look, usable) for the profile."""
+    """Per cell: read as empty, yet its bands show something the empty cells did not (see module doc), with
+    sharp edges: the glow a big tile casts on its neighbours (the classic game's) shifts their colour
+    smoothly, a box or a digit steps within a few pixels. `ring`: the sampler's (y, x, look, usable)."""
     out = np.zeros(len(profile.cells), bool)
     if ring is None or not empty.any():
         return out
@@ -98,9 +99,31 @@ def drawn_on_empty(region: np.ndarray, profile: Profile, empty: np.ndarray, ring
     idx = np.nonzero(empty)[0]
     px = region[y[idx], x[idx]].astype(np.int16)
     off = (np.abs(px - look[idx]).max(axis=2) > OFF) & usable[idx]
-    n = usable[idx].sum(axis=1)
-    out[idx] = (n > 0) & (off.sum(axis=1) >= np.maximum(DRAWN_MIN, DRAWN_SHARE * n))
+    need = np.maximum(DRAWN_MIN, DRAWN_SHARE * usable[idx].sum(axis=1))
+    for j in np.nonzero(off.sum(axis=1) >= need)[0]:
+        k = np.nonzero(off[j])[0]
+        i = idx[j]
+        c = profile.tile_rect(i).translated(-profile.board_rect.x, -profile.board_rect.y)
+        out[i] = int(_sharp(region, y[i, k], x[i, k], c).sum()) >= need[j]
     return out
+
+
+SHARP_PX = 3  # a drawn mark's edge lies within this of a point on it ...
+SHARP_STEP = 16  # ... where the colour steps by this many levels (a glow changes by a few over that reach)
+
+
+def _sharp(region: np.ndarray, ys: np.ndarray, xs: np.ndarray, cell) -> np.ndarray:
+    """Per point: the colour SHARP_PX away (up, down, left or right, kept a pixel inside the cell: the gap
+    beside it is no mark) differs from its own by SHARP_STEP."""
+    h, w = region.shape[:2]
+    y0, y1 = max(0, cell.y + 1), min(h - 1, cell.bottom - 2)
+    x0, x1 = max(0, cell.x + 1), min(w - 1, cell.right - 2)
+    here = region[ys, xs].astype(np.int16)
+    step = np.zeros(len(ys), np.int16)
+    for dy, dx in ((-SHARP_PX, 0), (SHARP_PX, 0), (0, -SHARP_PX), (0, SHARP_PX)):
+        there = region[np.clip(ys + dy, y0, y1), np.clip(xs + dx, x0, x1)].astype(np.int16)
+        step = np.maximum(step, np.abs(there - here).max(axis=1))
+    return step >= SHARP_STEP
 
 
 def ring_sampler(profile: Profile):

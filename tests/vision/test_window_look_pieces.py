@@ -138,3 +138,19 @@ def test_a_band_round_a_picture_tile_joined_to_more_of_its_colour_is_no_border()
     cv2.circle(ink, (38, 37), 34, 0, -1)
     kept = _without_borders(ink.astype(bool))
     assert (kept == ink.astype(bool)).all()
+
+
+def test_the_glow_a_big_tile_casts_on_an_empty_neighbour_is_nothing_drawn_on_it():
+    # the classic game's tiles from 128 up glow: their neighbours' colour shifts smoothly, up to ~50 levels at
+    # the edge next to the tile, fading over some 30 px; a box or a digit steps within a few pixels
+    img, profile = board()
+    profile.empty_ring = learn_empty_ring(region(img, profile), profile, np.ones(16, bool))
+    glowing = img.astype(np.float32)
+    cell = profile.cells[6]
+    for dy in range(CELL):
+        glowing[cell.y + dy, cell.x:cell.right] += np.array([-50, 10, 60]) * max(0.0, 1 - dy / 30)
+    glowing = glowing.clip(0, 255).astype(np.uint8)
+    ring = ring_sampler(profile)
+    assert not drawn_on_empty(region(glowing, profile), profile, np.ones(16, bool), ring).any()
+    hollow(glowing, cell)
+    assert drawn_on_empty(region(glowing, profile), profile, np.ones(16, bool), ring).nonzero()[0].tolist() == [6]
