@@ -135,11 +135,7 @@ def ring_sampler(profile: Profile):
     k = y.shape[1]
     if any(len(r) != k for r in rows):
         return None
-    look = np.zeros((len(profile.cells), k, 3), np.int16)
-    usable = np.zeros((len(profile.cells), k), bool)
-    for i in range(len(profile.cells)):
-        for j, v in enumerate(rows[i // profile.cols]):
-            if v is not None:
-                look[i, j] = v
-                usable[i, j] = True
-    return y, x, look, usable
+    per_row = np.array([[v if v is not None else (0, 0, 0) for v in r] for r in rows], np.int16)
+    kept = np.array([[v is not None for v in r] for r in rows], bool)
+    row_of = np.arange(len(profile.cells)) // profile.cols
+    return y, x, per_row[row_of], kept[row_of]

@@ -70,8 +70,10 @@ def _without_borders(ink: np.ndarray) -> np.ndarray:
     h, w = ink.shape
     if h < 4 or w < 4:
         return ink
-    mask = ink.astype(np.uint8)
     long_w, long_h = (max(3, int(BORDER_SHARE * n)) | 1 for n in (w, h))  # odd: the opening keeps a run's ends
+    if ink.sum(axis=1).max() < long_w and ink.sum(axis=0).max() < long_h:
+        return ink  # no row or column holds that much ink (most tiles: a number alone): no line to look for
+    mask = ink.astype(np.uint8)
     across = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, long_w), np.uint8))
     down = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((long_h, 1), np.uint8))
     if not across.any() and not down.any():

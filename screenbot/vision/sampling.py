@@ -10,6 +10,7 @@ from screenbot.game.rules import Grid
 from screenbot.geometry import Rect
 from screenbot.palette import THEMES, Theme, blend
 from screenbot.profile import STRIPS, Profile
+from screenbot.vision.empty_ring import ring_sampler
 
 TOL = 10  # colour tolerance (largest channel difference) of the palette lookup
 LUT_BITS = 6  # lookup table resolution per channel
@@ -270,8 +271,6 @@ def sampler_for(profile: Profile) -> Sampler:
         if sampler.edge_y is not None:
             near = _near_marks(at, origin)
             sampler.edge_marked = near[sampler.edge_y, sampler.edge_x]
-    from screenbot.vision.empty_ring import ring_sampler
-
     sampler.extra["ring"] = ring_sampler(profile)
     profile.sampler_for = sampler  # type: ignore[attr-defined]
     return sampler
