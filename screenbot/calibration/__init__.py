@@ -1,6 +1,6 @@
 """Finds the 4x4 board on screen by its structure and saves a profile."""
 
-from screenbot.calibration.calibrate import calibrate
+from screenbot.calibration.calibrate import calibrate, calibrate_lattice
 from screenbot.calibration.preview import draw_preview, save_preview
 from screenbot.calibration.errors import BoardOffScreenError, ManyBoardsError, NoBoardError
 from screenbot.calibration.lattice import Lattice, Search, find_lattices
@@ -16,6 +16,7 @@ __all__ = [
     "ProfileError",
     "Search",
     "calibrate",
+    "calibrate_lattice",
     "default_profile_path",
     "draw_preview",
     "find_lattices",

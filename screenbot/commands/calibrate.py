@@ -40,6 +40,7 @@ def preview_path_for(profile_path: Path) -> Path:
 def run(args: argparse.Namespace) -> int:
     from screenbot.board_source import still_grab
     from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, save_preview
+    from screenbot.calibration.bare import find_tiles
     from screenbot.control.screen import Frame, MssScreen
 
     if args.probe and (args.image or args.pick is not None):
@@ -83,6 +84,11 @@ def run(args: argparse.Namespace) -> int:
             profile = calibrate(frame, pick=args.pick, monitors=monitors, scale=scale, source=source, search=search)
     except (NoBoardError, ManyBoardsError) as exc:
         save_preview(preview, frame, search)
+        if isinstance(exc, NoBoardError) and not args.probe and not args.image:
+            tiles = find_tiles(frame.pixels)
+            if tiles is not None:
+                exc = NoBoardError(f"{exc}; {len(tiles.rects)} tile(s) stand on a plain background with no board drawn "
+                                   "round them: `screenbot calibrate --probe` presses arrow keys to see where its cells are")
         raise type(exc)(f"{exc} (preview: {preview})", *( [exc.candidates] if isinstance(exc, ManyBoardsError) else [])) from None
     from screenbot.vision.marks import learn_marks
 
@@ -101,19 +107,28 @@ def run(args: argparse.Namespace) -> int:
 
 def _probe(frame, monitors, scale: float, source: str, search):
     """Every board found (a doubt), then one key into the one under the pointer (see screenbot.play.probe)."""
+    from functools import partial
+
     from screenbot.calibration import ManyBoardsError, calibrate
     from screenbot.control.desktop import check_desktop
     from screenbot.control.focus import FocusWatch
     from screenbot.control.keyboard import live_keyboard
     from screenbot.control.screen import MssScreen
-    from screenbot.play.probe import probe
+    from screenbot.calibration import NoBoardError, calibrate_lattice
+    from screenbot.calibration.bare import find_tiles
+    from screenbot.play.probe import probe, probe_bare
 
     check_desktop()
+    bare = False
     try:
         candidates = [calibrate(frame, monitors=monitors, scale=scale, source=source, search=search)]
     except ManyBoardsError as exc:
         candidates = [calibrate(frame, pick=i, monitors=monitors, scale=scale, source=source, search=search)
                       for i in range(1, len(exc.candidates) + 1)]
+    except NoBoardError:
+        if find_tiles(frame.pixels) is None:
+            raise
+        bare = True  # tiles with no board drawn round them: keys show where its cells are
     keyboard = live_keyboard()
     screen = MssScreen()
     watches = []
@@ -123,8 +138,12 @@ def _probe(frame, monitors, scale: float, source: str, search):
         watches.append(watch)
         return watch
 
+    say = lambda line: print(line, file=sys.stderr)  # noqa: E731
     try:
-        return probe(candidates, screen, keyboard, focus_watch_for, say=lambda line: print(line, file=sys.stderr))
+        if bare:
+            return probe_bare(frame, screen, keyboard, partial(calibrate_lattice, monitors=monitors, scale=scale, source=source),
+                              scale, focus_watch_for, say=say)
+        return probe(candidates, screen, keyboard, focus_watch_for, say=say)
     finally:
         keyboard.close()
         screen.close()

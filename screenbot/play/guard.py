@@ -7,7 +7,7 @@ from typing import Callable, Iterable
 from screenbot.board_state import BoardState
 from screenbot.control.keyboard import KEY_SETS, Keyboard
 from screenbot.game.rules import Move
-from screenbot.geometry import Point
+from screenbot.geometry import Point, Rect
 from screenbot.play.context import PlayContext, StopPlaying
 from screenbot.play.eyes import BoardGeometry, Sight
 from screenbot.play.safety import Safety, learn_look
@@ -141,6 +141,29 @@ class Guard:
             raise StopPlaying(f"{problem}; nothing was clicked")
         self._keyboard.confine_clicks(g.board_rect_in_points)
         self._keyboard.click(*g.to_points(x, y))
+
+    def click_unread(self, x: int, y: int, area: Rect, scale: float) -> None:
+        """A board whose lattice is not known yet (tiles alone, probed by keys): click at (x, y), captured
+        pixels, inside `area` (where its tiles are), only while no other window is over it; then the
+        focus is remembered."""
+        if not area.contains(Point(x, y)):
+            raise StopPlaying(f"a click at ({x}, {y}) would land outside the tiles' place; nothing was clicked")
+        problem = self.focus_watch.problem() if self.focus_watch is not None else None
+        if problem is not None and "over the board" in problem:
+            raise StopPlaying(f"{problem}; nothing was clicked")
+        self._keyboard.confine_clicks(area.scaled(1.0 / scale))
+        self._keyboard.click(round(x / scale), round(y / scale))
+        self.ctx.sleep(self.ctx.settings.focus_settle_s)
+        if self.focus_watch is not None:
+            self.focus_watch.remember()
+
+    def press_unread(self, move: Move) -> None:
+        """A move key into a board whose lattice is not known yet (see click_unread): only a move key,
+        and only while the window clicked keeps the focus with nothing over the tiles."""
+        problem = self.focus_watch.problem() if self.focus_watch is not None else None
+        if problem is not None:
+            raise StopPlaying(f"{problem}; no key was pressed")
+        self._keyboard.press(move)
 
     def focus(self) -> None:
         """One click on the board's background so the keys go to the game, then remember the focus."""

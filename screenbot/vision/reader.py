@@ -184,7 +184,12 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
         # the side strips in a colour not known to be the digits'; judge by the top and bottom
         # strips, which digits do not reach and a tile between cells still crosses
         strip_labels = strip_labels[:, : s.top_bottom]
-    cells = _judge_cells(strip_labels, labels_of(s.lut, centre_px), n_labels, s.digit_like)
+    centre_labels = labels_of(s.lut, centre_px)
+    if profile.empty_colour is not None and max(abs(int(a) - int(b)) for a, b in zip(profile.empty_colour, profile.gap_colour)) <= 1:
+        # empty cells of the gaps' own colour (tiles drawn alone on the background): in a cell, that colour is empty
+        strip_labels = np.where(strip_labels == GAP, EMPTY, strip_labels)
+        centre_labels = np.where(centre_labels == GAP, EMPTY, centre_labels)
+    cells = _judge_cells(strip_labels, centre_labels, n_labels, s.digit_like)
     line_labels = labels_of(s.lut, line_px)
     gap_share = float((line_labels == GAP).mean())
     shaded = line_labels == GAP if profile.gap_shades else None
