@@ -30,6 +30,7 @@ SAME_SIZE_PX = 3  # tiles of one board are one size within this many pixels
 INK_SHARE = 0.01  # a tile holds a number: this share of its box in another colour than its body
 INK_DIFF = 40  # colour levels a number's pixels stand off the tile's body
 ON_LATTICE_PX = 3  # a tile stands on the lattice when its corner is this near a cell's
+MIN_TILES = 2  # a board shows this many tiles at least
 MAX_GAP = 0.6  # the space between two cells is at most this share of a cell
 AGAINST = {Move.LEFT: ("x", "first"), Move.RIGHT: ("x", "last"), Move.UP: ("y", "first"), Move.DOWN: ("y", "last")}
 
@@ -55,8 +56,8 @@ class Tiles:
 
 
 def find_tiles(pixels: np.ndarray) -> Tiles | None:
-    """The tiles on a plain background: filled boxes of one size, each off the background and holding a
-    number. The background is the one of the picture's commonest colours on which most tiles stand (a
+    """The tiles on a plain background: filled boxes of one size (two at least), each off the background
+    and holding a number. The background is the one of the picture's commonest colours on which most tiles stand (a
     window's own colour, not the black screen round it). None where there are none."""
     best = None
     for background in _commonest(pixels):
@@ -102,7 +103,10 @@ def _tiles_on(pixels: np.ndarray, background: tuple[int, int, int]) -> list[Rect
         return abs(a.w - b.w) <= SAME_SIZE_PX and abs(a.h - b.h) <= SAME_SIZE_PX
 
     best = max(boxes, key=lambda b: (sum(alike(b, o) for o in boxes), b.w * b.h))
-    return sorted((b for b in boxes if alike(b, best)), key=lambda b: (b.y, b.x))
+    tiles = sorted((b for b in boxes if alike(b, best)), key=lambda b: (b.y, b.x))
+    # a 2048 board shows two tiles at least, from its start on (a merge leaves one, and a new one comes):
+    # one box alone is something else (a framed board round its own tiles, a button)
+    return tiles if len(tiles) >= MIN_TILES else []
 
 
 def _holds_a_number(tile: np.ndarray) -> bool:
@@ -125,19 +129,25 @@ def _positions(values: Sequence[float]) -> list[float]:
     return [sum(g) / len(g) for g in groups]
 
 
+class _Between(Exception):
+    """Two tiles stood closer than a tile apart one way: on no lattice of cells."""
+
+
 def _step(starts: list[float], size: float) -> float | None:
     """The step between cells one way: the shortest space between two tiles' corners, where it is one
     cell (no shorter than a tile, its gap at most MAX_GAP of one) and every other space is a whole number
-    of it. None while no two tiles stood side by side that way."""
+    of it. None while no two tiles stood side by side that way; _Between where two overlap."""
     if len(starts) < 2:
         return None
     shortest = min(b - a for a, b in zip(starts, starts[1:]))
-    if not size - ON_LATTICE_PX <= shortest <= size * (1 + MAX_GAP):
+    if shortest < size - ON_LATTICE_PX:
+        raise _Between
+    if shortest > size * (1 + MAX_GAP):
         return None
     for a in starts[1:]:
         k = (a - starts[0]) / shortest
         if abs(k - round(k)) * shortest > ON_LATTICE_PX * max(1.0, round(k) / 2):
-            return None
+            raise _Between
     # refined over the whole span
     span_cells = round((starts[-1] - starts[0]) / shortest)
     return (starts[-1] - starts[0]) / span_cells
@@ -163,7 +173,10 @@ def lattice_from(sightings: Sequence[Sighting]) -> Finding:
     if any(abs(t.w - w) > SAME_SIZE_PX or abs(t.h - h) > SAME_SIZE_PX for t in tiles):
         return Finding(refused="the tiles seen are not all one size")
     xs, ys = _positions([t.x for t in tiles]), _positions([t.y for t in tiles])
-    step_x, step_y = _step(xs, w), _step(ys, h)
+    try:
+        step_x, step_y = _step(xs, w), _step(ys, h)
+    except _Between:
+        return Finding(refused="tiles stood between the cells the others make")
     sides: dict[tuple[str, str], float] = {}
     for s in sightings:
         if s.key is None or not s.tiles or s.key not in AGAINST:

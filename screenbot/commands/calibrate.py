@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, save_preview
     from screenbot.calibration.bare import find_tiles
     from screenbot.control.screen import Frame, MssScreen
+    from screenbot.play.probe import ProbeError
 
     if args.probe and (args.image or args.pick is not None):
         raise UsageError("--probe presses a key on the live screen: it goes with neither --image nor --pick")
@@ -79,7 +80,11 @@ def run(args: argparse.Namespace) -> int:
     search.unscreened = True  # as calibrate() searching on its own: a board of another size must read
     try:
         if args.probe:
-            profile: Profile = _probe(frame, monitors, scale, source, search)
+            try:
+                profile: Profile = _probe(frame, monitors, scale, source, search)
+            except ProbeError as exc:
+                save_preview(preview, frame, search)
+                raise ProbeError(f"{exc} (the screen before any key: {preview})") from None
         else:
             profile = calibrate(frame, pick=args.pick, monitors=monitors, scale=scale, source=source, search=search)
     except (NoBoardError, ManyBoardsError) as exc:

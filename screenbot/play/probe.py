@@ -154,6 +154,9 @@ def probe_bare(frame: Frame, screen: Screen, keyboard: Keyboard, profile_of: Cal
             frames.append(after)
             found = lattice_from(sightings)
             if found.refused:
+                if all(set(s.tiles) == set(sightings[0].tiles) for s in sightings):
+                    raise ProbeError(f"no key moved the tiles ({', '.join(m.key for m in BARE_KEYS[:len(sightings) - 1])}): "
+                                     "a picture of a game, or keys that do not reach it: not calibrated, nothing saved")
                 raise ProbeError(f"{found.refused}: not calibrated, nothing saved")
             if found.lattice is not None:
                 return _answered(frames[-2], after, move, _local(found.lattice, after), profile_of, say)

@@ -21,7 +21,8 @@ from families.family_frames import read_family_frames  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "any_windows"
 LOOKS = sorted(int(p.name.rsplit("_", 1)[1]) for p in ROOT.iterdir() if p.is_dir())
-_BARE = "no board drawn at all (no frame, no empty cells): two tiles on the window's colour, no lattice to see"
+_BARE = ("no board drawn at all (no frame, no empty cells): two tiles on the window's colour, no lattice in one picture "
+         "(`calibrate --probe` finds it by keys: test_bare_tiles.py, live in test_play_families.py)")
 NOT_READ: dict[int, str] = {
     18: _BARE,
     31: "hollow tiles that touch on an area of the empty colour: every cell's commonest colour is the empty one, so no board of blocks",

@@ -5,14 +5,12 @@ own record. (measure_families.py plays longer.)"""
 from __future__ import annotations
 
 import functools
-import os
 
 import pytest
 
 from families.corpus_families import TARGETS, any_window_target
-from harness import VirtualDisplay
-from screenbot.geometry import Point
-from test_play_targets import believed_against_truth, check_played_by_record, play_calibrated, screen_on
+from families.probe_play import probe_then_play
+from test_play_targets import believed_against_truth, check_played_by_record
 
 pytestmark = pytest.mark.live
 
@@ -90,52 +88,3 @@ def test_a_window_look_with_nothing_drawn_but_its_tiles_is_found_by_its_answer_t
     assert summary.moves >= MOVES or summary.reason == "game over", summary.reason
     assert summary.ok, summary.reason
     assert believed_against_truth(player, truth) == 0
-
-
-def probe_then_play(target_cls, moves: int, tmp_path):
-    """`target_cls` on a fresh Xvfb, the mouse pointer on its background beside its tiles (as a user points),
-    `screenbot calibrate --probe` run as a user runs it, then `moves` moves played: the summary, the Player,
-    the profile, the game's boards from the one play began on, and what calibrate said."""
-    import subprocess
-    import sys
-
-    from screenbot.calibration.bare import find_tiles
-    from screenbot.control.screen import MssScreen
-    from screenbot.profile import Profile
-
-    display = VirtualDisplay((1280, 800)).start()
-    target = target_cls(display.display, seed=7)
-    with screen_on(display.display):
-        try:
-            target.start()
-            target.focus()
-            with MssScreen() as screen:
-                frame = screen.grab(screen.monitors()[0])
-            x, y = background_beside(frame, find_tiles(frame.pixels))
-            env = dict(os.environ, DISPLAY=display.display)
-            subprocess.run(["xdotool", "mousemove", str(x), str(y)], env=env, check=True)
-            path = tmp_path / "profile.json"
-            done = subprocess.run([sys.executable, "-m", "screenbot", "calibrate", "--probe", "--profile", str(path)],
-                                  env=env, capture_output=True, text=True, timeout=120)
-            assert done.returncode == 0, done.stderr
-            profile = Profile.load(path)
-            begun = len(target.history())  # the probe's keys moved the game: play begins on its last board
-            summary, player = play_calibrated(profile, moves, tmp_path / "stop")
-            truth = [r["board"] for r in target.history()][begun - 1:]
-            return summary, player, profile, truth, done.stderr
-        finally:
-            target.cleanup()
-            display.stop()
-
-
-def background_beside(frame, tiles) -> tuple[int, int]:
-    """A point of the tiles' background one tile beside the first of them (left, right, above or below)."""
-    first = tiles.rects[0]
-    for dx, dy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        x = first.x + first.w // 2 + dx * first.w
-        y = first.y + first.h // 2 + dy * first.h
-        if 0 <= y < frame.pixels.shape[0] and 0 <= x < frame.pixels.shape[1] and \
-                max(abs(int(a) - b) for a, b in zip(frame.pixels[y, x], tiles.background)) <= 2 and \
-                not any(t.contains(Point(x, y)) for t in tiles.rects):
-            return x + frame.left, y + frame.top
-    raise AssertionError("no background beside the first tile")
