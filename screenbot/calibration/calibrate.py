@@ -48,7 +48,16 @@ def calibrate(
     Raises NoBoardError (BoardOffScreenError when a grid runs off the edge) and
     ManyBoardsError (several boards and no pick).
     """
-    profile = _calibrate(frame, pick, monitors, scale, source, search)
+    try:
+        profile = _calibrate(frame, pick, monitors, scale, source, search)
+    except BoardOffScreenError:
+        raise
+    except NoBoardError as exc:
+        tiles = find_tiles(frame.pixels)
+        if tiles is None:
+            raise
+        raise NoBoardError(f"{exc}; {len(tiles.rects)} tiles stand on a plain background with no board drawn round "
+                           "them: `screenbot calibrate --probe` presses arrow keys to see where its cells are") from None
     if profile.shape != (4, 4):
         _reads_as_a_board(frame, profile)
     return profile

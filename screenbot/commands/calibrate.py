@@ -40,7 +40,6 @@ def preview_path_for(profile_path: Path) -> Path:
 def run(args: argparse.Namespace) -> int:
     from screenbot.board_source import still_grab
     from screenbot.calibration import ManyBoardsError, NoBoardError, Profile, calibrate, find_lattices, save_preview
-    from screenbot.calibration.bare import find_tiles
     from screenbot.control.screen import Frame, MssScreen
     from screenbot.play.probe import ProbeError
 
@@ -89,11 +88,6 @@ def run(args: argparse.Namespace) -> int:
             profile = calibrate(frame, pick=args.pick, monitors=monitors, scale=scale, source=source, search=search)
     except (NoBoardError, ManyBoardsError) as exc:
         save_preview(preview, frame, search)
-        if isinstance(exc, NoBoardError) and not args.probe and not args.image:
-            tiles = find_tiles(frame.pixels)
-            if tiles is not None:
-                exc = NoBoardError(f"{exc}; {len(tiles.rects)} tile(s) stand on a plain background with no board drawn "
-                                   "round them: `screenbot calibrate --probe` presses arrow keys to see where its cells are")
         raise type(exc)(f"{exc} (preview: {preview})", *( [exc.candidates] if isinstance(exc, ManyBoardsError) else [])) from None
     from screenbot.vision.marks import learn_marks
 

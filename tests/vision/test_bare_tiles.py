@@ -72,10 +72,13 @@ def test_a_bare_look_on_the_lattice_its_tiles_show_reads_every_recorded_frame_ex
 
 @pytest.mark.parametrize("seed", BARE_LOOKS)
 def test_one_picture_of_tiles_alone_never_makes_a_board(seed):
-    """However many tiles one picture shows, the sides of the board come only from keys."""
+    """However many tiles one picture shows, the sides of the board come only from keys; calibrating on
+    the picture says so, and what to run."""
     for name, pixels, board in stills(seed):
         found = lattice_from([Sighting(None, find_tiles(pixels).rects)])
         assert found.lattice is None and "column" in found.missing and "row" in found.missing, name
+    with pytest.raises(NoBoardError, match=r"no board drawn round them: `screenbot calibrate --probe`"):
+        calibrate(Frame(stills(seed)[0][1]))
 
 
 def test_a_title_and_a_help_line_round_two_tiles_are_no_board():
