@@ -104,6 +104,30 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def probe_live(profile_path: Path) -> "Profile":
+    """Tiles drawn alone on the live screen (no board round them), found by arrow keys as `calibrate
+    --probe` finds them (every monitor); the profile saved at `profile_path`. Play does this where it has
+    no profile yet and finds no board but such tiles: it is about to press keys into the game anyway."""
+    from screenbot.board_source import still_grab
+    from screenbot.calibration import find_lattices
+    from screenbot.control.screen import MssScreen
+    from screenbot.vision.marks import learn_marks
+
+    screen = MssScreen()
+    try:
+        monitors = screen.monitors()
+        frame = still_grab(screen, monitors[0])
+        scale = screen.scale
+    finally:
+        screen.close()
+    search = find_lattices(frame.pixels)
+    search.unscreened = True
+    profile = _probe(frame, monitors, scale, "screen monitor 0", search)
+    learn_marks(frame, profile)
+    profile.save(profile_path)
+    return profile
+
+
 def _probe(frame, monitors, scale: float, source: str, search):
     """Every board found (a doubt), then one key into the one under the pointer (see screenbot.play.probe)."""
     from functools import partial

@@ -61,6 +61,27 @@ def check_args(args) -> None:
     args.deepen_gap = check_deepen_gap(args.deepen_gap, "--deepen-gap")
 
 
+def _open_or_probe(args, open_live):
+    """The live parts; where there is no profile yet and the screen shows tiles with no board drawn round
+    them, the board found first by arrow keys (as `calibrate --probe` does: play presses keys anyway)."""
+    from screenbot.calibration import NoBoardError
+    from screenbot.paths import default_profile_path
+
+    try:
+        return open_live(args.profile, dry_run=args.dry_run, keys=args.keys)
+    except NoBoardError as exc:
+        path = default_profile_path()
+        if args.profile is not None or args.dry_run or path.is_file() or "--probe" not in str(exc):
+            raise
+    from screenbot.commands.calibrate import probe_live
+
+    print("screenbot: no profile yet, and tiles with no board drawn round them: finding the board by arrow keys, "
+          "as `screenbot calibrate --probe` does", file=sys.stderr)
+    probe_live(path)
+    print(f"screenbot: calibrated by keys, saved {path}", file=sys.stderr)
+    return open_live(None, dry_run=args.dry_run, keys=args.keys)
+
+
 def run(args) -> int:
     check_args(args)
     need_tesseract(args)  # before the board is searched: no game stops at its first big tile
@@ -70,7 +91,7 @@ def run(args) -> int:
     from screenbot.play.status_line import StatusLine
     from screenbot.play.warm import QuickCorner
 
-    parts = open_live(args.profile, dry_run=args.dry_run, keys=args.keys)
+    parts = _open_or_probe(args, open_live)
     try:  # once the board is found: no board should fail at once while a build of the tables starts
         from screenbot.agent.players import make_player, player_for
         from screenbot.commands.player_args import player_from_args

@@ -27,8 +27,6 @@ def probe_then_play(target_cls, moves: int, tmp_path, game_seed: int = 7):
     import subprocess
     import sys
 
-    from screenbot.calibration.bare import find_tiles
-    from screenbot.control.screen import MssScreen
     from screenbot.profile import Profile
 
     display = VirtualDisplay((1280, 800)).start()
@@ -37,11 +35,8 @@ def probe_then_play(target_cls, moves: int, tmp_path, game_seed: int = 7):
         try:
             target.start()
             target.focus()
-            with MssScreen() as screen:
-                frame = screen.grab(screen.monitors()[0])
-            x, y = background_beside(frame, find_tiles(frame.pixels))
+            point_beside_tiles(display.display)
             env = dict(os.environ, DISPLAY=display.display)
-            subprocess.run(["xdotool", "mousemove", str(x), str(y)], env=env, check=True)
             path = tmp_path / "profile.json"
             done = subprocess.run([sys.executable, "-m", "screenbot", "calibrate", "--probe", "--profile", str(path)],
                                   env=env, capture_output=True, text=True, timeout=120)
@@ -54,6 +49,20 @@ def probe_then_play(target_cls, moves: int, tmp_path, game_seed: int = 7):
         finally:
             target.cleanup()
             display.stop()
+
+
+def point_beside_tiles(display: str) -> None:
+    """The mouse pointer moved onto the background beside the tiles on `display`, as a user points."""
+    import subprocess
+
+    from screenbot.calibration.bare import find_tiles
+    from screenbot.control.screen import MssScreen
+
+    with screen_on(display):
+        with MssScreen() as screen:
+            frame = screen.grab(screen.monitors()[0])
+    x, y = background_beside(frame, find_tiles(frame.pixels))
+    subprocess.run(["xdotool", "mousemove", str(x), str(y)], env=dict(os.environ, DISPLAY=display), check=True)
 
 
 def background_beside(frame, tiles) -> tuple[int, int]:

@@ -88,3 +88,34 @@ def test_a_window_look_with_nothing_drawn_but_its_tiles_is_found_by_its_answer_t
     assert summary.moves >= MOVES or summary.reason == "game over", summary.reason
     assert summary.ok, summary.reason
     assert believed_against_truth(player, truth) == 0
+
+
+def test_play_with_no_profile_finds_tiles_drawn_alone_by_its_keys_and_plays_them(tmp_path):
+    """`screenbot play` with no profile yet, on a game that draws its tiles alone, the pointer beside them:
+    play presses keys anyway, so it finds the board by them as `calibrate --probe` does, saves the
+    profile and plays; every board it logs is the game's."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from families.probe_play import point_beside_tiles
+    from harness import VirtualDisplay
+
+    moves = 40
+    with VirtualDisplay((1280, 800)) as xvfb, any_window_target(74)(xvfb.display, seed=3) as game:
+        game.focus()
+        env = dict(os.environ, DISPLAY=xvfb.display, XDG_CONFIG_HOME=str(tmp_path / "config"),
+                   XDG_CACHE_HOME=str(tmp_path / "cache"))
+        point_beside_tiles(xvfb.display)
+        log = tmp_path / "play.jsonl"
+        done = subprocess.run([sys.executable, "-m", "screenbot", "play", "--max-moves", str(moves), "--player", "plain",
+                               "--log", str(log)], env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert "finding the board by arrow keys" in done.stderr and (tmp_path / "config" / "screenbot" / "profile.json").is_file()
+        believed = [e["board"] for e in map(json.loads, log.read_text().splitlines()) if "board" in e]
+        truth = [r["board"] for r in game.history()]
+        shown = [b for i, b in enumerate(truth) if i == 0 or b != truth[i - 1]]
+        assert len(believed) >= moves
+        start = shown.index(believed[0], 1)  # play begins on the board the probe's keys left
+        assert believed == shown[start:start + len(believed)]
