@@ -109,6 +109,17 @@ def _tiles_on(pixels: np.ndarray, background: tuple[int, int, int]) -> list[Rect
     return tiles if len(tiles) >= MIN_TILES else []
 
 
+TILE_SPAN = 1.25  # a tile this many cells' steps wide or tall spans several cells of a lattice
+
+
+def tile_spans(tiles: Tiles, lattice: Lattice) -> bool:
+    """Whether one of these tiles standing on the lattice is larger than its step: such a tile is a cell of
+    a board of its own size, and the writing round it (a title, a score, a help line) is no row of it."""
+    area = Rect.from_list(lattice.board_rect)
+    return any(t.intersects(area) and (t.w > TILE_SPAN * lattice.pitch_x or t.h > TILE_SPAN * lattice.pitch_y)
+               for t in tiles.rects)
+
+
 def _holds_a_number(tile: np.ndarray) -> bool:
     inner = tile[tile.shape[0] // 8: tile.shape[0] - tile.shape[0] // 8, tile.shape[1] // 8: tile.shape[1] - tile.shape[1] // 8]
     if inner.size == 0:

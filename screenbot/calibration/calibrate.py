@@ -12,7 +12,7 @@ from typing import Sequence
 
 from screenbot.board_state import BoardState
 from screenbot.calibration.apart import find_apart_blocks
-from screenbot.calibration.bare import find_tiles
+from screenbot.calibration.bare import find_tiles, tile_spans
 from screenbot.calibration.blocks import find_block_boards
 from screenbot.calibration.colours import _close, gap_shades, measure_colours, theme_of
 from screenbot.calibration.framed import as_text, find_framed_lattices
@@ -72,26 +72,6 @@ def calibrate_lattice(frame: Frame, lattice: Lattice, monitors: Sequence[Rect] |
         return profile
     # tiles whose own corners show the background (rounded far in): their numbers on the paper, as text
     return _calibrate_found(frame, None, monitors, scale, source, Search(boards=[lattice]), framed=False)
-
-
-TILE_SPAN = 1.25  # a tile this many cells' steps wide or tall spans several cells of a lattice
-
-
-def _no_tile_spans_cells(frame: Frame, boards: list[TextBoard]) -> list[TextBoard]:
-    """The text boards in no cell of which stands a tile larger than the cells' step (_tile_spans)."""
-    return [b for b in boards if not _tile_spans(frame, b.lattice)] if boards else boards
-
-
-def _tile_spans(frame: Frame, lattice: Lattice) -> bool:
-    """Whether a tile (a filled box holding a number, on a plain background) larger than the lattice's
-    step stands on it: such a tile is a cell of a board of its own size, and the writing round it (a
-    title, a score, a help line) is no row of it."""
-    tiles = find_tiles(frame.pixels)
-    if tiles is None:
-        return False
-    area = Rect.from_list(lattice.board_rect)
-    return any(t.intersects(area) and (t.w > TILE_SPAN * lattice.pitch_x or t.h > TILE_SPAN * lattice.pitch_y)
-               for t in tiles.rects)
 
 
 def _whole(frame: Frame, lattice: Lattice, search: Search) -> Lattice:
@@ -229,7 +209,8 @@ def _calibrate_found(frame: Frame, pick: int | None, monitors: Sequence[Rect] | 
     if len(classic) > 1:  # several: those that read as a board, where any does (the others are lattices of its parts)
         classic = [t for t in classic if _text_reads(frame, t)] or classic
     text = classic or _distinct([_grown(frame, t) for t in text if _text_reads(frame, t)])
-    text = _no_tile_spans_cells(frame, text)
+    if text and (tiles := find_tiles(frame.pixels)) is not None:
+        text = [t for t in text if not tile_spans(tiles, t.lattice)]
     if text:
         # numbers written on the background make a text board, even where filled blocks (tiles in
         # an ANSI colour) looked like a lattice of squares too
@@ -364,9 +345,10 @@ def _framed_profile(frame: Frame, monitors: Sequence[Rect] | None, scale: float,
     """The profile of a board whose empty cells are not drawn (a frame with tiles on the background inside
     it) where one reads, else None: filled tiles read as blocks (each by its own colour and digits), else
     as tiles or, where their colours tell too little (the empty cells are the gaps' colour), as text."""
+    tiles = find_tiles(frame.pixels)
     for found in find_framed_lattices(frame.pixels):
         lat = found.lattice
-        if _tile_spans(frame, lat):
+        if tiles is not None and tile_spans(tiles, lat):
             continue
         if found.filled:  # blocks on the background: each cell's own colour and digits
             try:

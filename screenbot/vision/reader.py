@@ -178,18 +178,13 @@ def read_board(frame: Frame, profile: Profile, ocr_allowed: bool = True) -> Read
     centre_px = region[s.centre_y, s.centre_x]
     line_px = region[s.line_y, s.line_x]
     n_labels = FIRST_TILE + len(s.entries)
-    strip_labels = labels_of(s.lut, strip_px)
+    strip_labels = labels_of(s.cell_lut, strip_px)
     if s.theme is None:
         # a learned look: its digits may be as wide as the tile (a lines board's 16384 is) and cover
         # the side strips in a colour not known to be the digits'; judge by the top and bottom
         # strips, which digits do not reach and a tile between cells still crosses
         strip_labels = strip_labels[:, : s.top_bottom]
-    centre_labels = labels_of(s.lut, centre_px)
-    if profile.empty_colour is not None and max(abs(int(a) - int(b)) for a, b in zip(profile.empty_colour, profile.gap_colour)) <= 1:
-        # empty cells of the gaps' own colour (tiles drawn alone on the background): in a cell, that colour is empty
-        strip_labels = np.where(strip_labels == GAP, EMPTY, strip_labels)
-        centre_labels = np.where(centre_labels == GAP, EMPTY, centre_labels)
-    cells = _judge_cells(strip_labels, centre_labels, n_labels, s.digit_like)
+    cells = _judge_cells(strip_labels, labels_of(s.cell_lut, centre_px), n_labels, s.digit_like)
     line_labels = labels_of(s.lut, line_px)
     gap_share = float((line_labels == GAP).mean())
     shaded = line_labels == GAP if profile.gap_shades else None

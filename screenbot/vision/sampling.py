@@ -42,6 +42,9 @@ class Sampler:
     theme: Theme | None
     digit_like: np.ndarray  # (entries,) bool: a tile colour that is also a digit colour
     extra: dict = field(default_factory=dict)
+    # the labels of a cell's pixels: the lut, where the empty cells are the gaps' own colour (tiles drawn alone
+    # on the background) with that colour empty
+    cell_lut: np.ndarray | None = None
     top_bottom: int = 0  # the first this many strip points of every cell are its top and bottom strips
     line_marked: np.ndarray | None = None  # (lines, k) bool: gap-line points under marks drawn over the board
     # Thin-line boards only: points just inside each cell's four edges, (16, 4, k), and those under marks
@@ -271,6 +274,9 @@ def sampler_for(profile: Profile) -> Sampler:
         if sampler.edge_y is not None:
             near = _near_marks(at, origin)
             sampler.edge_marked = near[sampler.edge_y, sampler.edge_x]
+    sampler.cell_lut = sampler.lut
+    if profile.empty_colour is not None and max(abs(int(a) - int(b)) for a, b in zip(profile.empty_colour, profile.gap_colour)) <= 1:
+        sampler.cell_lut = np.where(sampler.lut == GAP, EMPTY, sampler.lut).astype(sampler.lut.dtype)
     sampler.extra["ring"] = ring_sampler(profile)
     profile.sampler_for = sampler  # type: ignore[attr-defined]
     return sampler
